@@ -1,0 +1,133 @@
+"use client";
+
+import { useState } from "react";
+import { errorMessage } from "@/components/lib/api-client";
+import { formatDateTime, formatRelative } from "@/components/lib/format";
+import { useRoles } from "@/components/roles/query";
+import { useWorkspaces } from "@/components/workspaces/query";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import { CreateKeyDialog } from "./create-key-dialog";
+import { KeyCreatedDialog } from "./key-created-dialog";
+import { KeyStatusBadge } from "./key-status-badge";
+import { useApiKeys, useRevokeApiKey, type TApiKey, type TNewApiKey } from "./query";
+
+export function ApiKeysPanel() {
+  const keys = useApiKeys();
+  const roles = useRoles();
+  const workspaces = useWorkspaces();
+  const revoke = useRevokeApiKey();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<TNewApiKey | null>(null);
+  const [revoking, setRevoking] = useState<TApiKey | null>(null);
+
+  const createButton = (
+    <Button onClick={() => setCreating(true)} disabled={!roles.data || !workspaces.data}>
+      Create key
+    </Button>
+  );
+
+  return (
+    <>
+      <Card>
+        <CardHeader
+          title="Keys"
+          description="Each key acts as one role in one workspace. Revoking is immediate and permanent."
+          actions={createButton}
+        />
+        {keys.isPending ? (
+          <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading keys…</p>
+        ) : keys.isError ? (
+          <div className="p-6">
+            <Alert tone="error">{errorMessage(keys.error)}</Alert>
+          </div>
+        ) : keys.data.length === 0 ? (
+          <EmptyState
+            title="No API keys yet"
+            description="Create a key for each system that calls the Foliosign API, so you can revoke one without disturbing the others."
+            action={createButton}
+          />
+        ) : (
+          <Table aria-label="API keys">
+            <THead>
+              <TR>
+                <TH>Name</TH>
+                <TH>Key</TH>
+                <TH>Can do</TH>
+                <TH>Issued by</TH>
+                <TH>Status</TH>
+                <TH className="text-right">
+                  <span className="sr-only">Actions</span>
+                </TH>
+              </TR>
+            </THead>
+            <TBody>
+              {keys.data.map((key) => (
+                <TR key={key.id} data-testid="api-key-row">
+                  <TD>
+                    <p className="font-medium text-zinc-900">{key.name}</p>
+                    <p className="text-xs text-zinc-500" title={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : undefined}>
+                      {key.lastUsedAt ? `Last used ${formatRelative(key.lastUsedAt)}` : "Never used"} · {key.workspace.name}
+                      {key.status === "ACTIVE" && key.expiresAt ? ` · expires ${formatDateTime(key.expiresAt)}` : null}
+                    </p>
+                  </TD>
+                  <TD>
+                    <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-800">{key.prefix}…</code>
+                  </TD>
+                  <TD>{key.role.name}</TD>
+                  <TD>
+                    <span title={key.issuedBy.email}>{key.issuedBy.name}</span>
+                  </TD>
+                  <TD>
+                    <KeyStatusBadge apiKey={key} />
+                  </TD>
+                  <TD className="text-right">
+                    {key.status !== "REVOKED" ? (
+                      <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(key)}>
+                        Revoke<span className="sr-only"> {key.name}</span>
+                      </Button>
+                    ) : null}
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+
+      <CreateKeyDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(key) => {
+          setCreating(false);
+          setCreated(key);
+        }}
+        roles={(roles.data ?? []).filter((r) => r.apiAccess)}
+        workspaces={workspaces.data ?? []}
+      />
+      <KeyCreatedDialog apiKey={created} onDone={() => setCreated(null)} />
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ""}”?`}
+        description="Requests with this key are refused from now on (401). This cannot be undone; create a new key if you need one again."
+        confirmLabel="Revoke key"
+        pending={revoke.isPending}
+        error={revoke.isError ? errorMessage(revoke.error) : null}
+        onCancel={() => {
+          revoke.reset();
+          setRevoking(null);
+        }}
+        onConfirm={() =>
+          revoking &&
+          revoke.mutate(revoking.id, {
+            onSuccess: () => setRevoking(null),
+          })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,204 @@
+"use client";
+
+import { useState } from "react";
+import { errorMessage } from "@/components/lib/api-client";
+import { formatDate } from "@/components/lib/format";
+import { useRoles } from "@/components/roles/query";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Select } from "@/components/ui/input";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import { AddMemberDialog } from "./add-member-dialog";
+import { InviteLinkDialog, type TShownInvite } from "./invite-link-dialog";
+import { useChangeMemberRole, useMembers, useRemoveMember, type TMember } from "./query";
+
+export function MembersPanel({ canManage }: { canManage: boolean }) {
+  const members = useMembers();
+  const roles = useRoles();
+  const changeRole = useChangeMemberRole();
+  const remove = useRemoveMember();
+  const [adding, setAdding] = useState(false);
+  const [invite, setInvite] = useState<TShownInvite | null>(null);
+  const [removing, setRemoving] = useState<TMember | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const addButton = canManage ? (
+    <Button onClick={() => setAdding(true)} disabled={!roles.data}>
+      Add member
+    </Button>
+  ) : null;
+
+  function onChangeRole(member: TMember, roleId: string) {
+    setNotice(null);
+    changeRole.mutate({ userId: member.userId, roleId }, { onSuccess: () => setNotice(`${member.name}'s role was changed.`) });
+  }
+
+  return (
+    <>
+      <Card>
+        <CardHeader title="Members" description="Everyone who can sign in to this organisation." actions={addButton} />
+        {notice ? (
+          <div className="px-6 pt-4">
+            <Alert tone="success">{notice}</Alert>
+          </div>
+        ) : null}
+        {changeRole.isError ? (
+          <div className="px-6 pt-4">
+            <Alert tone="error" title="The role was not changed">
+              {errorMessage(changeRole.error)}
+            </Alert>
+          </div>
+        ) : null}
+        {members.isPending ? (
+          <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading members…</p>
+        ) : members.isError ? (
+          <div className="p-6">
+            <Alert tone="error">{errorMessage(members.error)}</Alert>
+          </div>
+        ) : (
+          <>
+            <MembersTable
+              members={members.data}
+              canManage={canManage}
+              roles={roles.data ?? []}
+              onChangeRole={onChangeRole}
+              onRemove={setRemoving}
+              pendingUserId={changeRole.isPending ? (changeRole.variables?.userId ?? null) : null}
+            />
+            {members.data.length <= 1 ? (
+              <div className="border-t border-zinc-100">
+                <EmptyState
+                  title="Only you so far"
+                  description="Add the people who prepare and send packages. Each gets a role that decides what they can do."
+                  action={addButton}
+                />
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card>
+
+      <AddMemberDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        roles={roles.data ?? []}
+        onAdded={(member, email) => {
+          setAdding(false);
+          setNotice(`${email} was added.`);
+          if (member.invite) setInvite({ email, path: member.invite.path, expiresAt: member.invite.expiresAt });
+        }}
+      />
+      <InviteLinkDialog invite={invite} onDone={() => setInvite(null)} />
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? ""}?`}
+        description={
+          <>
+            {removing?.email} can no longer sign in, and every API key they issued stops working at once (401). Packages and audit history stay.
+          </>
+        }
+        confirmLabel="Remove member"
+        pending={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error) : null}
+        onCancel={() => {
+          remove.reset();
+          setRemoving(null);
+        }}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.userId, {
+            onSuccess: () => {
+              setNotice(`${removing.email} was removed.`);
+              setRemoving(null);
+            },
+          })
+        }
+      />
+    </>
+  );
+
+}
+
+type TTableProps = {
+  members: TMember[];
+  roles: { id: string; name: string }[];
+  canManage: boolean;
+  onChangeRole: (member: TMember, roleId: string) => void;
+  onRemove: (member: TMember) => void;
+  pendingUserId: string | null;
+};
+
+function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendingUserId }: TTableProps) {
+  return (
+    <Table aria-label="Members">
+      <THead>
+        <TR>
+          <TH>Member</TH>
+          <TH>Role</TH>
+          <TH>Status</TH>
+          {canManage ? (
+            <TH className="text-right">
+              <span className="sr-only">Actions</span>
+            </TH>
+          ) : null}
+        </TR>
+      </THead>
+      <TBody>
+        {members.map((m) => (
+          <TR key={m.userId} data-testid="member-row">
+            <TD>
+              <p className="font-medium text-zinc-900">
+                {m.name}
+                {m.isOwner ? (
+                  <Badge tone="brand" className="ml-2">
+                    Owner
+                  </Badge>
+                ) : null}
+              </p>
+              <p className="text-xs text-zinc-500">{m.email}</p>
+            </TD>
+            <TD>
+              {canManage && !m.isOwner ? (
+                <Select
+                  aria-label={`Role of ${m.name}`}
+                  className="h-8 w-40"
+                  value={m.role.id}
+                  disabled={pendingUserId === m.userId}
+                  onChange={(e) => onChangeRole(m, e.target.value)}
+                >
+                  {roles.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.name}
+                    </option>
+                  ))}
+                </Select>
+              ) : (
+                m.role.name
+              )}
+            </TD>
+            <TD>
+              {m.status === "INVITED" ? (
+                <Badge tone="warning">{m.inviteExpiresAt ? `Invited · link until ${formatDate(m.inviteExpiresAt)}` : "Invited · link expired"}</Badge>
+              ) : (
+                <span className="text-xs text-zinc-500">Joined {formatDate(m.joinedAt)}</span>
+              )}
+            </TD>
+            {canManage ? (
+              <TD className="text-right">
+                {!m.isOwner ? (
+                  <Button variant="danger-ghost" size="sm" onClick={() => onRemove(m)}>
+                    Remove<span className="sr-only"> {m.name}</span>
+                  </Button>
+                ) : null}
+              </TD>
+            ) : null}
+          </TR>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

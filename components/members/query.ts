@@ -1,0 +1,63 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/components/lib/api-client";
+import type { TJson } from "@/components/lib/json";
+import { roleKeys } from "@/components/roles/query";
+import type { TAcceptInvite } from "@/server/domain/organisation/accept-invite";
+import type { TAddMember, TAddedMember } from "@/server/domain/organisation/add-member";
+import type { TMemberItem } from "@/server/domain/organisation/list-members";
+
+export type TMember = TJson<TMemberItem>;
+export type TNewMember = TJson<TAddedMember>;
+
+export const memberKeys = {
+  all: ["members"] as const,
+  list: () => [...memberKeys.all, "list"] as const,
+};
+
+export function useMembers() {
+  return useQuery({ queryKey: memberKeys.list(), queryFn: () => apiFetch<TMember[]>("/api/app/members") });
+}
+
+/** Members changed: the list, and the roles list's member counts. */
+function useInvalidateMembers() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: memberKeys.list(), exact: true }),
+      queryClient.invalidateQueries({ queryKey: roleKeys.list(), exact: true }),
+    ]);
+}
+
+export function useAddMember() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (input: TAddMember) => apiFetch<TNewMember>("/api/app/members", { method: "POST", body: input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useChangeMemberRole() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: ({ userId, roleId }: { userId: string; roleId: string }) =>
+      apiFetch(`/api/app/members/${encodeURIComponent(userId)}`, { method: "PATCH", body: { roleId } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveMember() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (userId: string) => apiFetch(`/api/app/members/${encodeURIComponent(userId)}`, { method: "DELETE" }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAcceptInvite(token: string) {
+  return useMutation({
+    mutationFn: (input: Omit<TAcceptInvite, "token">) =>
+      apiFetch<{ userId: string; email: string }>(`/api/app/invites/${encodeURIComponent(token)}/accept`, { method: "POST", body: input }),
+  });
+}

@@ -1,0 +1,82 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+import { cn } from "@/components/ui/cn";
+import { Logo } from "./logo";
+import { isActive, visibleNav, type TNavPermission } from "./nav-items";
+import { WorkspaceSwitcher, type TWorkspaceOption } from "./workspace-switcher";
+
+type TAppShellProps = {
+  user: { name: string; email: string; isOwner: boolean };
+  organisationName: string;
+  /** The organisation's workspaces and the one the app acts in (validated on the server for every request). */
+  workspaces: TWorkspaceOption[];
+  currentWorkspaceId: string;
+  permissions: Partial<Record<TNavPermission, boolean>>;
+  children: ReactNode;
+};
+
+export function AppShell({ user, organisationName, workspaces, currentWorkspaceId, permissions, children }: TAppShellProps) {
+  const pathname = usePathname();
+  return (
+    <div className="flex min-h-dvh flex-col md:flex-row">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <aside className="flex shrink-0 flex-col border-b border-zinc-200 bg-white md:sticky md:top-0 md:h-dvh md:w-64 md:border-r md:border-b-0">
+        <div className="px-5 pt-5 pb-4">
+          <Link href="/" className="rounded-sm">
+            <Logo />
+          </Link>
+          <p className="mt-1 truncate text-xs text-zinc-500" data-testid="organisation-name">
+            {organisationName}
+          </p>
+          <WorkspaceSwitcher workspaces={workspaces} currentId={currentWorkspaceId} />
+        </div>
+        <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
+          {visibleNav(user.isOwner, permissions).map((group, index) => (
+            <div key={group.label ?? index} className={index > 0 ? "mt-6" : undefined}>
+              {group.label ? <p className="px-2 pb-1 text-xs font-semibold tracking-wide text-zinc-400 uppercase">{group.label}</p> : null}
+              <ul className="space-y-0.5">
+                {group.items.map((item) => {
+                  const active = isActive(pathname, item.href);
+                  return (
+                    <li key={item.href}>
+                      <Link
+                        href={item.href}
+                        aria-current={active ? "page" : undefined}
+                        className={cn(
+                          "block rounded-md px-2 py-1.5 text-sm transition-colors",
+                          active ? "bg-brand-50 font-medium text-brand-700" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
+                        )}
+                      >
+                        {item.label}
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        <div className="border-t border-zinc-200 px-5 py-4">
+          <p className="truncate text-sm font-medium text-zinc-900" data-testid="user-name">
+            {user.name}
+          </p>
+          <p className="truncate text-xs text-zinc-500">
+            {user.email}
+            {user.isOwner ? " · Owner" : null}
+          </p>
+          <Link href="/signout" className="mt-3 inline-block rounded-sm text-sm font-medium text-brand-700 hover:text-brand-600 hover:underline">
+            Sign out
+          </Link>
+        </div>
+      </aside>
+      <main id="main" className="min-w-0 flex-1 px-5 py-8 md:px-10 md:py-10">
+        <div className="mx-auto max-w-5xl">{children}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+export type TNavPermission = "canManageWebhooks";
+export type TNavItem = { href: string; label: string; ownerOnly?: boolean; permission?: TNavPermission };
+export type TNavGroup = { label?: string; items: TNavItem[] };
+
+/**
+ * The navigation of the signed-in app. API keys and Security are for owners only; Webhooks for owners and
+ * roles with canManageWebhooks (the pages answer 403 to others, and the entry is not shown to them).
+ */
+export const NAV: TNavGroup[] = [
+  {
+    items: [
+      { href: "/", label: "Overview" },
+      { href: "/packages", label: "Packages" },
+      { href: "/templates", label: "Templates" },
+      { href: "/webhooks", label: "Webhooks", permission: "canManageWebhooks" },
+    ],
+  },
+  {
+    label: "Settings",
+    items: [
+      { href: "/settings/api-keys", label: "API keys", ownerOnly: true },
+      { href: "/settings/members", label: "Members" },
+      { href: "/settings/roles", label: "Roles" },
+      { href: "/settings/workspaces", label: "Workspaces" },
+      { href: "/settings/plan", label: "Plan" },
+      { href: "/settings/security", label: "Security", ownerOnly: true },
+    ],
+  },
+];
+
+export function visibleNav(isOwner: boolean, permissions: Partial<Record<TNavPermission, boolean>> = {}): TNavGroup[] {
+  const allowed = (i: TNavItem) => isOwner || (!i.ownerOnly && (!i.permission || permissions[i.permission] === true));
+  return NAV.map((g) => ({ ...g, items: g.items.filter(allowed) }));
+}
+
+export function isActive(pathname: string, href: string): boolean {
+  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+}

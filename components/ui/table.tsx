@@ -1,0 +1,32 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+export function Table({ className, children, ...rest }: ComponentProps<"table">) {
+  return (
+    <div className="overflow-x-auto">
+      <table className={cn("w-full text-left text-sm", className)} {...rest}>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function THead({ className, ...rest }: ComponentProps<"thead">) {
+  return <thead className={cn("border-b border-zinc-200 bg-zinc-50 text-xs font-medium tracking-wide text-zinc-500 uppercase", className)} {...rest} />;
+}
+
+export function TBody({ className, ...rest }: ComponentProps<"tbody">) {
+  return <tbody className={cn("divide-y divide-zinc-100", className)} {...rest} />;
+}
+
+export function TR({ className, ...rest }: ComponentProps<"tr">) {
+  return <tr className={cn("align-middle", className)} {...rest} />;
+}
+
+export function TH({ className, ...rest }: ComponentProps<"th">) {
+  return <th scope="col" className={cn("px-6 py-3 font-medium", className)} {...rest} />;
+}
+
+export function TD({ className, ...rest }: ComponentProps<"td">) {
+  return <td className={cn("px-6 py-4 text-zinc-700", className)} {...rest} />;
+}

@@ -1,0 +1,35 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/components/lib/api-client";
+import type { TJson } from "@/components/lib/json";
+import type { TCreateWorkspace } from "@/server/domain/organisation/create-workspace";
+import type { TWorkspaceItem } from "@/server/domain/organisation/list-workspaces";
+
+export type TWorkspace = TJson<TWorkspaceItem>;
+
+export const workspaceKeys = {
+  all: ["workspaces"] as const,
+  list: () => [...workspaceKeys.all, "list"] as const,
+};
+
+export function useWorkspaces() {
+  return useQuery({ queryKey: workspaceKeys.list(), queryFn: () => apiFetch<TWorkspace[]>("/api/app/workspaces") });
+}
+
+export function useCreateWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TCreateWorkspace) => apiFetch<TWorkspace>("/api/app/workspaces", { method: "POST", body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+  });
+}
+
+export function useRenameWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...input }: TCreateWorkspace & { id: string }) =>
+      apiFetch<TWorkspace>(`/api/app/workspaces/${encodeURIComponent(id)}`, { method: "PATCH", body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+  });
+}

@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // PGlite ships WASM and must not be bundled; postgres.js and pino work best unbundled too.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
+  poweredByHeader: false,
+  typedRoutes: false,
+  // forbidden() from next/navigation: owner-only pages answer a real HTTP 403 with app/forbidden.tsx.
+  experimental: { authInterrupts: true },
+};
+
+export default nextConfig;

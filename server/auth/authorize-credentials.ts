@@ -1,0 +1,64 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/server/db/client";
+import { memberships, users } from "@/server/db/schema";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { hashPassword, verifyPassword } from "@/server/lib/crypto";
+import { clearSignInFailures, recordSignInFailure, signInRetryAfterMs } from "./sign-in-throttle";
+import { signInThrottledError } from "./sign-in-throttled";
+
+export const ZCredentials = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(320),
+  password: z.string().min(1).max(200),
+});
+
+export type TSignedInUser = { id: string; name: string; email: string; organisationId: string };
+
+/** Where a sign-in attempt comes from: the address our HTTP server recorded from the socket, if any. */
+export type TSignInRequest = { clientAddress: string | null };
+
+/**
+ * The client address from the request headers next-auth hands to `authorize` (a plain object). Only our own
+ * header counts: server/http-server.ts sets it from the socket and drops any copy a client sends.
+ */
+export function signInClientAddress(headers: Record<string, unknown> | undefined): string | null {
+  const value = headers?.[CLIENT_ADDRESS_HEADER];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Email + password → the user and the organisation they sign in to, or null. Removed users (deleted_at) and
+ * users without a membership cannot sign in; invited users without a password yet neither. An unknown email
+ * still costs one scrypt run, so response time does not reveal which emails exist. Too many failures for the
+ * email or from the address (sign-in-throttle.ts) → SignInThrottledError before the password is checked, so
+ * a throttled guess learns nothing, even when it is right.
+ */
+export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest): Promise<TSignedInUser | null> {
+  const parsed = ZCredentials.safeParse(raw);
+  if (!parsed.success) return null;
+  const { email, password } = parsed.data;
+  const source = { email, clientAddress: request.clientAddress };
+  const retryAfterMs = signInRetryAfterMs(source);
+  if (retryAfterMs !== null) throw signInThrottledError(retryAfterMs);
+  const [row] = await db
+    .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash, organisationId: memberships.organisationId })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  if (!row?.passwordHash) {
+    dummyHash ??= hashPassword("not-a-real-password");
+    await verifyPassword(password, await dummyHash);
+    recordSignInFailure(source);
+    return null;
+  }
+  if (!(await verifyPassword(password, row.passwordHash))) {
+    recordSignInFailure(source);
+    return null;
+  }
+  clearSignInFailures(email);
+  return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId };
+}

@@ -1,0 +1,107 @@
+/**
+ * The app-internal API wrapper: it must tell a signed-in member (handler runs), an API key (403 with the
+ * spec's exact message, before any session lookup) and nobody (401) apart, and answer bad input and domain
+ * errors in the spec's shape. The session lookup is injected, so no browser or next-auth is needed.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import type { TSessionActor } from "@/server/domain/actor";
+import { errors } from "@/server/http/errors";
+import { useTestDb } from "@/server/test/db";
+import { createAppRoutes, type TAppRouteHandler } from "./session-route";
+
+useTestDb();
+
+const actor: TSessionActor = { userId: "usr_1", organisationId: "org_1", isOwner: true, roleId: "role_1", email: "o@x.test", name: "Olga" };
+const noParams = { params: Promise.resolve({}) };
+
+function call(route: TAppRouteHandler, init: { method?: string; headers?: Record<string, string>; body?: unknown; params?: Record<string, string> } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  const req = new Request("http://localhost:3000/api/app/things", {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return route(req, init.params ? { params: Promise.resolve(init.params) } : noParams);
+}
+
+describe("sessionRoute", () => {
+  it("runs the handler with the signed-in actor and answers { data }", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const route = sessionRoute({}, async ({ actor: a }) => ({ who: a.userId }));
+    const res = await call(route);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { who: "usr_1" } });
+  });
+
+  it("refuses an API key with 403 and never looks up a session", async () => {
+    const lookup = vi.fn(async () => actor);
+    const { sessionRoute } = createAppRoutes(lookup);
+    const handler = vi.fn(async () => ({}));
+    const res = await call(sessionRoute({}, handler), { headers: { authorization: "Bearer fsk_abcdef" } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "This action requires a signed-in session, not an API key" });
+    expect(lookup).not.toHaveBeenCalled();
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers 401 JSON without a session", async () => {
+    const { sessionRoute } = createAppRoutes(async () => null);
+    const handler = vi.fn(async () => ({}));
+    const res = await call(sessionRoute({}, handler));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Unauthorized" });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers 422 with details by dotted path, and 400 on invalid JSON", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const body = z.object({ name: z.string().min(1, "Name is required"), items: z.array(z.object({ email: z.email("Bad email") })) });
+    const route = sessionRoute({ body }, async () => ({}));
+    const res = await call(route, { method: "POST", body: { name: "", items: [{ email: "nope" }] } });
+    expect(res.status).toBe(422);
+    expect((await res.json()).details).toEqual({ name: ["Name is required"], "items.0.email": ["Bad email"] });
+
+    const raw = new Request("http://localhost:3000/api/app/things", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } });
+    const bad = await route(raw, noParams);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Invalid JSON body" });
+  });
+
+  it("validates route params and passes parsed values, with the declared success status", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const route = sessionRoute({ params: z.object({ id: z.string().startsWith("key_") }), successStatus: 201 }, async ({ params }) => params);
+    expect((await call(route, { method: "POST", params: { id: "key_1" } })).status).toBe(201);
+    const res = await call(route, { method: "POST", params: { id: "x" } });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()).details)).toEqual(["id"]);
+  });
+
+  it("maps AppError through the shared table and hides unexpected errors", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const conflict = await call(sessionRoute({}, async () => Promise.reject(errors.conflict("At most 50 active keys"))));
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({ error: "At most 50 active keys" });
+
+    const boom = await call(sessionRoute({}, async () => Promise.reject(new Error("secret internals"))));
+    expect(boom.status).toBe(500);
+    expect(await boom.json()).toEqual({ error: "Internal error" });
+    expect(boom.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("refuses cross-site writes even with a session", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const res = await call(sessionRoute({}, async () => ({})), { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("publicRoute", () => {
+  it("runs without a session but still refuses API keys", async () => {
+    const { publicRoute } = createAppRoutes(async () => null);
+    const route = publicRoute({}, async ({ actor: a }) => ({ actor: a }));
+    expect(await (await call(route)).json()).toEqual({ data: { actor: null } });
+    expect((await call(route, { headers: { authorization: "bearer fsk_x" } })).status).toBe(403);
+  });
+});

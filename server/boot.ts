@@ -1,0 +1,99 @@
+/**
+ * What every long-running process does first: read `.env`, generate missing secrets, validate the
+ * configuration (failing fast with a readable message), open and migrate the database.
+ */
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { closeDb, getDbHandle, type DbHandle } from "./db/client";
+import { EnvError, env, resetEnvCache, type TEnv } from "./env";
+import { ensureSecrets } from "./secrets";
+
+export function loadConfig(): TEnv {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  try {
+    resetEnvCache();
+    const dataDir = env().DATA_DIR;
+    ensureSecrets(dataDir);
+    resetEnvCache();
+    const e = env();
+    process.env.NEXTAUTH_URL ||= e.publicUrl;
+    return e;
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+export class DatabaseInUseError extends Error {
+  override name = "DatabaseInUseError";
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite has no cross-process lock and two processes on one directory corrupt it silently, so every process
+ * that opens it through here (`npm start`, the worker, `npm run admin`) first takes `<dir>.lock` holding its
+ * pid. A lock whose process is gone is stale and taken over. Released when the process exits.
+ */
+export function lockPgliteDir(dir: string): void {
+  const file = `${dir}.lock`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      process.on("exit", () => {
+        if (existsSync(file) && readFileSync(file, "utf8") === String(process.pid)) unlinkSync(file);
+      });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(readFileSync(file, "utf8"));
+      if (holder === process.pid) return;
+      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
+        throw new DatabaseInUseError(
+          `The embedded database ${dir} is in use by process ${holder} (npm start?). Stop it first: two processes ` +
+            `on one PGlite directory corrupt it. (Remove ${file} only if no such process is running.)`,
+        );
+      }
+      unlinkSync(file);
+    }
+  }
+  throw new DatabaseInUseError(`Could not take the lock ${file}`);
+}
+
+export async function openDatabase(): Promise<DbHandle> {
+  const e = env();
+  if (!e.DATABASE_URL) lockPgliteDir(e.pgliteDir);
+  return getDbHandle();
+}
+
+/** Runs `cleanup` once on SIGTERM/SIGINT, then exits. */
+export function onShutdown(cleanup: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(JSON.stringify({ level: 30, msg: `received ${signal}, shutting down` }));
+    cleanup()
+      .then(() => closeDb())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

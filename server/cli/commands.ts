@@ -1,0 +1,148 @@
+/**
+ * The operator's commands behind `npm run admin -- <command>`, as functions of a database handle and parsed
+ * options, so they are tested against the test database without spawning a process (admin.ts is the shell).
+ * Each returns its exit code; output goes through `io` (stdout for what scripts capture, stderr for the rest).
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
+import { createOrganisationWithOwner } from "@/server/domain/accounts/create-organisation";
+import type { TSessionActor } from "@/server/domain/actor";
+import { createApiKey } from "@/server/domain/keys/create-api-key";
+import { setPlan, type TSetPlan } from "@/server/domain/organisation/set-plan";
+import { readPlan, type TPlan } from "@/server/domain/organisation/get-plan";
+
+export type TIo = { out(line: string): void; err(line: string): void };
+export type TOptions = Record<string, string | undefined>;
+
+/** A mistake in the command line: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function required(opts: TOptions, name: string): string {
+  const v = opts[name];
+  if (v === undefined || v === "") throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+export async function createOwnerCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const email = required(opts, "email");
+  const created = await createOrganisationWithOwner(db, {
+    email,
+    password: required(opts, "password"),
+    organisationName: required(opts, "org"),
+    name: opts.name ?? email.split("@")[0] ?? email,
+  });
+  io.err(`Created organisation "${opts.org}" (${created.organisationId}) with owner ${email.toLowerCase()}.`);
+  return 0;
+}
+
+async function ownerActor(db: Db, email: string): Promise<TSessionActor> {
+  const [row] = await db
+    .select({ userId: users.id, email: users.email, name: users.name, organisationId: memberships.organisationId, roleId: memberships.roleId })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(and(eq(users.email, email.toLowerCase()), eq(memberships.isOwner, true), isNull(users.deletedAt)));
+  if (!row) throw new UsageError(`No owner with the email ${email}`);
+  return { ...row, isOwner: true };
+}
+
+export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const actor = await ownerActor(db, required(opts, "owner"));
+  const roleName = required(opts, "role");
+  const [role] = await db
+    .select({ id: roles.id, name: roles.name })
+    .from(roles)
+    .where(and(eq(roles.organisationId, actor.organisationId), sql`lower(${roles.name}) = ${roleName.toLowerCase()}`));
+  if (!role) throw new UsageError(`No role named "${roleName}" in the owner's organisation`);
+  const slug = opts.workspace;
+  const [workspace] = await db
+    .select({ id: workspaces.id, slug: workspaces.slug })
+    .from(workspaces)
+    .where(and(eq(workspaces.organisationId, actor.organisationId), slug ? eq(workspaces.slug, slug) : eq(workspaces.isDefault, true)));
+  if (!workspace) throw new UsageError(`No workspace with the slug "${slug}"`);
+  if (opts.tz && !opts.expires) throw new UsageError("--tz goes with --expires");
+  // Without --tz the day ends in this machine's zone: the operator running the command is the "creator".
+  const timeZone = opts.expires ? (opts.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined;
+  const key = await createApiKey(db, actor, {
+    name: required(opts, "name"),
+    roleId: role.id,
+    workspaceId: workspace.id,
+    expiresOn: opts.expires,
+    timeZone,
+  });
+  const expiry = key.expiresAt ? `expires ${key.expiresAt.toISOString()} (end of ${opts.expires} in ${timeZone})` : "no expiry";
+  io.err(`Created key "${key.name}" (${key.prefix}…) as ${role.name} in workspace ${workspace.slug}, ${expiry}.`);
+  io.err("The value below is shown once and cannot be read again:");
+  io.out(key.value);
+  return 0;
+}
+
+function onOff(opts: TOptions, name: string): boolean | undefined {
+  const v = opts[name];
+  if (v === undefined) return undefined;
+  if (v === "on") return true;
+  if (v === "off") return false;
+  throw new UsageError(`--${name} takes on or off`);
+}
+
+function allowance(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === "unlimited") return null;
+  if (!/^\d+$/.test(value)) throw new UsageError("--allowance takes a whole number or unlimited");
+  return Number(value);
+}
+
+async function targetOrganisation(db: Db, which: string | undefined): Promise<string> {
+  const orgs = await db.select({ id: organisations.id, name: organisations.name }).from(organisations);
+  const matches = which ? orgs.filter((o) => o.id === which || o.name === which) : orgs;
+  if (matches.length === 1) return matches[0]!.id;
+  if (orgs.length === 0) throw new UsageError("No organisation yet: run create-owner first");
+  throw new UsageError(
+    which ? `No single organisation matches "${which}"` : `There are ${orgs.length} organisations: choose one with --org <id or name>`,
+  );
+}
+
+function printPlan(plan: TPlan, io: TIo): void {
+  const f = (b: boolean) => (b ? "on" : "off");
+  io.out(`public API:    ${f(plan.features.publicApi)}`);
+  io.out(`webhooks:      ${f(plan.features.webhooks)}`);
+  io.out(`custom fields: ${f(plan.features.customFields)}`);
+  io.out(`allowance:     ${plan.packageAllowance ?? "unlimited"} (used ${plan.packagesUsed})`);
+}
+
+export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const organisationId = await targetOrganisation(db, opts.org);
+  const changes: TSetPlan = {
+    organisationId,
+    publicApi: onOff(opts, "public-api"),
+    webhooks: onOff(opts, "webhooks"),
+    customFields: onOff(opts, "custom-fields"),
+    packageAllowance: allowance(opts.allowance),
+  };
+  const changing = Object.entries(changes).some(([k, v]) => k !== "organisationId" && v !== undefined);
+  printPlan(changing ? await setPlan(db, changes) : await readPlan(db, organisationId), io);
+  return 0;
+}
+
+export const HELP = `Usage: npm run admin -- <command> [options]
+
+  create-owner --email EMAIL --password PASSWORD --org ORGANISATION [--name NAME]
+      First run: the owner, their organisation and its default workspace. Refused once an owner exists.
+
+  create-key --owner EMAIL --name NAME --role ROLE [--workspace SLUG] [--expires YYYY-MM-DD [--tz ZONE]]
+      Issues an API key as that owner and prints its value ONCE on stdout (details go to stderr), e.g.
+      KEY=$(npm run -s admin -- create-key --owner me@example.com --name CI --role Admin)
+      The role must hold API access. Without --workspace: the default workspace. With --expires the key
+      stops at the end of that day in --tz (an IANA zone such as Europe/London; default: this machine's).
+
+  set-plan [--public-api on|off] [--webhooks on|off] [--custom-fields on|off] [--allowance N|unlimited] [--org ID|NAME]
+      Sets the plan's features and package allowance; without options, prints the current plan.
+      --org is needed only when the instance holds several organisations.
+
+  help
+      This text.
+
+With the embedded database (no DATABASE_URL) the command refuses to run while \`npm start\` uses the same
+data directory: stop the server first. With PostgreSQL it can run at any time.`;

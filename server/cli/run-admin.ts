@@ -1,0 +1,61 @@
+/** Parses the command line and runs one command; the process shell (admin.ts) only opens and closes the DB. */
+import { parseArgs } from "node:util";
+import type { Db } from "@/server/db/client";
+import { z } from "zod";
+import { AppError, errors } from "@/server/http/errors";
+import { issuesToDetails } from "@/server/http/validation";
+import { createKeyCommand, createOwnerCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
+
+const OPTIONS = {
+  email: { type: "string" },
+  password: { type: "string" },
+  org: { type: "string" },
+  name: { type: "string" },
+  owner: { type: "string" },
+  role: { type: "string" },
+  workspace: { type: "string" },
+  expires: { type: "string" },
+  tz: { type: "string" },
+  "public-api": { type: "string" },
+  webhooks: { type: "string" },
+  "custom-fields": { type: "string" },
+  allowance: { type: "string" },
+} as const;
+
+const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
+  "create-owner": createOwnerCommand,
+  "create-key": createKeyCommand,
+  "set-plan": setPlanCommand,
+};
+
+/** Returns the exit code: 0 done, 1 refused by the domain (409, 422 …), 2 a usage mistake. */
+export async function runAdmin(argv: readonly string[], openDb: () => Promise<Db>, io: TIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    io.out(HELP);
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.err(`Unknown command "${command}". Run \`npm run admin -- help\`.`);
+    return 2;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: [...rest], options: OPTIONS, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+    return await run(await openDb(), values, io);
+  } catch (err) {
+    // Some domain functions (first-run setup) validate with a plain zod parse: same report as a 422.
+    const refusal = err instanceof z.ZodError ? errors.validation(issuesToDetails(err.issues, "input")) : err;
+    if (refusal instanceof AppError) {
+      io.err(`Refused: ${refusal.message}`);
+      for (const [field, messages] of Object.entries(refusal.details ?? {})) io.err(`  ${field}: ${messages.join("; ")}`);
+      return 1;
+    }
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(`${(err as Error).message}. Run \`npm run admin -- help\`.`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The database handle. `DATABASE_URL` set → PostgreSQL through postgres.js; unset → PGlite in PGLITE_DIR.
+ *
+ * The handle lives on `globalThis`: the start script (run by tsx) and Next's bundled route handlers load
+ * separate copies of this module, and they must share ONE PGlite instance — two on one directory corrupt it.
+ */
+import { EventEmitter } from "node:events";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
+import { env } from "@/server/env";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** A database or a transaction: domain functions accept either. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DbHandle = {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** Wake workers: pg_notify on PostgreSQL (every process), an in-process event on PGlite. */
+  notify(channel: string): Promise<void>;
+  /** Listen for wake-ups; returns an unsubscribe function. */
+  listen(channel: string, onWake: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+  /** PGlite only: a tarball of the data directory (tests restore it instead of migrating again). */
+  dumpDataDir?: () => Promise<Blob>;
+};
+
+const KEY = Symbol.for("foliosign.db");
+type Holder = { handle?: DbHandle; opening?: Promise<DbHandle> };
+const holder = ((globalThis as Record<symbol, unknown>)[KEY] ??= {}) as Holder;
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<DbHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  return {
+    kind: "pglite",
+    db,
+    async notify(channel) {
+      bus.emit(channel);
+    },
+    async listen(channel, onWake) {
+      bus.on(channel, onWake);
+      return async () => {
+        bus.off(channel, onWake);
+      };
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+    dumpDataDir: () => client.dumpDataDir("none"),
+  };
+}
+
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DbHandle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    async notify(channel) {
+      await client.notify(channel, "");
+    },
+    async listen(channel, onWake) {
+      const sub = await client.listen(channel, () => onWake());
+      return async () => {
+        await sub.unlisten();
+      };
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Opens the configured database once per process (and migrates it when `migrate` is true). */
+export async function getDbHandle(): Promise<DbHandle> {
+  if (holder.handle) return holder.handle;
+  holder.opening ??= (async () => {
+    const e = env();
+    const handle = e.DATABASE_URL ? await openPostgres(e.DATABASE_URL) : await openPglite({ dataDir: e.pgliteDir });
+    const { migrate } = await import("./migrate");
+    await migrate(handle);
+    holder.handle = handle;
+    return handle;
+  })();
+  try {
+    return await holder.opening;
+  } finally {
+    holder.opening = undefined;
+  }
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Installs an already opened handle as this process's database (start script, tests). */
+export function setDbHandle(handle: DbHandle | undefined): void {
+  holder.handle = handle;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = holder.handle;
+  holder.handle = undefined;
+  if (h) await h.close();
+}
+
+/** Rows of a raw query, whichever driver ran it (postgres.js returns an array, PGlite `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

@@ -1,0 +1,27 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns";
+import { organisations } from "./organisations";
+
+/** Who did what. `actorUserId` is the signed-in user, or the issuer of the API key that acted. */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id"),
+    /** The resource concerned, e.g. `package`, `api_key`, `webhook_endpoint`. */
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id"),
+    action: text("action").notNull(),
+    actorUserId: text("actor_user_id"),
+    apiKeyId: text("api_key_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_events_subject_idx").on(t.subjectType, t.subjectId, t.createdAt),
+    index("audit_events_org_idx").on(t.organisationId, t.createdAt),
+  ],
+);

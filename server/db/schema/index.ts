@@ -1,0 +1,4 @@
+export * from "./organisations";
+export * from "./audit";
+export * from "./api-keys";
+export * from "./webhooks";

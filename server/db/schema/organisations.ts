@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns";
+
+export const TEMPLATE_ACCESS = ["USE", "CREATE"] as const;
+export type TTemplateAccess = (typeof TEMPLATE_ACCESS)[number];
+
+/** A tenant. Plan features and the allowance are set by the operator (`npm run admin -- set-plan`). */
+export const organisations = pgTable("organisations", {
+  id: id(),
+  name: text("name").notNull(),
+  featurePublicApi: boolean("feature_public_api").notNull().default(true),
+  featureWebhooks: boolean("feature_webhooks").notNull().default(true),
+  featureCustomFields: boolean("feature_custom_fields").notNull().default(true),
+  /** Packages that may be sent; null means unlimited. */
+  packageAllowance: integer("package_allowance"),
+  packagesUsed: integer("packages_used").notNull().default(0),
+  /** IPv4/IPv6 addresses and CIDR ranges; empty means no allowlist. */
+  ipAllowlist: jsonb("ip_allowlist").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    /** Stored lower-cased. */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    /** scrypt hash; null until an invited member sets a password. */
+    passwordHash: text("password_hash"),
+    /** Set when a member is removed: the row stays so "Issued by" still reads, but keys stop working. */
+    deletedAt: ts("deleted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_uq").on(t.email)],
+);
+
+export const roles = pgTable(
+  "roles",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** "admin", "sender" or "viewer" for the built-in roles (not editable); null for custom roles. */
+    builtIn: text("built_in"),
+    apiAccess: boolean("api_access").notNull().default(false),
+    canSendPackages: boolean("can_send_packages").notNull().default(false),
+    canViewAllPackages: boolean("can_view_all_packages").notNull().default(false),
+    canManageWebhooks: boolean("can_manage_webhooks").notNull().default(false),
+    templateAccess: text("template_access").$type<TTemplateAccess>().notNull().default("USE"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("roles_org_name_uq").on(t.organisationId, t.name)],
+);
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: text("role_id")
+      .notNull()
+      .references(() => roles.id),
+    isOwner: boolean("is_owner").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("memberships_org_user_uq").on(t.organisationId, t.userId),
+    index("memberships_user_idx").on(t.userId),
+  ],
+);
+
+/** One-time invite links: only the SHA-256 of the token is stored. */
+export const invites = pgTable(
+  "invites",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("invites_token_uq").on(t.tokenHash)],
+);
+
+export const workspaces = pgTable(
+  "workspaces",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("workspaces_org_slug_uq").on(t.organisationId, t.slug),
+    uniqueIndex("workspaces_one_default_uq").on(t.organisationId).where(sql`${t.isDefault}`),
+  ],
+);

@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns";
+import { organisations, workspaces } from "./organisations";
+
+export const DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED", "EXHAUSTED"] as const;
+export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description"),
+    events: jsonb("events").$type<string[]>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** AES-256-GCM ciphertext of the current secret (`whsec_…`). */
+    secretEncrypted: text("secret_encrypted").notNull(),
+    /** After a rotation the previous secret keeps signing until `previousSecretExpiresAt`. */
+    previousSecretEncrypted: text("previous_secret_encrypted"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** Set when the counter reaches 10; cleared when re-enabled. */
+    failingSince: ts("failing_since"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_ws_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** The outbox: one row per event raised; the body is serialised once so every attempt signs the same bytes. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: id(),
+    organisationId: text("organisation_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    packageId: text("package_id"),
+    sequence: integer("sequence"),
+    test: boolean("test").notNull().default(false),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_ws_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** Per-package event counter behind the additive `sequence` field. */
+export const packageEventSequences = pgTable(
+  "package_event_sequences",
+  {
+    packageId: text("package_id").notNull(),
+    lastSequence: integer("last_sequence").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageId] })],
+);
+
+/** The queue: one row per (event, endpoint). Workers claim due rows with FOR UPDATE SKIP LOCKED. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    /** Stable across retries and replays: sent as X-Foliosign-Delivery-Id and webhook-id. */
+    id: id(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    status: text("status").$type<TDeliveryStatus>().notNull().default("PENDING"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    lockedUntil: ts("locked_until"),
+    claimToken: text("claim_token"),
+    lastAttemptAt: ts("last_attempt_at"),
+    lastResponseStatus: integer("last_response_status"),
+    lastResponseBody: text("last_response_body"),
+    lastError: text("last_error"),
+    lastDurationMs: integer("last_duration_ms"),
+    completedAt: ts("completed_at"),
+    replayedAt: ts("replayed_at"),
+    replayedByUserId: text("replayed_by_user_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('PENDING','FAILED')`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Every attempt, as sent and as answered. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptNumber: integer("attempt_number").notNull(),
+    startedAt: ts("started_at").notNull(),
+    durationMs: integer("duration_ms"),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    error: text("error"),
+    remoteAddress: text("remote_address"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptNumber)],
+);

@@ -1,0 +1,60 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { invites, memberships, users } from "@/server/db/schema";
+import { recordAudit } from "@/server/domain/audit/record-audit";
+import { AppError } from "@/server/http/errors";
+import { parseOrThrow } from "@/server/http/validation";
+import { z } from "@/server/http/zod";
+import { now } from "@/server/lib/clock";
+import { hashPassword, sha256Hex } from "@/server/lib/crypto";
+import { ZMemberName, ZPassword } from "./member-fields";
+
+export const ZAcceptInvite = z.object({ token: z.string().min(1), name: ZMemberName.optional(), password: ZPassword });
+export type TAcceptInvite = z.input<typeof ZAcceptInvite>;
+
+const invalid = () => new AppError("NOT_FOUND", "This invite link is invalid, already used or expired; ask the owner for a new one");
+
+/** The pending invite a token names (for the page that accepts it), or 404 when it cannot be used. */
+export async function getInvite(db: Db, token: string): Promise<{ email: string; name: string; expiresAt: Date }> {
+  const [row] = await db
+    .select({ email: users.email, name: users.name, expiresAt: invites.expiresAt })
+    .from(invites)
+    .innerJoin(users, eq(users.id, invites.userId))
+    .where(and(eq(invites.tokenHash, sha256Hex(token)), isNull(invites.usedAt), gt(invites.expiresAt, now()), isNull(users.deletedAt)));
+  if (!row) throw invalid();
+  return row;
+}
+
+/**
+ * Uses a one-time invite link: sets the member's password (and name, if given). There is no session yet, so
+ * no actor: the token is the credential. It works once, within 7 days, and only while the member was not
+ * removed; the conditional update makes two simultaneous uses succeed once.
+ */
+export async function acceptInvite(db: Db, input: TAcceptInvite): Promise<{ userId: string; email: string }> {
+  const data = parseOrThrow(ZAcceptInvite, input, "input");
+  const passwordHash = await hashPassword(data.password);
+  return db.transaction(async (tx) => {
+    const at = now();
+    const [used] = await tx
+      .update(invites)
+      .set({ usedAt: at })
+      .where(and(eq(invites.tokenHash, sha256Hex(data.token)), isNull(invites.usedAt), gt(invites.expiresAt, at)))
+      .returning({ userId: invites.userId });
+    if (!used) throw invalid();
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, ...(data.name ? { name: data.name } : {}) })
+      .where(and(eq(users.id, used.userId), isNull(users.deletedAt)))
+      .returning({ id: users.id, email: users.email });
+    const [membership] = await tx.select({ orgId: memberships.organisationId }).from(memberships).where(eq(memberships.userId, used.userId));
+    if (!user || !membership) throw invalid();
+    await recordAudit(tx, {
+      organisationId: membership.orgId,
+      subjectType: "member",
+      subjectId: user.id,
+      action: "member.invite_accepted",
+      actorUserId: user.id,
+    });
+    return { userId: user.id, email: user.email };
+  });
+}

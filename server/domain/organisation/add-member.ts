@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { apiKeys, invites, memberships, roles, users } from "@/server/db/schema";
+import type { TSessionActor } from "@/server/domain/actor";
+import { recordAudit } from "@/server/domain/audit/record-audit";
+import { errors } from "@/server/http/errors";
+import { parseOrThrow } from "@/server/http/validation";
+import { z } from "@/server/http/zod";
+import { now } from "@/server/lib/clock";
+import { hashPassword, sha256Hex } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
+import { assertOwner } from "./assert-owner";
+import { ZMemberEmail, ZMemberName, ZPassword } from "./member-fields";
+
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const base = { name: ZMemberName, email: ZMemberEmail, roleId: z.string().min(1, "Choose a role") };
+/** Either the owner sets an initial password, or the member gets a one-time invite link (7 days). */
+export const ZAddMember = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("password"), ...base, password: ZPassword }),
+  z.object({ method: z.literal("invite"), ...base }),
+]);
+export type TAddMember = z.input<typeof ZAddMember>;
+
+export type TAddedMember = {
+  userId: string;
+  /** With method "invite": the link path `/invite/<token>`, returned this once (only its hash is stored). */
+  invite: { path: string; expiresAt: Date } | null;
+};
+
+/**
+ * Adds a member with a role (owner only). An email of a removed member is re-admitted as a fresh start: the
+ * keys they had issued here are revoked in the same transaction, so re-adding them cannot bring those keys
+ * back to life. An email of a current member (409) or of another organisation's user (409) is refused.
+ */
+export async function addMember(db: Db, actor: TSessionActor, input: TAddMember): Promise<TAddedMember> {
+  assertOwner(actor);
+  const data = parseOrThrow(ZAddMember, input, "input");
+  const passwordHash = data.method === "password" ? await hashPassword(data.password) : null;
+  const orgId = actor.organisationId;
+  return db.transaction(async (tx) => {
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
+    if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
+    const at = now();
+    const [existing] = await tx.select().from(users).where(eq(users.email, data.email)).for("update");
+    let userId: string;
+    if (!existing) {
+      userId = newId("usr");
+      await tx.insert(users).values({ id: userId, email: data.email, name: data.name, passwordHash, createdAt: at });
+    } else if (existing.deletedAt) {
+      userId = existing.id;
+      await tx.update(users).set({ name: data.name, passwordHash, deletedAt: null }).where(eq(users.id, userId));
+      await tx.delete(invites).where(eq(invites.userId, userId));
+      await tx
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.issuedByUserId, userId), eq(apiKeys.organisationId, orgId), isNull(apiKeys.revokedAt)));
+    } else {
+      const [member] = await tx
+        .select({ id: memberships.id })
+        .from(memberships)
+        .where(and(eq(memberships.userId, existing.id), eq(memberships.organisationId, orgId)));
+      throw errors.conflict(
+        member ? "This person is already a member" : "This email belongs to a user of another organisation",
+      );
+    }
+    await tx.insert(memberships).values({ id: newId("mem"), organisationId: orgId, userId, roleId: role.id, isOwner: false, createdAt: at });
+    let invite: TAddedMember["invite"] = null;
+    if (data.method === "invite") {
+      const token = randomBytes(32).toString("base64url");
+      const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
+      await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });
+      invite = { path: `/invite/${token}`, expiresAt };
+    }
+    await recordAudit(tx, {
+      organisationId: orgId,
+      subjectType: "member",
+      subjectId: userId,
+      action: "member.added",
+      actorUserId: actor.userId,
+      data: { email: data.email, roleId: role.id, method: data.method, readmitted: Boolean(existing) },
+    });
+    return { userId, invite };
+  });
+}

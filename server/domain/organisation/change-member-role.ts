@@ -1,0 +1,41 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { memberships, roles } from "@/server/db/schema";
+import type { TSessionActor } from "@/server/domain/actor";
+import { recordAudit } from "@/server/domain/audit/record-audit";
+import { errors } from "@/server/http/errors";
+import { parseOrThrow } from "@/server/http/validation";
+import { z } from "@/server/http/zod";
+import { assertOwner } from "./assert-owner";
+
+export const ZChangeMemberRole = z.object({ userId: z.string().min(1), roleId: z.string().min(1, "Choose a role") });
+export type TChangeMemberRole = z.input<typeof ZChangeMemberRole>;
+
+/**
+ * Gives a member another role of the organisation (owner only). This is the member's own role in the app;
+ * keys keep the role they were created with (the spec: a key acts with its role, not its issuer's).
+ */
+export async function changeMemberRole(db: Db, actor: TSessionActor, input: TChangeMemberRole): Promise<{ userId: string; roleId: string }> {
+  assertOwner(actor);
+  const data = parseOrThrow(ZChangeMemberRole, input, "input");
+  const orgId = actor.organisationId;
+  return db.transaction(async (tx) => {
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
+    if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
+    const [changed] = await tx
+      .update(memberships)
+      .set({ roleId: role.id })
+      .where(and(eq(memberships.userId, data.userId), eq(memberships.organisationId, orgId)))
+      .returning({ id: memberships.id });
+    if (!changed) throw errors.notFound("Member");
+    await recordAudit(tx, {
+      organisationId: orgId,
+      subjectType: "member",
+      subjectId: data.userId,
+      action: "member.role_changed",
+      actorUserId: actor.userId,
+      data: { roleId: role.id },
+    });
+    return { userId: data.userId, roleId: role.id };
+  });
+}

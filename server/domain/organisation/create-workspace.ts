@@ -1,0 +1,48 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { workspaces } from "@/server/db/schema";
+import type { TSessionActor } from "@/server/domain/actor";
+import { recordAudit } from "@/server/domain/audit/record-audit";
+import { errors } from "@/server/http/errors";
+import { parseOrThrow } from "@/server/http/validation";
+import type { z } from "@/server/http/zod";
+import { now } from "@/server/lib/clock";
+import { newId } from "@/server/lib/ids";
+import { assertOwner } from "./assert-owner";
+import type { TWorkspaceItem } from "./list-workspaces";
+import { isUniqueViolation } from "./unique-violation";
+import { slugTaken, ZWorkspaceFields } from "./workspace-fields";
+
+export const ZCreateWorkspace = ZWorkspaceFields;
+export type TCreateWorkspace = z.input<typeof ZCreateWorkspace>;
+
+/** A new, non-default workspace (owner only); its slug is unique in the organisation (409 otherwise). */
+export async function createWorkspace(db: Db, actor: TSessionActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
+  assertOwner(actor);
+  const data = parseOrThrow(ZCreateWorkspace, input, "input");
+  const orgId = actor.organisationId;
+  try {
+    return await db.transaction(async (tx) => {
+      const [taken] = await tx
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, data.slug)));
+      if (taken) throw errors.conflict(slugTaken(data.slug));
+      const row = { id: newId("ws"), organisationId: orgId, name: data.name, slug: data.slug, isDefault: false, createdAt: now() };
+      await tx.insert(workspaces).values({ ...row, updatedAt: row.createdAt });
+      await recordAudit(tx, {
+        organisationId: orgId,
+        workspaceId: row.id,
+        subjectType: "workspace",
+        subjectId: row.id,
+        action: "workspace.created",
+        actorUserId: actor.userId,
+        data: { name: data.name, slug: data.slug },
+      });
+      return { id: row.id, name: row.name, slug: row.slug, isDefault: false, createdAt: row.createdAt };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(data.slug));
+    throw err;
+  }
+}

@@ -1,0 +1,47 @@
+import { and, count, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { apiKeys, memberships, roles } from "@/server/db/schema";
+import type { TSessionActor } from "@/server/domain/actor";
+import { recordAudit } from "@/server/domain/audit/record-audit";
+import { errors } from "@/server/http/errors";
+import { parseOrThrow } from "@/server/http/validation";
+import { z } from "@/server/http/zod";
+import { assertOwner } from "./assert-owner";
+
+export const ZDeleteRole = z.object({ id: z.string().min(1) });
+export type TDeleteRole = z.input<typeof ZDeleteRole>;
+
+/**
+ * Deletes a custom role that nothing uses (owner only). Built-in roles → 403. A role used by a member or by
+ * any key → 409: keys cannot change role, and a revoked key still names its role in the list, so a role
+ * that ever had a key stays.
+ */
+export async function deleteRole(db: Db, actor: TSessionActor, input: TDeleteRole): Promise<{ id: string; deleted: true }> {
+  assertOwner(actor);
+  const { id } = parseOrThrow(ZDeleteRole, input, "input");
+  const orgId = actor.organisationId;
+  return db.transaction(async (tx) => {
+    const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId))).for("update");
+    if (!role) throw errors.notFound("Role");
+    if (role.builtIn) throw errors.forbidden("Built-in roles are read-only");
+    const [m] = await tx.select({ n: count() }).from(memberships).where(eq(memberships.roleId, id));
+    const [k] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.roleId, id));
+    const members = m?.n ?? 0;
+    const keys = k?.n ?? 0;
+    if (members > 0 || keys > 0) {
+      throw errors.conflict(
+        `The role "${role.name}" is in use by ${members} member(s) and ${keys} API key(s), revoked keys included; it cannot be deleted`,
+      );
+    }
+    await tx.delete(roles).where(eq(roles.id, id));
+    await recordAudit(tx, {
+      organisationId: orgId,
+      subjectType: "role",
+      subjectId: id,
+      action: "role.deleted",
+      actorUserId: actor.userId,
+      data: { name: role.name },
+    });
+    return { id, deleted: true as const };
+  });
+}

@@ -1,0 +1,22 @@
+/** The organisation settings capability, for the app's pages and the CLI. */
+export { assertOwner } from "./assert-owner";
+export { listMembers, type TMemberItem } from "./list-members";
+export { addMember, INVITE_TTL_MS, ZAddMember, type TAddMember, type TAddedMember } from "./add-member";
+export { acceptInvite, getInvite, ZAcceptInvite, type TAcceptInvite } from "./accept-invite";
+export { changeMemberRole, ZChangeMemberRole, type TChangeMemberRole } from "./change-member-role";
+export { removeMember, ZRemoveMember, type TRemoveMember } from "./remove-member";
+export { ZMemberEmail, ZMemberName, ZPassword } from "./member-fields";
+export { listRoles, type TRoleItem } from "./list-roles";
+export { createRole, ZCreateRole, type TCreateRole } from "./create-role";
+export { updateRole, ZUpdateRole, type TUpdateRole } from "./update-role";
+export { deleteRole, ZDeleteRole, type TDeleteRole } from "./delete-role";
+export { ZRoleFields } from "./role-fields";
+export { listWorkspaces, type TWorkspaceItem } from "./list-workspaces";
+export { createWorkspace, ZCreateWorkspace, type TCreateWorkspace } from "./create-workspace";
+export { renameWorkspace, ZRenameWorkspace, type TRenameWorkspace } from "./rename-workspace";
+export { ZWorkspaceFields } from "./workspace-fields";
+export { getPlan, readPlan, type TPlan } from "./get-plan";
+export { setPlan, ZSetPlan, type TSetPlan } from "./set-plan";
+export { getIpAllowlist, type TIpAllowlist } from "./get-ip-allowlist";
+export { setIpAllowlist, ZSetIpAllowlist, type TSetIpAllowlist } from "./set-ip-allowlist";
+export { isIpOrCidr, ZIpAllowlistEntry } from "./ip-entry";

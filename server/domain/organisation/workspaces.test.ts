@@ -1,0 +1,80 @@
+/**
+ * Workspaces as the owner manages them: created and renamed with a validated name and slug, slugs unique per
+ * organisation (409), the default first in the list, renaming keeps the id (so keys bound to it keep working),
+ * and no reach into another organisation.
+ */
+import { describe, expect, it } from "vitest";
+import { GET as listWorkspacesRoute } from "@/app/api/v1/workspaces/route";
+import { AppError } from "@/server/http/errors";
+import { createTestMember, ownerActor } from "@/server/test/actors";
+import { useTestDb } from "@/server/test/db";
+import { createTestKey, createTestOrg } from "@/server/test/factories";
+import { callJson } from "@/server/test/http";
+import { createWorkspace } from "./create-workspace";
+import { listWorkspaces } from "./list-workspaces";
+import { renameWorkspace } from "./rename-workspace";
+
+const t = useTestDb();
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  return err as AppError;
+}
+
+describe("workspaces", () => {
+  it("creates and lists them, the default first; other organisations' are not listed", async () => {
+    const org = await createTestOrg(t.db);
+    const other = await createTestOrg(t.db, "Other");
+    const owner = ownerActor(org);
+    await createWorkspace(t.db, owner, { name: "Zurich office", slug: "zurich" });
+    await createWorkspace(t.db, owner, { name: "Amsterdam office", slug: "amsterdam" });
+    await createWorkspace(t.db, ownerActor(other), { name: "Theirs", slug: "theirs" });
+    const member = await createTestMember(t.db, org);
+    const list = await listWorkspaces(t.db, member);
+    expect(list.map((w) => [w.name, w.slug, w.isDefault])).toEqual([
+      ["Default", "default", true],
+      ["Amsterdam office", "amsterdam", false],
+      ["Zurich office", "zurich", false],
+    ]);
+  });
+
+  it("validates name and slug by field (422) and refuses a taken slug (409)", async () => {
+    const org = await createTestOrg(t.db);
+    const owner = ownerActor(org);
+    const bad = await rejection(createWorkspace(t.db, owner, { name: " ", slug: "Not A Slug" }));
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.details ?? {}).sort()).toEqual(["name", "slug"]);
+    expect((await rejection(createWorkspace(t.db, owner, { name: "x", slug: "a--b" }))).status).toBe(422);
+    expect((await rejection(createWorkspace(t.db, owner, { name: "x", slug: "-a" }))).status).toBe(422);
+    const taken = await rejection(createWorkspace(t.db, owner, { name: "Another default", slug: "default" }));
+    expect([taken.status, taken.message]).toEqual([409, 'A workspace with the slug "default" already exists']);
+    // The same slug in another organisation is fine.
+    const other = await createTestOrg(t.db, "Other");
+    await createWorkspace(t.db, ownerActor(other), { name: "Sales", slug: "sales" });
+    await createWorkspace(t.db, owner, { name: "Sales", slug: "sales" });
+  });
+
+  it("renames name and slug, keeping the id that keys are bound to", async () => {
+    const org = await createTestOrg(t.db);
+    const owner = ownerActor(org);
+    const key = await createTestKey(t.db, org);
+    const emea = await createWorkspace(t.db, owner, { name: "EMEA", slug: "emea" });
+    const renamed = await renameWorkspace(t.db, owner, { id: org.workspaceId, name: "Head office", slug: "head-office" });
+    expect(renamed).toMatchObject({ id: org.workspaceId, name: "Head office", slug: "head-office", isDefault: true });
+    const res = await callJson<{ data: { workspaces: unknown[] } }>(listWorkspacesRoute, { key: key.value });
+    expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Head office", slug: "head-office", isDefault: true }]);
+    expect((await rejection(renameWorkspace(t.db, owner, { id: emea.id, name: "EMEA", slug: "head-office" }))).status).toBe(409);
+    await renameWorkspace(t.db, owner, { id: emea.id, name: "Europe", slug: "emea" });
+  });
+
+  it("is the owner's alone and never reaches another organisation", async () => {
+    const org = await createTestOrg(t.db);
+    const other = await createTestOrg(t.db, "Other");
+    const member = await createTestMember(t.db, org);
+    expect((await rejection(createWorkspace(t.db, member, { name: "x", slug: "x" }))).status).toBe(403);
+    expect((await rejection(renameWorkspace(t.db, member, { id: org.workspaceId, name: "x", slug: "x" }))).status).toBe(403);
+    const foreign = await rejection(renameWorkspace(t.db, ownerActor(org), { id: other.workspaceId, name: "Mine", slug: "mine" }));
+    expect(foreign.status).toBe(404);
+  });
+});

@@ -1,0 +1,16 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookEndpoints } from "@/server/db/schema";
+import { errors } from "@/server/http/errors";
+import type { TWebhookCtx } from "./endpoint-view";
+
+/** The endpoint in the caller's workspace, or 404 — another workspace's endpoint does not exist for the caller. */
+export async function findEndpoint(db: Db, ctx: TWebhookCtx, endpointId: string, opts: { forUpdate?: boolean } = {}) {
+  const query = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, ctx.workspace.id)));
+  const [row] = opts.forUpdate ? await query.for("update") : await query;
+  if (!row) throw errors.notFound("Webhook endpoint");
+  return row;
+}

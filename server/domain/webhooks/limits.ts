@@ -1,0 +1,23 @@
+/** The numbers of the spec and the design note, in one place (docs/webhooks.md quotes them). */
+export const WEBHOOK_LIMITS = {
+  /** Spec: nine attempts, then EXHAUSTED. */
+  maxAttempts: 9,
+  /** Spec: ten consecutive failed attempts make the endpoint Failing. */
+  failingThreshold: 10,
+  /** Spec: the receiver must answer within 10 s; one deadline over connect, headers and body. */
+  deadlineMs: 10_000,
+  /** A claimed delivery is leased for 3 × the deadline; after that another worker may take it over. */
+  leaseMs: 30_000,
+  /** Response bytes read at most (the rest is aborted); the first 1,000 characters are stored. */
+  responseReadBytes: 4096,
+  responseStoredChars: 1000,
+  /** In-flight deliveries per endpoint, of which retries may hold at most `perEndpointCap - firstAttemptReserve`. */
+  perEndpointCap: 4,
+  firstAttemptReserve: 2,
+  /** After a secret rotation the previous secret keeps signing beside the new one for 24 h. */
+  rotationOverlapMs: 24 * 60 * 60 * 1000,
+  /** Jitter only ever adds, up to this fraction of the scheduled delay. */
+  maxJitter: 0.1,
+  /** A Retry-After hint is honoured up to this long (a receiver cannot park a delivery for a year). */
+  maxRetryAfterMs: 24 * 60 * 60 * 1000,
+} as const;

@@ -1,0 +1,86 @@
+/**
+ * Group commit for attempt outcomes. While one flush is running the next outcomes queue up and are then
+ * written together in ONE transaction: all successes of the batch in one multi-row statement
+ * (record-delivered-outcomes.ts), each failure with recordAttemptOutcome's fenced statement, pipelined on the
+ * same connection; a batch of successes only is that one statement, atomic by itself, with no BEGIN/COMMIT
+ * around it. A busy worker pays one commit (and one WAL flush) per batch instead of one per delivery.
+ * Within a batch, successes are applied before failures: attempts in one batch ran concurrently, so there is
+ * no "last" one to honour, and the counter ends counting the batch's failures. An idle worker flushes a lone outcome at once, so nothing waits on a
+ * timer. Statements run in endpoint order, so two workers' batches lock endpoint rows in the same order.
+ * If a batch fails as a whole (say, a deadlock victim), its outcomes are retried one by one, each on its own.
+ */
+import type { Db } from "@/server/db/client";
+import type { TClaim } from "./claim-deliveries";
+import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./record-attempt-outcome";
+import { recordDeliveredOutcomes } from "./record-delivered-outcomes";
+
+type TPending = {
+  claim: TClaim;
+  result: TAttemptResult;
+  resolve: (o: TOutcome) => void;
+  reject: (e: unknown) => void;
+};
+
+export type TOutcomeWriter = {
+  record(claim: TClaim, result: TAttemptResult): Promise<TOutcome>;
+  /** Resolves when everything queued so far is written. */
+  drain(): Promise<void>;
+};
+
+export function createOutcomeWriter(db: Db, opts: { random?: () => number; maxBatch?: number } = {}): TOutcomeWriter {
+  const maxBatch = opts.maxBatch ?? 64;
+  let queue: TPending[] = [];
+  let flushing: Promise<void> | null = null;
+
+  const writeOne = (p: TPending) => recordAttemptOutcome(db, p.claim, p.result, { random: opts.random }).then(p.resolve, p.reject);
+
+  const flush = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxBatch).sort((a, b) => (a.claim.endpointId < b.claim.endpointId ? -1 : a.claim.endpointId > b.claim.endpointId ? 1 : 0));
+      queue = queue.slice(maxBatch);
+      if (batch.length === 1) {
+        await writeOne(batch[0]!);
+        continue;
+      }
+      try {
+        const delivered = batch.filter((p) => p.result.ok);
+        const failed = batch.filter((p) => !p.result.ok);
+        if (failed.length === 0) {
+          // All successes: their one statement is atomic by itself, no transaction (BEGIN/COMMIT) around it.
+          const outcomes = await recordDeliveredOutcomes(db, delivered);
+          delivered.forEach((p, i) => p.resolve(outcomes[i]!));
+          continue;
+        }
+        const [deliveredOutcomes, failedOutcomes] = await db.transaction((tx) =>
+          Promise.all([
+            recordDeliveredOutcomes(tx, delivered),
+            Promise.all(failed.map((p) => recordAttemptOutcome(tx, p.claim, p.result, { random: opts.random }))),
+          ]),
+        );
+        delivered.forEach((p, i) => p.resolve(deliveredOutcomes[i]!));
+        failed.forEach((p, i) => p.resolve(failedOutcomes[i]!));
+      } catch {
+        for (const p of batch) await writeOne(p);
+      }
+    }
+  };
+
+  const kick = () => {
+    flushing ??= flush().finally(() => {
+      flushing = null;
+      if (queue.length > 0) kick();
+    });
+  };
+
+  return {
+    record(claim, result) {
+      return new Promise<TOutcome>((resolve, reject) => {
+        queue.push({ claim, result, resolve, reject });
+        kick();
+      });
+    },
+    async drain() {
+      while (flushing) await flushing;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * One HTTP attempt to a vetted target, through undici:
+ * - the connection goes only to the address vet-target.ts checked (`connect.lookup` is pinned to it; the URL
+ *   keeps its host name, so TLS SNI, certificate checks and the Host header are unchanged);
+ * - redirects are never followed (undici's `request` does not follow them; a 3xx is a failure);
+ * - one deadline (an AbortSignal) covers connecting, the headers and the body;
+ * - at most `readBytes` of the response are read, the rest is aborted; `storedChars` characters are kept.
+ */
+import type { LookupFunction } from "node:net";
+import { Agent, request } from "undici";
+import { now } from "@/server/lib/clock";
+import { WEBHOOK_LIMITS } from "./limits";
+
+export type TPostTarget = { url: URL; address: string; family: 4 | 6 };
+
+export type TPostResult = {
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+  remoteAddress: string;
+  /** From a 429's Retry-After, in milliseconds from now. */
+  retryAfterMs: number | null;
+};
+
+export type TPostOptions = {
+  deadlineMs?: number;
+  /** Builds the deadline signal; injectable so a test can fire the deadline without waiting for it. */
+  deadline?: (ms: number) => AbortSignal;
+  /** Aborts the attempt from outside (graceful shutdown). */
+  signal?: AbortSignal;
+  readBytes?: number;
+  storedChars?: number;
+};
+
+/** Agents keyed by host and vetted address, so connections are reused but never shared across addresses. */
+const agents = new Map<string, Agent>();
+const MAX_AGENTS = 256;
+
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+}
+
+function agentFor(target: TPostTarget): Agent {
+  const key = `${target.url.protocol}//${target.url.host}|${target.address}`;
+  let agent = agents.get(key);
+  if (agent) return agent;
+  if (agents.size >= MAX_AGENTS) {
+    const [oldestKey, oldest] = agents.entries().next().value as [string, Agent];
+    agents.delete(oldestKey);
+    void oldest.close().catch(() => {});
+  }
+  agent = new Agent({
+    connect: { lookup: pinnedLookup(target.address, target.family) },
+    keepAliveTimeout: 4_000,
+  });
+  agents.set(key, agent);
+  return agent;
+}
+
+/** Retry-After as seconds or an HTTP date → milliseconds from now (null when absent or unreadable). */
+export function parseRetryAfter(value: string | string[] | undefined): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? null : Math.max(0, at - now().getTime());
+}
+
+function describeError(err: unknown, deadlineHit: boolean, deadlineMs: number): string {
+  if (deadlineHit) return `No complete response within ${deadlineMs / 1000} s`;
+  if (err instanceof Error) {
+    const code = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+    return code ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+}
+
+export async function postWebhook(
+  target: TPostTarget,
+  payload: { headers: Record<string, string>; body: string },
+  opts: TPostOptions = {},
+): Promise<TPostResult> {
+  const deadlineMs = opts.deadlineMs ?? WEBHOOK_LIMITS.deadlineMs;
+  const readBytes = opts.readBytes ?? WEBHOOK_LIMITS.responseReadBytes;
+  const storedChars = opts.storedChars ?? WEBHOOK_LIMITS.responseStoredChars;
+  const deadline = (opts.deadline ?? AbortSignal.timeout)(deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
+  const started = performance.now();
+  const base = { remoteAddress: target.address, retryAfterMs: null };
+  let status: number | null = null;
+  try {
+    const res = await request(target.url, {
+      method: "POST",
+      headers: payload.headers,
+      body: payload.body,
+      dispatcher: agentFor(target),
+      signal,
+      // The deadline is ours; undici's own idle timers must not fire first with another message.
+      headersTimeout: deadlineMs + 1000,
+      bodyTimeout: deadlineMs + 1000,
+    });
+    status = res.statusCode;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= readBytes) break; // leaving the loop destroys the stream: the rest is never read
+    }
+    if (!res.body.destroyed) res.body.destroy();
+    const text = Buffer.concat(chunks).subarray(0, readBytes).toString("utf8").slice(0, storedChars);
+    const ok = status >= 200 && status < 300;
+    return {
+      ...base,
+      ok,
+      status,
+      body: text,
+      error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : `HTTP ${status}`,
+      durationMs: Math.round(performance.now() - started),
+      retryAfterMs: status === 429 ? parseRetryAfter(res.headers["retry-after"]) : null,
+    };
+  } catch (err) {
+    return {
+      ...base,
+      ok: false,
+      status,
+      body: null,
+      error: describeError(err, deadline.aborted, deadlineMs),
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+}

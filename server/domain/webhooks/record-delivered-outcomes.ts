@@ -1,0 +1,57 @@
+/**
+ * The common case of recordAttemptOutcome for many attempts at once: 2xx answers, written as ONE statement
+ * (group commit of the worker's outcome writer). Same rules as the single-row version for a success:
+ * fenced by each claim token (a row whose token is no longer ours is left alone and reported stale),
+ * DELIVERED with status, body, duration; the attempt logged; the endpoint's counter reset when it is not zero.
+ * A success needs no endpoint lock: it is DELIVERED whatever the endpoint's state.
+ */
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "@/server/db/client";
+import { now } from "@/server/lib/clock";
+import { newId } from "@/server/lib/ids";
+import type { TClaim } from "./claim-deliveries";
+import type { TAttemptResult, TOutcome } from "./record-attempt-outcome";
+
+export type TDeliveredItem = { claim: Pick<TClaim, "id" | "token" | "attempt" | "endpointId">; result: TAttemptResult };
+
+export async function recordDeliveredOutcomes(db: Db, items: readonly TDeliveredItem[]): Promise<TOutcome[]> {
+  if (items.length === 0) return [];
+  if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
+  const atIso = now().toISOString();
+  const values = sql.join(
+    items.map(
+      ({ claim, result }) =>
+        sql`(${claim.id}, ${claim.token}, ${claim.attempt}::int, ${result.status}::int, ${result.body}::text, ${result.durationMs}::int,
+             ${result.startedAt.toISOString()}::timestamptz, ${result.requestHeaders ? JSON.stringify(result.requestHeaders) : null}::jsonb,
+             ${result.remoteAddress}::text, ${newId("wha")})`,
+    ),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+    with input(id, token, attempt, status, body, duration, started_at, headers, remote, attempt_id) as (values ${values}),
+    d as (
+      update webhook_deliveries w set
+        status = 'DELIVERED', locked_until = null, claim_token = null,
+        last_response_status = i.status, last_response_body = i.body, last_error = null, last_duration_ms = i.duration,
+        updated_at = ${atIso}::timestamptz, completed_at = ${atIso}::timestamptz
+      from input i
+      where w.id = i.id and w.claim_token = i.token
+      returning w.id, w.endpoint_id
+    ), health as (
+      update webhook_endpoints x set consecutive_failures = 0
+      where x.id in (select endpoint_id from d) and x.consecutive_failures <> 0
+      returning x.id
+    ), logged as (
+      insert into webhook_attempts
+        (id, delivery_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
+      select i.attempt_id, i.id, i.attempt, i.started_at, i.duration, i.headers, i.status, i.body, null, i.remote, ${atIso}::timestamptz
+      from input i join d on d.id = i.id
+      returning id
+    )
+    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
+  );
+  const done = new Set(rows.map((r) => r.id));
+  return items.map(({ claim }) => (done.has(claim.id) ? { kind: "recorded", status: "DELIVERED", nextAttemptAt: null } : { kind: "stale" }));
+}

@@ -1,0 +1,80 @@
+/**
+ * The outbox. In the caller's transaction: validates the payload against the catalogue, gives it the next
+ * per-package `sequence`, serialises the envelope ONCE (every attempt signs these exact bytes), stores the
+ * event and one PENDING delivery per subscribed, enabled, non-Failing endpoint of the workspace. Nothing is
+ * sent here and nothing is notified: see with-events.ts for the wake-up after commit.
+ */
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "@/server/db/client";
+import { packageEventSequences, webhookEvents } from "@/server/db/schema";
+import { now } from "@/server/lib/clock";
+import { newId } from "@/server/lib/ids";
+import { EVENT_DATA, type TEnvelope, type TEventData, type TEventName } from "./event-catalogue";
+
+export type TRecordEventInput<E extends TEventName> = {
+  organisationId: string;
+  workspaceId: string;
+  event: E;
+  data: TEventData<E>;
+  /** A sample from "Send test event": `test: true`, no sequence, delivered only to `endpointId`. */
+  test?: { endpointId: string };
+};
+
+export type TRecordedEvent = { eventId: string; sequence: number | null; deliveryIds: string[] };
+
+async function nextSequence(tx: Db, packageId: string): Promise<number> {
+  const [row] = await tx
+    .insert(packageEventSequences)
+    .values({ packageId, lastSequence: 1 })
+    .onConflictDoUpdate({
+      target: packageEventSequences.packageId,
+      set: { lastSequence: sql`${packageEventSequences.lastSequence} + 1` },
+    })
+    .returning({ value: packageEventSequences.lastSequence });
+  return row!.value;
+}
+
+export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEventInput<E>): Promise<TRecordedEvent> {
+  // A payload that does not match the catalogue is a bug in the caller: throwing rolls its change back.
+  const data = EVENT_DATA[input.event].parse(input.data) as Record<string, unknown> & { packageId: string };
+  const at = now();
+  const sequence = input.test ? null : await nextSequence(tx, data.packageId);
+  const envelope: TEnvelope = {
+    event: input.event,
+    timestamp: at.toISOString(),
+    ...(sequence === null ? {} : { sequence }),
+    data,
+    ...(input.test ? { test: true as const } : {}),
+  };
+  const body = JSON.stringify(envelope);
+  const eventId = newId("whe");
+  await tx.insert(webhookEvents).values({
+    id: eventId,
+    organisationId: input.organisationId,
+    workspaceId: input.workspaceId,
+    event: input.event,
+    packageId: data.packageId,
+    sequence,
+    test: Boolean(input.test),
+    payload: envelope,
+    body,
+    createdAt: at,
+  });
+
+  // One INSERT … SELECT fans out to every target endpoint (100 endpoints stay one statement, no 800 parameters);
+  // the ids are therefore made in SQL (`whd_` + a random UUID's hex) rather than by newId().
+  const target = input.test
+    ? sql`e.workspace_id = ${input.workspaceId} and e.id = ${input.test.endpointId}`
+    : sql`e.workspace_id = ${input.workspaceId} and e.enabled and e.failing_since is null
+          and e.events @> ${JSON.stringify([input.event])}::jsonb`;
+  const atIso = at.toISOString();
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts, next_attempt_at, created_at, updated_at)
+        select 'whd_' || replace(gen_random_uuid()::text, '-', ''), ${eventId}, e.id, ${input.event}, 'PENDING', 0,
+               ${atIso}::timestamptz, ${atIso}::timestamptz, ${atIso}::timestamptz
+        from webhook_endpoints e where ${target}
+        returning id`,
+  );
+  return { eventId, sequence, deliveryIds: rows.map((r) => r.id) };
+}

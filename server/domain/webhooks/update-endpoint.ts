@@ -1,0 +1,56 @@
+/**
+ * PATCH an endpoint. `enabled: false` pauses it: in the same transaction every queued delivery that no
+ * worker holds ends EXHAUSTED "endpoint paused" (an attempt already in flight is finished by its worker, which
+ * sees the pause and drops it instead of retrying). `enabled: true` resumes AND clears the failure counter and
+ * the Failing mark — also on an endpoint that was never paused, which is how a Failing endpoint is re-enabled.
+ */
+import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { now } from "@/server/lib/clock";
+import { assertRegistrableUrl } from "./assert-registrable-url";
+import { PAUSED_ERROR } from "./claim-deliveries";
+import { EVENT_NAMES, type TEventName } from "./event-catalogue";
+import { toEndpointView, type TWebhookCtx } from "./endpoint-view";
+import { findEndpoint } from "./find-endpoint";
+
+export type TUpdateEndpointInput = {
+  url?: string;
+  events?: TEventName[];
+  description?: string | null;
+  enabled?: boolean;
+};
+
+export async function updateEndpoint(db: Db, ctx: TWebhookCtx, endpointId: string, input: TUpdateEndpointInput) {
+  const url = input.url === undefined ? undefined : await assertRegistrableUrl(input.url);
+  return db.transaction(async (tx) => {
+    await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
+    const at = now();
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        updatedAt: at,
+        ...(url === undefined ? {} : { url }),
+        ...(input.events === undefined ? {} : { events: EVENT_NAMES.filter((n) => input.events!.includes(n)) }),
+        ...(input.description === undefined ? {} : { description: input.description }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...(input.enabled === true ? { consecutiveFailures: 0, failingSince: null } : {}),
+      })
+      .where(eq(webhookEndpoints.id, endpointId))
+      .returning();
+    if (input.enabled === false) {
+      await tx
+        .update(webhookDeliveries)
+        .set({ status: "EXHAUSTED", lastError: PAUSED_ERROR, completedAt: at, claimToken: null, lockedUntil: null, updatedAt: at })
+        .where(
+          and(
+            eq(webhookDeliveries.endpointId, endpointId),
+            inArray(webhookDeliveries.status, ["PENDING", "FAILED"]),
+            or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, at)),
+          ),
+        );
+    }
+    return toEndpointView(row!);
+  });
+}
+

@@ -1,0 +1,54 @@
+/** Configuration fails fast with a message naming each bad variable, and fills in the documented defaults. */
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+import { ensureSecrets } from "./secrets";
+
+describe("parseEnv", () => {
+  it("applies the defaults of .env.example", () => {
+    const e = parseEnv({});
+    expect(e).toMatchObject({ PORT: 3000, DATA_DIR: "./.data", RUN_WORKER: true, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+    expect(e.DATABASE_URL).toBeUndefined();
+    expect(e.pgliteDir).toBe(path.resolve(".data/pglite"));
+    expect(e.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("names every invalid variable in one readable message", () => {
+    let message = "";
+    try {
+      parseEnv({ PORT: "eighty", DATABASE_URL: "mysql://x", ENCRYPTION_KEY: "short" });
+    } catch (err) {
+      expect(err).toBeInstanceOf(EnvError);
+      message = (err as Error).message;
+    }
+    expect(message).toContain("PORT");
+    expect(message).toContain("DATABASE_URL: must be a postgres:// or postgresql:// URL");
+    expect(message).toContain("ENCRYPTION_KEY: must be 64 hex characters (32 bytes)");
+    expect(message).toContain(".env.example");
+  });
+});
+
+describe("ensureSecrets", () => {
+  const saved = { a: process.env.NEXTAUTH_SECRET, b: process.env.ENCRYPTION_KEY };
+  afterEach(() => {
+    process.env.NEXTAUTH_SECRET = saved.a;
+    process.env.ENCRYPTION_KEY = saved.b;
+  });
+
+  it("generates both secrets once into the data directory (0600) and reuses them", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "fs-secrets-"));
+    delete process.env.NEXTAUTH_SECRET;
+    delete process.env.ENCRYPTION_KEY;
+    expect(ensureSecrets(dir).generated).toBe(true);
+    const first = { a: process.env.NEXTAUTH_SECRET, b: process.env.ENCRYPTION_KEY };
+    expect(first.b).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(path.join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+    delete process.env.NEXTAUTH_SECRET;
+    delete process.env.ENCRYPTION_KEY;
+    expect(ensureSecrets(dir).generated).toBe(false);
+    expect({ a: process.env.NEXTAUTH_SECRET, b: process.env.ENCRYPTION_KEY }).toEqual(first);
+    expect(JSON.parse(readFileSync(path.join(dir, "secrets.json"), "utf8")).ENCRYPTION_KEY).toBe(first.b);
+  });
+});

@@ -1,0 +1,36 @@
+/** The published OpenAPI document: version, security on every operation, operationIds, error responses. */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/api-reference/openapi.json/route";
+
+type TDoc = {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
+};
+
+describe("GET /api-reference/openapi.json", () => {
+  it("serves an OpenAPI 3.0.3 document, version 1.0.0, one server, bearer security on every operation", async () => {
+    const res = await GET();
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as TDoc;
+    expect(doc.openapi).toBe("3.0.3");
+    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.servers).toHaveLength(1);
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    const schemas = (doc.components as unknown as { schemas: Record<string, unknown> }).schemas;
+    for (const event of ["PACKAGE_SENT", "SESSION_CANCELLED"]) expect(schemas[`WebhookPayload_${event}`]).toBeDefined();
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(ops.length).toBeGreaterThan(0);
+    for (const op of ops) {
+      expect(op.operationId).toBeTruthy();
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+      for (const status of ["401", "402", "403", "422", "429"]) expect(op.responses[status]).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Protects the JSON 404/405 of unknown /api/v1 paths and methods (the proxy uses this table), and the
+ * promise that every route file under app/api/v1 is a documented operation and vice versa.
+ */
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { TRouteHandler } from "./api-route";
+import { buildOpenApiDocument } from "./openapi";
+import { allOperations } from "./operations";
+import { compileRouteTable, matchRoute } from "./route-table";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return entry === "route.ts" ? [full] : [];
+  });
+}
+
+/** app/api/v1/webhooks/[endpointId]/route.ts → /api/v1/webhooks/{endpointId} */
+function filePathToApiPath(file: string): string {
+  const rel = path.relative(path.resolve("app"), path.dirname(file)).split(path.sep);
+  return "/" + rel.map((seg) => seg.replace(/^\[(.+)\]$/, "{$1}")).join("/");
+}
+
+describe("route table", () => {
+  const table = compileRouteTable([
+    { path: "/api/v1/webhooks", method: "GET" },
+    { path: "/api/v1/webhooks", method: "POST" },
+    { path: "/api/v1/webhooks/{endpointId}", method: "DELETE" },
+  ]);
+
+  it("finds known paths and methods", () => {
+    expect(matchRoute(table, "/api/v1/webhooks", "POST")).toEqual({ kind: "ok" });
+    expect(matchRoute(table, "/api/v1/webhooks/whe_123", "DELETE")).toEqual({ kind: "ok" });
+    expect(matchRoute(table, "/api/v1/webhooks", "HEAD")).toEqual({ kind: "ok" });
+  });
+
+  it("says 404 for unknown paths and 405 with Allow for unknown methods", () => {
+    expect(matchRoute(table, "/api/v1/nope", "GET")).toEqual({ kind: "not_found" });
+    expect(matchRoute(table, "/api/v1/webhooks/a/b", "GET")).toEqual({ kind: "not_found" });
+    expect(matchRoute(table, "/api/v1/webhooks", "DELETE")).toEqual({ kind: "method_not_allowed", allow: ["GET", "POST"] });
+  });
+});
+
+describe("every route is documented, every documented operation has a route", () => {
+  it("matches app/api/v1 route files to the operation list and the OpenAPI document", async () => {
+    const fromFiles: string[] = [];
+    for (const file of routeFiles(path.resolve("app/api/v1"))) {
+      const mod = (await import(file)) as Record<string, TRouteHandler | undefined>;
+      const apiPath = filePathToApiPath(file);
+      for (const method of METHODS) {
+        const handler = mod[method];
+        if (!handler) continue;
+        expect(handler.operation, `${method} ${apiPath} is not built with apiRoute()`).toBeDefined();
+        expect(handler.operation.path).toBe(apiPath);
+        expect(handler.operation.method).toBe(method);
+        fromFiles.push(`${method} ${apiPath}`);
+      }
+    }
+    const declared = allOperations.map((op) => `${op.method} ${op.path}`);
+    expect(fromFiles.sort()).toEqual([...declared].sort());
+
+    const doc = buildOpenApiDocument();
+    const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
+      METHODS.filter((m) => (item as Record<string, unknown>)[m.toLowerCase()]).map((m) => `${m} ${p}`),
+    );
+    expect(documented.sort()).toEqual([...declared].sort());
+    const ids = allOperations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

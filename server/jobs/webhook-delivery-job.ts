@@ -1,0 +1,92 @@
+/**
+ * The webhook delivery job. Each worker tick (a wake-up after commit, or the poll) "pumps": claims as many
+ * due deliveries as there is room for (`concurrency` per process) and starts them WITHOUT waiting, so a
+ * slow receiver never delays the next claim. When an attempt finishes, the job pumps again by itself.
+ * Outcomes go through a group-commit writer (outcome-writer.ts): one transaction per batch under load.
+ * `stop()` (graceful shutdown): no more claims; attempts in flight are aborted and their claims released
+ * (fenced by the token), so the next worker retries them at once instead of after the lease.
+ */
+import type { DbHandle } from "@/server/db/client";
+import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/claim-deliveries";
+import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/outcome-writer";
+import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/perform-delivery";
+import { logger } from "@/server/lib/logger";
+import type { TJob } from "./worker";
+
+export type TDeliveryJobOptions = {
+  /** Attempts in flight per process. */
+  concurrency?: number;
+  claim?: Omit<TClaimOptions, "limit">;
+  deps?: Omit<TDeliveryDeps, "signal" | "record">;
+};
+
+export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
+  const concurrency = opts.concurrency ?? 32;
+  const lowWater = Math.max(1, Math.floor(concurrency / 4));
+  const inFlight = new Map<string, Promise<void>>();
+  const shutdown = new AbortController();
+  let handle: DbHandle | undefined;
+  let writer: TOutcomeWriter | undefined;
+  let pumping: Promise<void> | null = null;
+  let again = false;
+
+  const launch = (db: DbHandle["db"], claim: TClaim) => {
+    writer ??= createOutcomeWriter(db, { random: opts.deps?.random });
+    const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record: writer.record })
+      .then((outcome) => {
+        logger().info(
+          { deliveryId: claim.id, endpointId: claim.endpointId, attempt: claim.attempt, outcome: outcome.kind, status: "status" in outcome ? outcome.status : undefined },
+          "webhook attempt finished",
+        );
+      })
+      .catch((err: unknown) => logger().error({ err, deliveryId: claim.id }, "webhook attempt failed to record; the lease will expire and it is retried"))
+      .finally(() => {
+        inFlight.delete(claim.id);
+        if (!shutdown.signal.aborted) void pump();
+      });
+    inFlight.set(claim.id, attempt);
+  };
+
+  const pump = (): Promise<void> => {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        while (handle && !shutdown.signal.aborted) {
+          const room = concurrency - inFlight.size;
+          // Claim in batches: with attempts still in flight, wait until a quarter of the slots are free (their
+          // completions pump again) rather than paying a claim transaction per freed slot.
+          if (room <= 0 || (inFlight.size > 0 && room < lowWater)) break;
+          const claims = await claimDeliveries(handle.db, { ...opts.claim, limit: room });
+          for (const claim of claims) launch(handle.db, claim);
+          if (claims.length < room) break;
+        }
+      } while (again && !shutdown.signal.aborted);
+    })()
+      .catch((err: unknown) => logger().error({ err }, "claiming webhook deliveries failed"))
+      .finally(() => {
+        pumping = null;
+        // A pump requested after the loop's last check (it may finish without awaiting) must not be lost.
+        if (again && !shutdown.signal.aborted) void pump();
+      });
+    return pumping;
+  };
+
+  return {
+    name: "webhook-delivery",
+    async run(h, signal) {
+      if (signal.aborted || shutdown.signal.aborted) return;
+      handle = h;
+      await pump();
+    },
+    async stop() {
+      shutdown.abort();
+      if (pumping) await pumping;
+      await Promise.all(inFlight.values());
+      await writer?.drain();
+    },
+  };
+}

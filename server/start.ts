@@ -1,0 +1,96 @@
+/**
+ * `npm start`: build if needed, migrate, serve on PORT with the client address recorded from the socket,
+ * and run the worker in-process. Stops cleanly on SIGTERM/SIGINT.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { loadConfig, onShutdown, openDatabase } from "./boot";
+import { createHttpServer, parseTrustedProxies } from "./http-server";
+import { allJobs } from "./jobs/all-jobs";
+import { startWorker, type TWorker } from "./jobs/worker";
+import { logger } from "./lib/logger";
+
+const SOURCES = ["app", "components", "server", "drizzle", "next.config.ts", "package.json", "postcss.config.mjs", "proxy.ts"];
+
+function newestMtime(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+/** Two starts in one checkout (e.g. two Playwright runs) must not build into `.next` at the same time. */
+function withBuildLock(fn: () => void): void {
+  const lock = path.join(".next-build.lock");
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than 15 minutes belongs to a build that died.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function buildIfNeeded(): void {
+  withBuildLock(buildIfStale);
+}
+
+function buildIfStale(): void {
+  const buildId = path.join(".next", "BUILD_ID");
+  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  const changedAt = Math.max(...SOURCES.map(newestMtime));
+  if (builtAt > changedAt) return;
+  console.log(builtAt ? "Sources changed since the last build: building…" : "No build found: building (next build)…");
+  const result = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) {
+    console.error("next build failed");
+    process.exit(result.status ?? 1);
+  }
+}
+
+async function main(): Promise<void> {
+  Object.assign(process.env, { NODE_ENV: "production" });
+  const config = loadConfig();
+  if (process.env.SKIP_BUILD !== "1") buildIfNeeded();
+  const handle = await openDatabase();
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
+  await app.prepare();
+  const server = createHttpServer(app.getRequestHandler(), parseTrustedProxies(config.TRUSTED_PROXIES));
+  let worker: TWorker | undefined;
+  if (config.RUN_WORKER) {
+    if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+      logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may target private and loopback addresses. Never enable this in production.");
+    }
+    worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });
+  }
+  onShutdown(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await worker?.stop();
+  });
+  server.listen(config.PORT, config.HOST, () => {
+    logger().info(
+      { port: config.PORT, store: handle.kind, dataDir: handle.kind === "pglite" ? config.pgliteDir : undefined },
+      `Foliosign listening on ${config.publicUrl}`,
+    );
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,21 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
+    globalSetup: ["server/test/global-setup.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: {
+      LOG_LEVEL: "silent",
+      NODE_ENV: "test",
+      ENCRYPTION_KEY: "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+      NEXTAUTH_SECRET: "test-secret-test-secret-test-secret-0000",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "false",
+      PUBLIC_URL: "http://localhost:3000",
+    },
+  },
+});
