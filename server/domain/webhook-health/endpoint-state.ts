@@ -1,9 +1,11 @@
-/** The spec's displayed endpoint states, derived (never stored) from `enabled` and the failure counter. */
-export const FAILING_THRESHOLD = 10;
-
+/**
+ * The spec's displayed endpoint states, derived (never stored) by the same rule the outbox uses to skip an
+ * endpoint: Paused when disabled, Failing from the tenth consecutive failure until it is re-enabled (a later
+ * success resets the counter but does not end Failing — only Resume does), Active otherwise.
+ */
 export type TEndpointState = "Active" | "Paused" | "Failing";
 
-export function endpointState(e: { enabled: boolean; consecutiveFailures: number }): TEndpointState {
+export function endpointState(e: { enabled: boolean; failingSince: Date | null }): TEndpointState {
   if (!e.enabled) return "Paused";
-  return e.consecutiveFailures >= FAILING_THRESHOLD ? "Failing" : "Active";
+  return e.failingSince ? "Failing" : "Active";
 }

@@ -22,6 +22,7 @@ export async function getWebhookOverview(db: Db, workspaceId: string, at: Date):
       url: webhookEndpoints.url,
       enabled: webhookEndpoints.enabled,
       consecutiveFailures: webhookEndpoints.consecutiveFailures,
+      failingSince: webhookEndpoints.failingSince,
     })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.workspaceId, workspaceId));

@@ -6,7 +6,6 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
-import { FAILING_THRESHOLD } from "./endpoint-state";
 
 export const DURATION_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
@@ -26,7 +25,7 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const [states] = await db
     .select({
       paused: sql<number>`count(*) filter (where not ${webhookEndpoints.enabled})::int`,
-      failing: sql<number>`count(*) filter (where ${webhookEndpoints.enabled} and ${webhookEndpoints.consecutiveFailures} >= ${FAILING_THRESHOLD})::int`,
+      failing: sql<number>`count(*) filter (where ${webhookEndpoints.enabled} and ${webhookEndpoints.failingSince} is not null)::int`,
       total: sql<number>`count(*)::int`,
     })
     .from(webhookEndpoints);

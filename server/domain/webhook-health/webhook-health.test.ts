@@ -131,7 +131,7 @@ describe("webhook health figures", () => {
 
   it("summarises the workspace for the overview, with the oldest waiting delivery's age", async () => {
     const org = await createTestOrg(t.db);
-    const a = await seedEndpoint(t.db, org, org.workspaceId, { consecutiveFailures: 12 });
+    const a = await seedEndpoint(t.db, org, org.workspaceId, { consecutiveFailures: 12, failingSince: ago(60) });
     await seedDelivery(t.db, org, org.workspaceId, a, ago(50), "FAILED");
     await seedDelivery(t.db, org, org.workspaceId, a, ago(5), "PENDING");
     await seedDelivery(t.db, org, org.workspaceId, a, ago(3), "DELIVERED");

@@ -19,6 +19,10 @@ import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { performDelivery } from "./perform-delivery";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { updateEndpoint } from "./update-endpoint";
+import { getEndpointHealth } from "@/server/domain/webhook-health/get-endpoint-health";
+import { getWebhookOverview } from "@/server/domain/webhook-health/get-webhook-overview";
+import { renderMetrics } from "@/server/domain/webhook-health/render-metrics";
+import { toEndpointView } from "./endpoint-view";
 import { answer, startReceiver, type TReceiver } from "./test-support/receiver";
 import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "./test-support/fixtures";
 
@@ -136,6 +140,30 @@ describe("endpoint health", () => {
     row = await endpointRow(t.db, endpoint.id);
     expect(row).toMatchObject({ consecutiveFailures: 0, failingSince: null, enabled: true });
     expect((await raisePackageSent(t.db, ctx, "pkg_after")).deliveryIds).toHaveLength(1);
+  });
+
+  // Regression: the app once derived Failing from the counter alone, so a retry that succeeded while the
+  // endpoint was Failing showed it as Active although new events still skipped it. Only resume ends Failing.
+  it("stays Failing after a success resets the counter, on every view, until it is resumed", async () => {
+    useClock();
+    rx.setHandler(answer(503));
+    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
+    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, ctx, `pkg_${i}`);
+    await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
+    rx.setHandler(answer(200));
+    advance(2 * 60_000);
+    await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
+    const row = await endpointRow(t.db, endpoint.id);
+    expect(row.consecutiveFailures).toBe(0);
+    expect(toEndpointView(row).state).toBe("FAILING");
+    const [health] = await getEndpointHealth(t.db, ctx.workspace.id, clock);
+    expect(health?.state).toBe("Failing");
+    expect((await getWebhookOverview(t.db, ctx.workspace.id, clock)).endpoints.Failing).toBe(1);
+    expect(await renderMetrics(t.db, clock)).toContain('foliosign_webhook_endpoints{state="Failing"} 1');
+    expect((await raisePackageSent(t.db, ctx, "pkg_skipped")).deliveryIds).toEqual([]);
+
+    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: true });
+    expect((await getEndpointHealth(t.db, ctx.workspace.id, clock))[0]?.state).toBe("Active");
   });
 
   it("resets the counter on a success", async () => {
