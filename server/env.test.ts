@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseEnv as parseDotenv } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "./env";
 import { ensureSecrets } from "./secrets";
@@ -12,6 +13,15 @@ describe("parseEnv", () => {
     expect(e).toMatchObject({ PORT: 3000, DATA_DIR: "./.data", RUN_WORKER: true, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
     expect(e.DATABASE_URL).toBeUndefined();
     expect(e.pgliteDir).toBe(path.resolve(".data/pglite"));
+    expect(e.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("accepts .env.example copied as it is: an empty value means the default", () => {
+    const example = parseDotenv(readFileSync(path.resolve(".env.example"), "utf8"));
+    expect(example.METRICS_TOKEN).toBe("");
+    const e = parseEnv(example);
+    expect(e).toMatchObject({ PORT: 3000, LOG_LEVEL: "info", WEBHOOK_RETENTION_DAYS: 30 });
+    expect(e.METRICS_TOKEN).toBeUndefined();
     expect(e.publicUrl).toBe("http://localhost:3000");
   });
 

@@ -48,7 +48,9 @@ export class EnvError extends Error {
 }
 
 export function parseEnv(source: Record<string, string | undefined>): TEnv {
-  const result = ZEnv.safeParse(source);
+  // An empty value (`PUBLIC_URL=` as in .env.example) means "use the default", never "invalid".
+  const given = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""));
+  const result = ZEnv.safeParse(given);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
     throw new EnvError(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every variable.`);
