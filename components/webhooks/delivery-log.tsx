@@ -116,7 +116,7 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
                 <TD className="py-3">
                   <button
                     type="button"
-                    className="font-mono text-xs text-brand-700 hover:underline"
+                    className="font-mono text-xs break-all text-left text-brand-700 hover:underline"
                     aria-label={`Show delivery ${d.id}`}
                     aria-expanded={selectedId === d.id}
                     onClick={(e) => {
@@ -158,7 +158,8 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
           </span>
         </nav>
       ) : null}
-      <ReplayRangeDialog endpointId={endpointId} open={replaying} onClose={() => setReplaying(false)} />
+      {/* Mounted on opening, so its default range ends now, not when the page was loaded. */}
+      {replaying ? <ReplayRangeDialog endpointId={endpointId} open onClose={() => setReplaying(false)} /> : null}
     </Card>
   );
 }

@@ -17,8 +17,10 @@ import { SecretOnceDialog } from "./secret-once-dialog";
 
 type TRow = TDashboard["endpoints"][number];
 
+/** Up to three subscribed events by name; more as a count, every name in the tooltip. */
 function eventsLabel(events: string[]) {
-  return events.length === 15 ? "All 15 events" : events.length === 1 ? events[0]! : `${events.length} events`;
+  if (events.length === 15) return "All 15 events";
+  return events.length <= 3 ? events.join(", ") : `${events.slice(0, 2).join(", ")} and ${events.length - 2} more`;
 }
 
 function LastDelivery({ row }: { row: TRow }) {
@@ -95,7 +97,7 @@ export function EndpointsDashboard() {
                     <Link href={`/webhooks/${row.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
                       {row.url}
                     </Link>
-                    <p className="truncate text-xs text-zinc-500">
+                    <p className="truncate text-xs text-zinc-500" title={row.events.join("\n")}>
                       {row.description ? `${row.description} · ` : null}
                       {eventsLabel(row.events)}
                     </p>

@@ -16,7 +16,8 @@ export function ReplayRangeDialog({ endpointId, open, onClose }: { endpointId: s
   const replay = useReplayDeliveries(endpointId);
   const [from, setFrom] = useState(() => local(new Date(Date.now() - 24 * 3_600_000)));
   const [to, setTo] = useState(() => local(new Date(Date.now() + 60_000)));
-  const errors = fieldErrors(replay.error);
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrors(replay.error), ...localErrors };
   const general = replay.isError && Object.keys(errors).length === 0 ? errorMessage(replay.error) : null;
 
   function close() {
@@ -26,7 +27,14 @@ export function ReplayRangeDialog({ endpointId, open, onClose }: { endpointId: s
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    replay.mutate({ from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    const start = new Date(from);
+    const end = new Date(to);
+    const invalid: Record<string, string> = {};
+    if (Number.isNaN(start.getTime())) invalid.from = "Choose a date and time";
+    if (Number.isNaN(end.getTime())) invalid.to = "Choose a date and time";
+    setLocalErrors(invalid);
+    if (Object.keys(invalid).length > 0) return;
+    replay.mutate({ from: start.toISOString(), to: end.toISOString() });
   }
 
   return (
