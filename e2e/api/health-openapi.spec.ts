@@ -32,3 +32,20 @@ test("the app-internal API answers 401 JSON without a session", async ({ request
   expect(res.status()).toBe(401);
   expect(await res.json()).toEqual({ error: "Unauthorized" });
 });
+
+// The proxy (unknown paths) and the route wrapper (known paths) must count in one per-address window in the
+// real server, not in two separate module copies.
+test("unknown /api/v1 paths answer JSON 404 and share the rate-limit window with known routes", async ({ request }) => {
+  const unknown = await request.get("/api/v1/no-such-thing");
+  expect(unknown.status()).toBe(404);
+  expect(await unknown.json()).toEqual({ error: "Not found" });
+  const before = Number(unknown.headers()["x-ratelimit-remaining"]);
+  const known = await request.get("/api/v1/account");
+  expect(known.status()).toBe(401);
+  const after = Number(known.headers()["x-ratelimit-remaining"]);
+  // One fewer, unless the 60-second window happened to roll over between the two requests.
+  expect(after === before - 1 || after === 119).toBe(true);
+  const wrongMethod = await request.delete("/api/v1/account");
+  expect(wrongMethod.status()).toBe(405);
+  expect(wrongMethod.headers()["allow"]).toBe("GET");
+});
