@@ -13,9 +13,18 @@ export function loadConfig(): TEnv {
   try {
     resetEnvCache();
     const dataDir = env().DATA_DIR;
+    const configured = Boolean(process.env.NEXTAUTH_SECRET && process.env.ENCRYPTION_KEY);
     ensureSecrets(dataDir);
     resetEnvCache();
     const e = env();
+    if (e.DATABASE_URL && !configured) {
+      // Every process sharing the database must hold the same ENCRYPTION_KEY, or webhook secrets written by
+      // one cannot be decrypted by another; a key generated into this machine's data directory is not shared.
+      console.warn(
+        `NEXTAUTH_SECRET and ENCRYPTION_KEY are not configured: using the ones kept in ${path.resolve(dataDir, "secrets.json")}. ` +
+          "With several processes on PostgreSQL (web replicas, npm run worker on other machines) set both, identically, everywhere.",
+      );
+    }
     process.env.NEXTAUTH_URL ||= e.publicUrl;
     return e;
   } catch (err) {

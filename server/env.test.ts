@@ -28,7 +28,7 @@ describe("parseEnv", () => {
   it("names every invalid variable in one readable message", () => {
     let message = "";
     try {
-      parseEnv({ PORT: "eighty", DATABASE_URL: "mysql://x", ENCRYPTION_KEY: "short" });
+      parseEnv({ PORT: "eighty", DATABASE_URL: "mysql://x", ENCRYPTION_KEY: "short", TRUSTED_PROXIES: "10.0.0.1, lb.internal" });
     } catch (err) {
       expect(err).toBeInstanceOf(EnvError);
       message = (err as Error).message;
@@ -36,7 +36,9 @@ describe("parseEnv", () => {
     expect(message).toContain("PORT");
     expect(message).toContain("DATABASE_URL: must be a postgres:// or postgresql:// URL");
     expect(message).toContain("ENCRYPTION_KEY: must be 64 hex characters (32 bytes)");
+    expect(message).toContain("TRUSTED_PROXIES: must be a comma-separated list of IP addresses or CIDR ranges");
     expect(message).toContain(".env.example");
+    expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1" }).TRUSTED_PROXIES).toContain("192.168.0.0/16");
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { isIpOrCidr } from "./domain/organisation/ip-entry";
 
 const bool = (fallback: boolean) =>
   z
@@ -29,7 +30,13 @@ const ZEnv = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters (32 bytes)")
     .optional(),
-  TRUSTED_PROXIES: z.string().default(""),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .refine(
+      (v) => v.split(",").map((s) => s.trim()).filter(Boolean).every(isIpOrCidr),
+      "must be a comma-separated list of IP addresses or CIDR ranges (a typo would make every client look like the proxy)",
+    ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   RUN_WORKER: bool(true),

@@ -71,12 +71,17 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const server = createHttpServer(app.getRequestHandler(), parseTrustedProxies(config.TRUSTED_PROXIES));
+  if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may target private and loopback addresses. Never enable this in production.");
+  }
   let worker: TWorker | undefined;
   if (config.RUN_WORKER) {
-    if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
-      logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may target private and loopback addresses. Never enable this in production.");
-    }
     worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });
+  } else if (handle.kind === "pglite") {
+    logger().warn(
+      "RUN_WORKER=false on the embedded database: no webhook will be delivered and nothing will be pruned, because " +
+        "`npm run worker` cannot share a PGlite directory. Unset RUN_WORKER, or use PostgreSQL (DATABASE_URL) with `npm run worker`.",
+    );
   }
   onShutdown(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,6 +24,11 @@ export type DbHandle = {
   /** Listen for wake-ups; returns an unsubscribe function. */
   listen(channel: string, onWake: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: runs `fn` holding a cluster-wide advisory lock on its own connection, so replicas that
+   * start together migrate one after the other instead of racing on the same DDL.
+   */
+  withMigrationLock?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** PGlite only: a tarball of the data directory (tests restore it instead of migrating again). */
   dumpDataDir?: () => Promise<Blob>;
 };
@@ -31,6 +36,9 @@ export type DbHandle = {
 const KEY = Symbol.for("foliosign.db");
 type Holder = { handle?: DbHandle; opening?: Promise<DbHandle> };
 const holder = ((globalThis as Record<symbol, unknown>)[KEY] ??= {}) as Holder;
+
+/** Arbitrary constant naming Foliosign's migration lock among the cluster's advisory locks. */
+const MIGRATION_LOCK_ID = 7_302_114_001;
 
 export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
@@ -77,6 +85,15 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       return async () => {
         await sub.unlisten();
       };
+    },
+    async withMigrationLock(fn) {
+      const lock = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        return await fn();
+      } finally {
+        await lock.end({ timeout: 5 });
+      }
     },
     async close() {
       await client.end({ timeout: 5 });
