@@ -7,6 +7,7 @@ import { getDb } from "@/server/db/client";
 import { canManageWebhooks } from "@/server/domain/webhooks-app/can-manage-webhooks";
 import { resolveWebhookScope } from "@/server/domain/webhooks-app/resolve-webhook-scope";
 import { findEndpoint } from "@/server/domain/webhooks/find-endpoint";
+import { AppError } from "@/server/http/errors";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
@@ -17,7 +18,11 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   if (!(await canManageWebhooks(db, actor))) forbidden();
   const { endpointId } = await params;
   const scope = await resolveWebhookScope(db, actor, { workspaceId: await workspaceCookie() });
-  const found = await findEndpoint(db, scope, endpointId).catch(() => null);
+  // Only "not found" is a 404; any other failure is a real error and must surface as one.
+  const found = await findEndpoint(db, scope, endpointId).catch((err: unknown) => {
+    if (err instanceof AppError && err.kind === "NOT_FOUND") return null;
+    throw err;
+  });
   if (!found) notFound();
   return <EndpointPage endpointId={endpointId} />;
 }
