@@ -8,7 +8,7 @@ type TDoc = {
   info: { version: string };
   servers: { url: string }[];
   components: { securitySchemes: Record<string, { type: string; scheme: string }> };
-  paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
 };
 
 describe("GET /api-reference/openapi.json", () => {
@@ -31,6 +31,9 @@ describe("GET /api-reference/openapi.json", () => {
       expect(op.operationId).toBeTruthy();
       expect(op.security).toEqual([{ bearerAuth: [] }]);
       for (const status of ["401", "402", "403", "422", "429"]) expect(op.responses[status]).toBeDefined();
+      // A JSON body can be malformed (400 Invalid JSON body) or too large (413).
+      if (op.requestBody) for (const status of ["400", "413"]) expect(op.responses[status], `${op.operationId} ${status}`).toBeDefined();
     }
+    expect(doc.paths["/api/v1/webhooks"]?.post?.responses["413"]).toBeDefined();
   });
 });

@@ -46,7 +46,9 @@ export { addOpenApiComponents } from "./openapi-components";
 
 function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   const success = op.successStatus ?? 200;
-  const statuses = [401, 402, 403, 422, 429, ...(op.errors ?? []), 500].sort((a, b) => a - b);
+  // Every operation with a JSON body can also answer 400 (not JSON) and 413 (over the body cap).
+  const bodyErrors = op.body ? [400, 413] : [];
+  const statuses = [401, 402, 403, 422, 429, ...bodyErrors, ...(op.errors ?? []), 500].sort((a, b) => a - b);
   const responses: Record<string, { description: string; headers?: typeof rateHeaders; content?: Record<string, { schema: z.ZodType }> }> = {
     [success]: {
       description: success === 201 ? "Created" : "OK",
