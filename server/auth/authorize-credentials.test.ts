@@ -120,6 +120,12 @@ describe("sign-in throttling", () => {
     expect(await authorizeCredentials(t.db, { email: owner.email, password: owner.password }, NO_ADDRESS)).not.toBeNull();
   });
 
+  /* Regression: an email with a NUL character reached the users query, which PostgreSQL rejects (an error, not a refusal). */
+  it("refuses an email with a NUL character like any malformed attempt, without querying", async () => {
+    await createOrganisationWithOwner(t.db, owner);
+    await expect(authorizeCredentials(t.db, { email: "olga@example.test\u0000", password: owner.password }, NO_ADDRESS)).resolves.toBeNull();
+  });
+
   it("takes the client address only from the header our server records", () => {
     expect(signInClientAddress({ [CLIENT_ADDRESS_HEADER]: " 192.0.2.4 " })).toBe("192.0.2.4");
     expect(signInClientAddress({ "x-forwarded-for": "192.0.2.9", "x-real-ip": "192.0.2.9" })).toBeNull();

@@ -8,7 +8,8 @@ import { clearSignInFailures, recordSignInFailure, signInRetryAfterMs } from "./
 import { signInThrottledError } from "./sign-in-throttled";
 
 export const ZCredentials = z.object({
-  email: z.string().trim().toLowerCase().min(1).max(320),
+  // PostgreSQL cannot hold U+0000: such an email would make the lookup throw instead of failing the sign-in.
+  email: z.string().trim().toLowerCase().min(1).max(320).refine((e) => !e.includes("\u0000")),
   password: z.string().min(1).max(200),
 });
 

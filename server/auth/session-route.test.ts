@@ -3,6 +3,7 @@
  * spec's exact message, before any session lookup) and nobody (401) apart, and answer bad input and domain
  * errors in the spec's shape. The session lookup is injected, so no browser or next-auth is needed.
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { TSessionActor } from "@/server/domain/actor";
@@ -76,6 +77,40 @@ describe("sessionRoute", () => {
     const res = await call(route, { method: "POST", params: { id: "x" } });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).details)).toEqual(["id"]);
+  });
+
+  /*
+   * Regression: a NUL character (U+0000) cannot be stored by PostgreSQL/PGlite, so one reaching a query used
+   * to answer 500 "Internal error". The wrapper refuses it as 422 at its dotted path, in params, query and body.
+   */
+  it("answers 422 for a NUL character in params, query or body, before the handler touches the database", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const spec = { params: z.object({ id: z.string() }), query: z.object({ q: z.string().optional() }), body: z.object({ name: z.string(), tags: z.array(z.string()) }) };
+    const route = sessionRoute(spec, async ({ db, params, query, body }) => {
+      for (const text of [params.id, query.q ?? "", body.name, ...body.tags]) await db.execute(sql`select ${text}::text`);
+      return { ok: true };
+    });
+    const post = (params: Record<string, string>, body: unknown, search = "") =>
+      route(
+        new Request(`http://localhost:3000/api/app/things${search}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        { params: Promise.resolve(params) },
+      );
+    expect((await post({ id: "a" }, { name: "n", tags: ["t"] }, "?q=x")).status).toBe(200);
+
+    const inParams = await post({ id: "a\u0000" }, { name: "n", tags: [] });
+    expect(inParams.status).toBe(422);
+    expect(await inParams.json()).toEqual({ error: "Validation failed", details: { id: ["Must not contain NUL characters"] } });
+
+    const inQuery = await post({ id: "a" }, { name: "n", tags: [] }, "?q=a%00b");
+    expect(inQuery.status).toBe(422);
+    expect(await inQuery.json()).toEqual({ error: "Validation failed", details: { q: ["Must not contain NUL characters"] } });
+
+    const inBody = await post({ id: "a" }, { name: "a\u0000b", tags: ["ok", "\u0000"] });
+    expect(inBody.status).toBe(422);
+    expect(await inBody.json()).toEqual({
+      error: "Validation failed",
+      details: { name: ["Must not contain NUL characters"], "tags.1": ["Must not contain NUL characters"] },
+    });
   });
 
   it("maps AppError through the shared table and hides unexpected errors", async () => {

@@ -3,7 +3,9 @@
  * a body that is not JSON is 400 `Invalid JSON body`, and well-formed input failing its schema is 422 with
  * `details` keyed by dotted path (`recipients.0.email`), query parameters included (`pageSize`).
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { GET as getWebhook } from "@/app/api/v1/webhooks/[endpointId]/route";
 import { apiRoute } from "@/server/http/api-route";
 import { defineOperation } from "@/server/http/operation";
 import { ZPageQuery } from "@/server/http/pagination";
@@ -40,6 +42,26 @@ const listThings = apiRoute(
     response: z.object({ page: z.number(), pageSize: z.number() }),
   }),
   async ({ query }) => query,
+);
+
+/** Sends every string it receives to the database, as domain code does: a NUL reaching it would throw (500). */
+const echoThing = apiRoute(
+  defineOperation({
+    operationId: "testEchoThing",
+    method: "POST",
+    path: "/api/v1/test/things/{thingId}",
+    summary: "t",
+    tag: "Test",
+    params: z.object({ thingId: z.string().min(1) }),
+    query: z.object({ search: z.string().optional() }),
+    body: z.object({ title: z.string().optional(), recipients: z.array(z.object({ email: z.string() })).optional(), metadata: z.record(z.string(), z.string()).optional() }),
+    response: z.object({ ok: z.boolean() }),
+  }),
+  async ({ db, params, query, body }) => {
+    const texts = [params.thingId, query.search ?? "", body.title ?? "", ...(body.recipients ?? []).map((r) => r.email), ...Object.entries(body.metadata ?? {}).flat()];
+    for (const text of texts) await db.execute(sql`select ${text}::text`);
+    return { ok: true };
+  },
 );
 
 async function keyValue() {
@@ -98,5 +120,46 @@ describe("request validation", () => {
   it("validates only after authentication: a bad body without a key is 401", async () => {
     const res = await callJson(createThing, { rawBody: "not json" });
     expect(res.status).toBe(401);
+  });
+
+  /*
+   * Regression: PostgreSQL (and PGlite) cannot store U+0000 in text or jsonb and the driver throws, so a NUL
+   * in any string of the input used to surface as 500 "Internal error". The boundary answers 422 with the
+   * offending dotted path instead, for params, query and body alike, before the handler runs.
+   */
+  it("answers 422 for a NUL character in a param, a query parameter or a body string, by dotted path", async () => {
+    const key = await keyValue();
+    const ok = await callJson(echoThing, { key, params: { thingId: "t1" }, query: { search: "x" }, body: { title: "A", metadata: { a: "b" } } });
+    expect(ok.status).toBe(200);
+
+    const param = await callJson(echoThing, { key, params: { thingId: "t\u00001" }, body: {} });
+    expect(param.status).toBe(422);
+    expect(param.body).toEqual({ error: "Validation failed", details: { thingId: ["Must not contain NUL characters"] } });
+
+    const query = await callJson(echoThing, { key, params: { thingId: "t1" }, query: { search: "a\u0000b" }, body: {} });
+    expect(query.status).toBe(422);
+    expect(query.body).toEqual({ error: "Validation failed", details: { search: ["Must not contain NUL characters"] } });
+
+    const body = await callJson(echoThing, {
+      key,
+      params: { thingId: "t1" },
+      body: { title: "a\u0000b", recipients: [{ email: "a@b.co" }, { email: "c\u0000@d.co" }], metadata: { "k\u0000": "v", ok: "\u0000" } },
+    });
+    expect(body.status).toBe(422);
+    expect(body.body).toEqual({
+      error: "Validation failed",
+      details: {
+        title: ["Must not contain NUL characters"],
+        "recipients.1.email": ["Must not contain NUL characters"],
+        metadata: ["Keys must not contain NUL characters"],
+        "metadata.ok": ["Must not contain NUL characters"],
+      },
+    });
+  });
+
+  it("answers 422, not 500, for GET /api/v1/webhooks/%00 (a NUL path param reaching a real route)", async () => {
+    const res = await callJson(getWebhook, { key: await keyValue(), params: { endpointId: "\u0000" } });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: "Validation failed", details: { endpointId: ["Must not contain NUL characters"] } });
   });
 });

@@ -70,4 +70,26 @@ describe("/api/app/api-keys", () => {
     as(null);
     expect((await list(request("GET"), noParams)).status).toBe(401);
   });
+
+  /*
+   * Regression: a NUL character in a name, a role id or the key id of the path used to reach PostgreSQL,
+   * which cannot store it, and answer 500 "Internal error". It is a 422 at the field instead.
+   */
+  it("answers 422, not 500, for a NUL character in the name, the role id or the revoked key's id", async () => {
+    const org = await createTestOrg(t.db);
+    as(ownerActor(org));
+    const valid = { name: "CRM", roleId: org.roleIds.admin, workspaceId: org.workspaceId };
+    for (const [field, body] of [
+      ["name", { ...valid, name: "a\u0000b" }],
+      ["roleId", { ...valid, roleId: `${org.roleIds.admin}\u0000` }],
+    ] as const) {
+      const res = await create(request("POST", body), noParams);
+      expect(res.status).toBe(422);
+      expect(await res.json()).toEqual({ error: "Validation failed", details: { [field]: ["Must not contain NUL characters"] } });
+    }
+    const revoked = await revoke(request("POST"), { params: Promise.resolve({ keyId: "key_\u0000" }) });
+    expect(revoked.status).toBe(422);
+    expect(await revoked.json()).toEqual({ error: "Validation failed", details: { keyId: ["Must not contain NUL characters"] } });
+    expect((await list(request("GET"), noParams)).status).toBe(200);
+  });
 });

@@ -56,4 +56,13 @@ describe("/api/app/members", () => {
     const res = await add(json("POST", { method: "invite", name: "X", email: "x@example.test", roleId: org.roleIds.viewer }), noParams);
     expect(res.status).toBe(403);
   });
+
+  /* Regression: a NUL character in the new member's name used to reach PostgreSQL and answer 500. */
+  it("answers 422, not 500, for a NUL character in the name", async () => {
+    const org = await createTestOrg(t.db);
+    setSessionLookup(async () => ownerActor(org));
+    const res = await add(json("POST", { method: "invite", name: "I\u0000vy", email: "ivy@example.test", roleId: org.roleIds.sender }), noParams);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ error: "Validation failed", details: { name: ["Must not contain NUL characters"] } });
+  });
 });
