@@ -196,6 +196,28 @@ describe("gates and tenancy", () => {
     expect(row).toMatchObject({ enabled: true });
   });
 
+  // Regression: PATCH validated `url` (resolving it) before checking the endpoint belonged to the caller, so
+  // another workspace's key got a 422 on `url` — learning the endpoint exists — and made us resolve its name.
+  it("answers 404 to another workspace's PATCH with a bad url, without resolving it", async () => {
+    const { key } = await setup();
+    const endpoint = (await createVia(key, { url: URL_OK })).body.data;
+    const otherOrgKey = (await createTestKey(t.db, await createTestOrg(t.db, "Other"))).value;
+    const lookups: string[] = [];
+    setResolver(async (host) => {
+      lookups.push(host);
+      return [{ address: "10.0.0.9", family: 4 }];
+    });
+    for (const url of ["https://internal.example/hook", "http://93.184.216.34/", "not a url"]) {
+      const res = await callJson<TBody>(PATCH, { key: otherOrgKey, params: { endpointId: endpoint.id }, body: { url } });
+      expect(res.status).toBe(404);
+    }
+    expect(lookups).toEqual([]);
+    // The owner still gets the 422 on url.
+    const own = await callJson<TBody>(PATCH, { key, params: { endpointId: endpoint.id }, body: { url: "https://internal.example/hook" } });
+    expect(own.status).toBe(422);
+    expect(Object.keys(own.body.details ?? {})).toEqual(["url"]);
+  });
+
   it("needs canManageWebhooks (403) and the webhooks plan feature (402)", async () => {
     const { org } = await setup();
     const roleId = await createTestRole(t.db, org.organisationId, { canManageWebhooks: false });

@@ -22,6 +22,10 @@ export type TUpdateEndpointInput = {
 };
 
 export async function updateEndpoint(db: Db, ctx: TWebhookCtx, endpointId: string, input: TUpdateEndpointInput) {
+  // Tenancy first: another workspace's endpoint is 404 whatever the body says — never a 422 on `url`, and no
+  // DNS lookup made on its behalf. The URL is vetted outside the transaction (DNS can be slow; no row lock is
+  // held meanwhile), and the endpoint is found again, locked, inside it.
+  await findEndpoint(db, ctx, endpointId);
   const url = input.url === undefined ? undefined : await assertRegistrableUrl(input.url);
   return db.transaction(async (tx) => {
     await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
