@@ -1,13 +1,14 @@
 /**
  * The one wrapper every /api/v1 handler goes through:
  *   rate limit → Bearer key → workspace header → plan feature → IP allowlist → permission
- *   → params/query/body validation → handler → response shaped by the declared schema → `{ data }`.
+ *   → record the key's use (only now: a refused request does not count as a use) → params/query/body validation → handler → response shaped by the declared schema → `{ data }`.
  * Each step is a small function in ./steps; this file only composes them and maps errors.
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { getDb, type Db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { now } from "@/server/lib/clock";
 import { logger } from "@/server/lib/logger";
 import type { TApiContext } from "./context";
 import { errorResponse, json } from "./errors";
@@ -16,6 +17,7 @@ import { authenticate } from "./steps/authenticate";
 import { checkIpAllowlist, checkPermission, checkPlan, checkWorkspaceHeader } from "./steps/authorize";
 import { clientAddressOf } from "./steps/client-address";
 import { rateLimitHeaders, takeRateLimit } from "./steps/rate-limit";
+import { recordKeyUse } from "./steps/record-key-use";
 import { parseOrThrow, readJsonBody, searchParamsToObject } from "./validation";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -54,12 +56,13 @@ export function apiRoute<const O extends TOperation>(op: O, handler: THandler<O>
     try {
       headers = { ...headers, ...rateLimitHeaders(takeRateLimit(clientAddress)) };
       const db = await getDb();
-      const ctx = await authenticate(db, req, { requestId, clientAddress });
+      const { ctx, keyLastUsedAt } = await authenticate(db, req, { requestId, clientAddress });
       keyId = ctx.apiKey.id;
       checkWorkspaceHeader(req, ctx);
       checkPlan(ctx, op.feature);
       checkIpAllowlist(ctx);
       checkPermission(ctx, op);
+      await recordKeyUse(db, { id: ctx.apiKey.id, lastUsedAt: keyLastUsedAt }, now());
       const rawParams = await context.params;
       const params = op.params ? parseOrThrow(op.params, rawParams, "params") : undefined;
       const query = op.query

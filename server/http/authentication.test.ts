@@ -7,7 +7,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
-import { apiKeys, memberships, roles, users } from "@/server/db/schema";
+import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
+import { apiKeys, memberships, organisations, roles, users } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace, getKey } from "@/server/test/factories";
@@ -148,4 +149,32 @@ describe("a key's life", () => {
     expect(await lastUsed()).toBe(t1.toISOString());
   });
 
+  /*
+   * Regression: the last-used time was written as soon as the key was found, before the workspace-header,
+   * plan, IP and permission checks, so a refused request (401 for a sibling X-Workspace-Id, 403 from outside
+   * the allowlist…) showed the key as used on the owner's list. Only an admitted request is a use.
+   */
+  it("a refused request does not mark the key as used: 401 workspace header, 402 plan, 403 IP, 403 permission", async () => {
+    const org = await createTestOrg(t.db);
+    const sibling = await createTestWorkspace(t.db, org.organisationId, "sibling");
+    const roleId = await createTestRole(t.db, org.organisationId, { canManageWebhooks: false });
+    const key = await createTestKey(t.db, org, { roleId });
+    const lastUsed = async () => (await getKey(t.db, org.organisationId, key.id))?.lastUsedAt ?? null;
+    const setOrg = (values: Partial<typeof organisations.$inferInsert>) =>
+      t.db.update(organisations).set(values).where(eq(organisations.id, org.organisationId));
+    const t0 = new Date("2030-01-01T10:00:00.000Z");
+    setClock(() => t0);
+
+    expect((await callRoute(getAccount, { key: key.value, headers: { "x-workspace-id": sibling } })).status).toBe(401);
+    await setOrg({ featurePublicApi: false });
+    expect((await callRoute(getAccount, { key: key.value })).status).toBe(402);
+    await setOrg({ featurePublicApi: true, ipAllowlist: ["203.0.113.0/24"] });
+    expect((await callRoute(getAccount, { key: key.value, address: "198.51.100.7" })).status).toBe(403);
+    await setOrg({ ipAllowlist: [] });
+    expect((await callRoute(listWebhooks, { key: key.value })).status).toBe(403);
+    expect(await lastUsed()).toBeNull();
+
+    expect((await callRoute(getAccount, { key: key.value })).status).toBe(200);
+    expect((await lastUsed())?.toISOString()).toBe(t0.toISOString());
+  });
 });

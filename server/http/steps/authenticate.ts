@@ -1,6 +1,7 @@
 /**
  * Bearer key → the key's context. Every refusal is the same 401 `Unauthorized`, whatever the cause, so a
- * caller learns nothing about which keys exist.
+ * caller learns nothing about which keys exist. The key's use is not recorded here: the pipeline records it
+ * (recordKeyUse) only once every later check (workspace header, plan, IP, permission) has passed too.
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
@@ -10,7 +11,6 @@ import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import type { TApiContext } from "../context";
 import { errors } from "../errors";
-import { recordKeyUse } from "./record-key-use";
 
 export const KEY_PREFIX = "fsk_";
 
@@ -23,11 +23,17 @@ export function bearerToken(req: Request): string {
   return token;
 }
 
+export type TAuthenticated = {
+  ctx: TApiContext;
+  /** The key's last-used time as read, for recordKeyUse once the request is admitted. */
+  keyLastUsedAt: Date | null;
+};
+
 export async function authenticate(
   db: Db,
   req: Request,
   base: Pick<TApiContext, "requestId" | "clientAddress">,
-): Promise<TApiContext> {
+): Promise<TAuthenticated> {
   const token = bearerToken(req);
   const [row] = await db
     .select({ key: apiKeys, role: roles, workspace: workspaces, org: organisations, user: users, membershipId: memberships.id })
@@ -53,9 +59,7 @@ export async function authenticate(
   if (inoperative) throw errors.unauthorized();
   if (row.workspace.organisationId !== row.org.id || row.role.organisationId !== row.org.id) throw errors.unauthorized();
 
-  await recordKeyUse(db, row.key, at);
-
-  return {
+  const ctx: TApiContext = {
     ...base,
     organisation: {
       id: row.org.id,
@@ -87,4 +91,5 @@ export async function authenticate(
     apiKey: { id: row.key.id, name: row.key.name, prefix: row.key.prefix },
     actor: { userId: row.user.id, email: row.user.email, name: row.user.name },
   };
+  return { ctx, keyLastUsedAt: row.key.lastUsedAt };
 }
