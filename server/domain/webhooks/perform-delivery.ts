@@ -1,5 +1,6 @@
 /**
- * One claimed delivery, start to finish: vet the target again (DNS may have changed since registration), sign
+ * One claimed delivery, start to finish, under one 10 s deadline: vet the target again (DNS may have changed
+ * since registration; the lookup counts against the deadline), sign
  * the stored body with every valid secret and a fresh timestamp, POST it to the vetted address, record the
  * outcome under the claim token. On shutdown (`signal` aborted) the claim is released instead of recorded.
  */
@@ -12,6 +13,7 @@ import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./reco
 import { releaseClaim } from "./release-claim";
 import { signWebhook } from "./sign-webhook";
 import { vetTarget } from "./vet-target";
+import { WEBHOOK_LIMITS } from "./limits";
 import type { Db } from "@/server/db/client";
 
 export type TDeliveryDeps = Pick<TPostOptions, "deadline" | "deadlineMs" | "readBytes"> & {
@@ -33,14 +35,27 @@ export function validSecrets(claim: Pick<TClaim, "secretEncrypted" | "previousSe
 
 export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps = {}): Promise<TOutcome | { kind: "released" }> {
   const startedAt = now();
-  const vetted = await vetTarget(claim.url, { allowPrivate: deps.allowPrivateTargets ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  // ONE deadline for the whole attempt, started before the DNS lookup: a resolver that never answers is
+  // abandoned with the rest of the attempt after 10 s (the lookup once had no limit at all).
+  const deadlineMs = deps.deadlineMs ?? WEBHOOK_LIMITS.deadlineMs;
+  const deadline = (deps.deadline ?? AbortSignal.timeout)(deadlineMs);
+  const vetted = await vetTarget(claim.url, {
+    allowPrivate: deps.allowPrivateTargets ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    signal: deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline,
+  });
+  // Cut short by shutdown during the lookup: hand the delivery back.
+  if (deps.signal?.aborted) {
+    await releaseClaim(db, claim);
+    return { kind: "released" };
+  }
   let result: TAttemptResult;
   if (!vetted.ok) {
+    const lookupTimedOut = deadline.aborted && vetted.reason === "unresolvable";
     result = {
       ok: false,
       status: null,
       body: null,
-      error: `Refused before sending: ${vetted.message}`,
+      error: lookupTimedOut ? `DNS lookup did not finish within ${deadlineMs / 1000} s` : `Refused before sending: ${vetted.message}`,
       durationMs: 0,
       remoteAddress: null,
       retryAfterMs: null,
@@ -56,7 +71,7 @@ export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps
       body: claim.body,
       secrets: validSecrets(claim, startedAt),
     });
-    const posted = await postWebhook(vetted, { headers, body: claim.body }, deps);
+    const posted = await postWebhook(vetted, { headers, body: claim.body }, { ...deps, deadlineSignal: deadline });
     // Cut short by shutdown: hand the delivery back (a completed 2xx is still recorded as such).
     if (deps.signal?.aborted && !posted.ok) {
       await releaseClaim(db, claim);

@@ -30,6 +30,11 @@ export type TPostOptions = {
   deadline?: (ms: number) => AbortSignal;
   /** Aborts the attempt from outside (graceful shutdown). */
   signal?: AbortSignal;
+  /**
+   * A deadline already running (performDelivery starts it before the DNS lookup, so one deadline covers the
+   * lookup, connecting, the headers and the body); when absent, `deadline(deadlineMs)` starts one here.
+   */
+  deadlineSignal?: AbortSignal;
   readBytes?: number;
   storedChars?: number;
 };
@@ -88,7 +93,7 @@ export async function postWebhook(
   const deadlineMs = opts.deadlineMs ?? WEBHOOK_LIMITS.deadlineMs;
   const readBytes = opts.readBytes ?? WEBHOOK_LIMITS.responseReadBytes;
   const storedChars = opts.storedChars ?? WEBHOOK_LIMITS.responseStoredChars;
-  const deadline = (opts.deadline ?? AbortSignal.timeout)(deadlineMs);
+  const deadline = opts.deadlineSignal ?? (opts.deadline ?? AbortSignal.timeout)(deadlineMs);
   const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
   const started = performance.now();
   const base = { remoteAddress: target.address, retryAfterMs: null };

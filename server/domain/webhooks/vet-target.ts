@@ -20,7 +20,32 @@ export type TVetResult =
 export type TVetOptions = {
   /** Development switch WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private/loopback targets are allowed. */
   allowPrivate: boolean;
+  /**
+   * The attempt's deadline (at send time): the DNS lookup is abandoned when it fires, so a resolver that never
+   * answers cannot hold a delivery past the 10 s that cover the whole attempt.
+   */
+  signal?: AbortSignal;
 };
+
+/** The lookup, or a rejection as soon as `signal` aborts (the lookup itself cannot be cancelled; it is dropped). */
+function resolveWithin(host: string, signal: AbortSignal | undefined) {
+  if (!signal) return resolveHost(host);
+  if (signal.aborted) return Promise.reject(new Error("deadline"));
+  return new Promise<Awaited<ReturnType<typeof resolveHost>>>((resolve, reject) => {
+    const onAbort = () => reject(new Error("deadline"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    resolveHost(host).then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
 
 const refuse = (reason: TVetRefusal, message: string): TVetResult => ({ ok: false, reason, message });
 
@@ -40,8 +65,9 @@ export async function vetTarget(raw: string, opts: TVetOptions): Promise<TVetRes
     return refuse("private_address", "Must not point at a private, loopback or link-local address");
   } else {
     try {
-      addresses = (await resolveHost(host)).map((a) => a.address);
+      addresses = (await resolveWithin(host, opts.signal)).map((a) => a.address);
     } catch {
+      if (opts.signal?.aborted) return refuse("unresolvable", "Host did not resolve before the deadline");
       return refuse("unresolvable", "Host does not resolve");
     }
     if (addresses.length === 0) return refuse("unresolvable", "Host does not resolve");
