@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
+import { createKeyInput } from "./create-key-input";
 import { useCreateApiKey, type TNewApiKey } from "./query";
 
 export type TRoleOption = { id: string; name: string };
@@ -53,10 +54,7 @@ function CreateKeyForm({ onCancel, onCreated, roles, workspaces }: Omit<TProps, 
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    create.mutate(
-      { name, roleId, workspaceId, expiresOn: expiresOn || undefined, timeZone },
-      { onSuccess: (key) => onCreated(key) },
-    );
+    create.mutate(createKeyInput({ name, roleId, workspaceId, expiresOn }, timeZone), { onSuccess: (key) => onCreated(key) });
   }
 
   return (

@@ -91,6 +91,21 @@ describe("createApiKey", () => {
     expect(today.expiresAt?.toISOString()).toBe("2026-03-11T00:00:00.000Z");
   });
 
+  /*
+   * Regression: the time zone only places the expiry day, yet it was validated (and always sent by the
+   * dialog) without one, so an owner whose browser reports a zone the server does not know could not create
+   * a key that never expires (422 on a field they never filled). Without an expiry date it is ignored.
+   */
+  it("ignores the time zone without an expiry date, even an unknown one, and still checks it with one", async () => {
+    const org = await createTestOrg(t.db);
+    const base = { name: "k", roleId: org.roleIds.admin, workspaceId: org.workspaceId };
+    const created = await createApiKey(t.db, ownerActor(org), { ...base, timeZone: "Nowhere/City" });
+    expect(created.expiresAt).toBeNull();
+    expect(await status(created.value)).toBe(200);
+    const dated = await rejection(createApiKey(t.db, ownerActor(org), { ...base, expiresOn: "2099-01-01", timeZone: "Nowhere/City" }));
+    expect(dated.details).toEqual({ timeZone: ["Unknown time zone"] });
+  });
+
   it("accepts only a role with API access and a workspace of the owner's organisation", async () => {
     const org = await createTestOrg(t.db);
     const other = await createTestOrg(t.db, "Other");

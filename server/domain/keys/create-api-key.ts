@@ -22,10 +22,18 @@ export const ZCreateApiKey = z
     workspaceId: z.string().min(1, "Choose a workspace"),
     /** The last day the key works, in the creator's time zone. */
     expiresOn: z.iso.date("Use a date like 2030-12-31").optional(),
-    /** The creator's IANA time zone (the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`). */
-    timeZone: z.string().refine(isValidTimeZone, "Unknown time zone").optional(),
+    /**
+     * The creator's IANA time zone (the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`). Read
+     * only with `expiresOn`, the day it places: without an expiry date it is ignored, never refused — the
+     * owner never filled it in, so an unusual browser zone must not block a key that never expires.
+     */
+    timeZone: z.string().optional(),
   })
-  .refine((v) => !v.expiresOn || v.timeZone, { path: ["timeZone"], message: "A time zone is required with an expiry date" });
+  .superRefine((v, ctx) => {
+    if (!v.expiresOn) return;
+    if (!v.timeZone) ctx.addIssue({ code: "custom", path: ["timeZone"], message: "A time zone is required with an expiry date" });
+    else if (!isValidTimeZone(v.timeZone)) ctx.addIssue({ code: "custom", path: ["timeZone"], message: "Unknown time zone" });
+  });
 export type TCreateApiKey = z.input<typeof ZCreateApiKey>;
 
 export type TCreatedApiKey = {
