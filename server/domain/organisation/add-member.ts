@@ -12,6 +12,7 @@ import { hashPassword, sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { assertOwner } from "./assert-owner";
 import { ZMemberEmail, ZMemberName, ZPassword } from "./member-fields";
+import { isUniqueViolation } from "./unique-violation";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -33,11 +34,37 @@ export type TAddedMember = {
  * Adds a member with a role (owner only). An email of a removed member is re-admitted as a fresh start: the
  * keys they had issued here are revoked in the same transaction, so re-adding them cannot bring those keys
  * back to life. An email of a current member (409) or of another organisation's user (409) is refused.
+ * The check runs first for the message; two concurrent adds of the same new email both pass it, and the
+ * loser's insert then hits the unique index on users.email (or on the membership): that is a 409 as well.
  */
 export async function addMember(db: Db, actor: TSessionActor, input: TAddMember): Promise<TAddedMember> {
   assertOwner(actor);
   const data = parseOrThrow(ZAddMember, input, "input");
   const passwordHash = data.method === "password" ? await hashPassword(data.password) : null;
+  const orgId = actor.organisationId;
+  try {
+    return await insertMember(db, actor, data, passwordHash);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw await emailConflict(db, orgId, data.email);
+    throw err;
+  }
+}
+
+async function emailConflict(db: Db, orgId: string, email: string) {
+  const [member] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(users.email, email), eq(memberships.organisationId, orgId)));
+  return errors.conflict(member ? "This person is already a member" : "This email belongs to a user of another organisation");
+}
+
+async function insertMember(
+  db: Db,
+  actor: TSessionActor,
+  data: z.output<typeof ZAddMember>,
+  passwordHash: string | null,
+): Promise<TAddedMember> {
   const orgId = actor.organisationId;
   return db.transaction(async (tx) => {
     const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
@@ -57,13 +84,7 @@ export async function addMember(db: Db, actor: TSessionActor, input: TAddMember)
         .set({ revokedAt: at })
         .where(and(eq(apiKeys.issuedByUserId, userId), eq(apiKeys.organisationId, orgId), isNull(apiKeys.revokedAt)));
     } else {
-      const [member] = await tx
-        .select({ id: memberships.id })
-        .from(memberships)
-        .where(and(eq(memberships.userId, existing.id), eq(memberships.organisationId, orgId)));
-      throw errors.conflict(
-        member ? "This person is already a member" : "This email belongs to a user of another organisation",
-      );
+      throw await emailConflict(tx, orgId, data.email);
     }
     await tx.insert(memberships).values({ id: newId("mem"), organisationId: orgId, userId, roleId: role.id, isOwner: false, createdAt: at });
     let invite: TAddedMember["invite"] = null;

@@ -4,16 +4,20 @@
  * issued answer 401 at once and re-adding them does not revive those keys. Only the owner may change
  * members, the owner cannot remove themselves, and nothing reaches across organisations.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { queryRows } from "@/server/db/client";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { apiKeys, invites, users } from "@/server/db/schema";
 import { listApiKeys } from "@/server/domain/keys/list-api-keys";
 import { AppError } from "@/server/http/errors";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex, verifyPassword } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
+import { databaseUrl } from "@/server/test/global-setup";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callRoute } from "@/server/test/http";
 import { acceptInvite, getInvite } from "./accept-invite";
@@ -96,6 +100,61 @@ describe("addMember", () => {
     expect(foreignRole.details).toEqual({ roleId: ["Choose a role of this organisation"] });
     const weak = await rejection(addMember(t.db, owner, { method: "password", name: "C", email: "c@example.test", roleId: org.roleIds.viewer, password: "short" }));
     expect(Object.keys(weak.details ?? {})).toEqual(["password"]);
+  });
+
+  /*
+   * Regression: two concurrent adds of the same new email both passed the "already a member?" check (there is
+   * no row to lock yet), and the loser's insert hit the unique index on users.email: on PostgreSQL that was a
+   * 500 "Internal error". The violation is answered 409 like the check's own answer.
+   */
+  it("two concurrent adds of the same email: one member is added, the other request is 409", async () => {
+    const org = await createTestOrg(t.db);
+    const owner = ownerActor(org);
+    const input = { method: "invite", name: "Race", email: "race@example.test", roleId: org.roleIds.viewer } as const;
+    const results = await Promise.allSettled([addMember(t.db, owner, input), addMember(t.db, owner, input)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const [lost] = results.filter((r) => r.status === "rejected");
+    expect(lost?.reason).toBeInstanceOf(AppError);
+    expect([(lost?.reason as AppError).status, (lost?.reason as AppError).message]).toEqual([409, "This person is already a member"]);
+    expect(await t.db.select().from(users).where(eq(users.email, "race@example.test"))).toHaveLength(1);
+  });
+
+  /*
+   * The same race made deterministic on PostgreSQL: another connection has inserted the same email (user and
+   * membership) but not committed when addMember checks, so the check sees nothing and the insert waits on the
+   * unique index; once the other transaction commits, the insert fails with a unique violation → 409.
+   */
+  it.skipIf(!process.env.DATABASE_URL)("PostgreSQL: an add that loses the race on the unique email is 409, not 500", async () => {
+    const org = await createTestOrg(t.db);
+    const [{ name } = { name: "" }] = await queryRows<{ name: string }>(t.db, sql`select current_database() as name`);
+    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 1, onnotice: () => {} });
+    try {
+      const conn = await other.reserve();
+      await conn`begin`;
+      const userId = newId("usr");
+      await conn`insert into users (id, email, name) values (${userId}, ${"race@example.test"}, ${"First"})`;
+      await conn`insert into memberships (id, organisation_id, user_id, role_id, is_owner) values (${newId("mem")}, ${org.organisationId}, ${userId}, ${org.roleIds.viewer}, false)`;
+      const adding = addMember(t.db, ownerActor(org), { method: "invite", name: "Second", email: "race@example.test", roleId: org.roleIds.viewer }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      for (let i = 0; ; i++) {
+        const [row] = await queryRows<{ n: number }>(
+          t.db,
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if ((row?.n ?? 0) > 0) break;
+        if (i > 200) throw new Error("addMember never waited on the uncommitted insert");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await conn`commit`;
+      conn.release();
+      const err = await adding;
+      expect(err).toBeInstanceOf(AppError);
+      expect([(err as AppError).status, (err as AppError).message]).toEqual([409, "This person is already a member"]);
+    } finally {
+      await other.end();
+    }
   });
 
   it("is the owner's alone (403 for other members)", async () => {
