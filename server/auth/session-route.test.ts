@@ -3,13 +3,15 @@
  * spec's exact message, before any session lookup) and nobody (401) apart, and answer bad input and domain
  * errors in the spec's shape. The session lookup is injected, so no browser or next-auth is needed.
  */
+import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { TSessionActor } from "@/server/domain/actor";
 import { errors } from "@/server/http/errors";
+import { createLogger, setLogger } from "@/server/lib/logger";
 import { useTestDb } from "@/server/test/db";
-import { createAppRoutes, type TAppRouteHandler } from "./session-route";
+import { createAppRoutes, loggablePath, type TAppRouteHandler } from "./session-route";
 
 useTestDb();
 
@@ -138,5 +140,44 @@ describe("publicRoute", () => {
     const route = publicRoute({}, async ({ actor: a }) => ({ actor: a }));
     expect(await (await call(route)).json()).toEqual({ data: { actor: null } });
     expect((await call(route, { headers: { authorization: "bearer fsk_x" } })).status).toBe(403);
+  });
+});
+
+/*
+ * Regression: an unexpected error was logged with the request's full path, and for
+ * /api/app/invites/{token}/accept that path holds a one-time invite token — a credential written to the log.
+ * The logged path names each route param instead of its value.
+ */
+describe("the unexpected-error log", () => {
+  afterEach(() => setLogger(undefined));
+
+  it("masks route params in the logged path, so an invite token never reaches the log", async () => {
+    const lines: string[] = [];
+    setLogger(
+      createLogger(
+        new Writable({
+          write(chunk: Buffer, _enc, done) {
+            lines.push(chunk.toString("utf8"));
+            done();
+          },
+        }),
+        "info",
+      ),
+    );
+    const token = "tok-ABCdef0123456789_secret";
+    const { publicRoute } = createAppRoutes(async () => null);
+    const route = publicRoute({ params: z.object({ token: z.string() }) }, async () => Promise.reject(new Error("boom")));
+    const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST" });
+    const res = await route(req, { params: Promise.resolve({ token }) });
+    expect(res.status).toBe(500);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "unhandled app route error");
+    expect(logged?.path).toBe("/api/app/invites/[token]/accept");
+    expect(lines.join("\n")).not.toContain(token);
+  });
+
+  it("names catch-all and encoded params too, and leaves other segments", async () => {
+    const req = new Request("http://localhost:3000/api/app/files/a%20b/c/x");
+    expect(await loggablePath(req, Promise.resolve({ parts: ["a b", "c"] }))).toBe("/api/app/files/[parts]/[parts]/x");
+    expect(await loggablePath(req, Promise.reject(new Error("no params")))).toBe("[unavailable]");
   });
 });

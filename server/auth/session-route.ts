@@ -24,7 +24,8 @@ export type TAppRouteArgs<S extends TAppRouteSpec, A> = {
   query: Out<S["query"]>;
   body: Out<S["body"]>;
 };
-type TRouteContext = { params: Promise<Record<string, string | string[]>> };
+type TRawParams = Record<string, string | string[]>;
+type TRouteContext = { params: Promise<TRawParams> };
 export type TAppRouteHandler = (req: Request, context: TRouteContext) => Promise<Response>;
 export type TSessionLookup = (req: Request) => Promise<TSessionActor | null>;
 
@@ -45,6 +46,37 @@ async function parseInput(req: Request, context: TRouteContext, spec: TAppRouteS
   return { params, query, body };
 }
 
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The request's path for the log with each route param replaced by its name
+ * (`/api/app/invites/[token]/accept`): a param may be a credential — an invite token is one — and secrets
+ * never reach the log. Params that cannot be read hide the whole path.
+ */
+export async function loggablePath(req: Request, params: Promise<TRawParams>): Promise<string> {
+  let byValue: Map<string, string>;
+  try {
+    byValue = new Map(
+      Object.entries(await params).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [v, name] as const)),
+    );
+  } catch {
+    return "[unavailable]";
+  }
+  return new URL(req.url).pathname
+    .split("/")
+    .map((segment) => {
+      const name = segment ? byValue.get(decodeSegment(segment)) : undefined;
+      return name ? `[${name}]` : segment;
+    })
+    .join("/");
+}
+
 function wrap<S extends TAppRouteSpec, A>(
   spec: S,
   authenticate: (req: Request) => Promise<A>,
@@ -61,7 +93,7 @@ function wrap<S extends TAppRouteSpec, A>(
     } catch (err) {
       const requestId = randomUUID();
       const mapped = errorResponse(err, { "X-Request-Id": requestId });
-      if (mapped.unexpected) logger().error({ err, requestId, path: new URL(req.url).pathname }, "unhandled app route error");
+      if (mapped.unexpected) logger().error({ err, requestId, path: await loggablePath(req, context.params) }, "unhandled app route error");
       return mapped.response;
     }
   };
