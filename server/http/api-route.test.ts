@@ -2,11 +2,13 @@
  * The /api/v1 pipeline end to end through a real route handler and a real database:
  * the success envelope, the error shape of the spec, request ids, and the response schema as a filter.
  */
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { GET as listWorkspaces } from "@/app/api/v1/workspaces/route";
+import { users } from "@/server/db/schema";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
+import { createTestKey, createTestOrg, getKey } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
 
 const t = useTestDb();
@@ -42,5 +44,33 @@ describe("apiRoute", () => {
     );
     expect(res.body.data.active).toBe(org.workspaceId);
     expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Default", slug: "default", isDefault: true }]);
+  });
+
+  /*
+   * Pins GET /api/v1/account to design/api-map.md exactly: organisation {id,name}, workspace {id,name,slug},
+   * role {id,name,permissions}, issuedBy {id,email,name}, apiKey {id,name,prefix} — nothing more (no plan
+   * features, allowlist, isDefault, key hash or timestamps leaking from the context), nothing less.
+   */
+  it("GET /api/v1/account answers exactly the documented shape", async () => {
+    const org = await createTestOrg(t.db);
+    const key = await createTestKey(t.db, org, { name: "CRM sync" });
+    const stored = await getKey(t.db, org.organisationId, key.id);
+    const [owner] = await t.db.select({ email: users.email }).from(users).where(eq(users.id, org.userId));
+    const res = await callJson(getAccount, { key: key.value });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: {
+        organisation: { id: org.organisationId, name: "Acme" },
+        workspace: { id: org.workspaceId, name: "Default", slug: "default" },
+        role: {
+          id: org.roleIds.admin,
+          name: "Admin",
+          permissions: { apiAccess: true, canSendPackages: true, canViewAllPackages: true, canManageWebhooks: true, templateAccess: "CREATE" },
+        },
+        issuedBy: { id: org.userId, email: owner!.email, name: "Acme Owner" },
+        apiKey: { id: key.id, name: "CRM sync", prefix: stored!.prefix },
+      },
+    });
+    expect(key.value.startsWith(stored!.prefix)).toBe(true);
   });
 });
