@@ -101,6 +101,17 @@ export const webhookDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} in ('PENDING','FAILED')`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    /**
+     * The claim's per-endpoint candidates: each endpoint's due first attempts (`attempts > 0` false) and due
+     * retries (true), oldest first — a few index entries per endpoint, however long any one endpoint's queue is.
+     */
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.endpointId, sql`(${t.attempts} > 0)`, t.nextAttemptAt)
+      .where(sql`${t.status} in ('PENDING','FAILED')`),
+    /** The claim's in-flight count per endpoint: only leased rows, never the retained history. */
+    index("webhook_deliveries_in_flight_idx")
+      .on(t.endpointId)
+      .where(sql`${t.claimToken} is not null`),
   ],
 );
 

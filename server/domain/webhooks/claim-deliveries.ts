@@ -2,22 +2,32 @@
  * Claims due deliveries for one worker. In one short transaction:
  * - a transaction-scoped advisory lock serialises claimers, so the per-endpoint in-flight counts below are
  *   exact across any number of workers (claiming takes milliseconds; the HTTP work happens outside);
- * - due rows (PENDING/FAILED, next attempt reached, lease free or expired, endpoint enabled) are read
- *   `FOR UPDATE SKIP LOCKED`, oldest first;
- * - fairness: at most `perEndpointCap` in flight per endpoint, of which retries may hold only
- *   `perEndpointCap - firstAttemptReserve`, so a dead endpoint's retries cannot starve its fresh events;
+ * - a delivery whose worker was lost during its LAST attempt (lease expired, nine attempts counted) ends
+ *   EXHAUSTED "worker lost during the last attempt" instead of being sent a tenth time;
+ * - fairness is decided PER ENDPOINT before the global limit: for each enabled endpoint, its oldest due first
+ *   attempts and due retries that fit its room (at most `perEndpointCap` in flight, of which retries may hold
+ *   only `perEndpointCap - firstAttemptReserve`), so one endpoint's long queue can neither fill the batch nor
+ *   starve the others; then the oldest `limit` of those, each locked `FOR UPDATE SKIP LOCKED` with every
+ *   condition checked again on the locked row;
  * - each chosen row gets a lease (`locked_until`), a fresh claim token and its attempt counted NOW, so a
- *   delivery that crashes its worker still moves toward EXHAUSTED.
+ *   delivery that crashes its worker still moves toward EXHAUSTED; and its `next_attempt_at` moves to when the
+ *   NEXT attempt is due on the retry table (never before the lease ends), so a delivery whose worker dies is
+ *   retried on the schedule — not at every lease expiry.
  */
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import type { TEventName } from "./event-catalogue";
 import { WEBHOOK_LIMITS } from "./limits";
+import { scheduledDelayMs } from "./retry-schedule";
 
 /** Arbitrary constant naming the claim lock among advisory locks. */
 const CLAIM_LOCK = 4_201_777;
 export const PAUSED_ERROR = "endpoint paused";
+export const WORKER_LOST_ERROR = "worker lost during the last attempt";
+
+/** Delay after attempt n (1-based index n) on the retry table, for attempts 1 … maxAttempts - 1, in ms. */
+const SCHEDULE_MS = Array.from({ length: WEBHOOK_LIMITS.maxAttempts - 1 }, (_, i) => scheduledDelayMs(i + 1));
 
 export type TClaim = {
   id: string;
@@ -44,7 +54,7 @@ type TClaimedRow = {
   secret_encrypted: string;
   previous_secret_encrypted: string | null;
   previous_secret_expires_at: string | Date | null;
-  next_attempt_at: string | Date;
+  due_at: string | Date;
 };
 
 export type TClaimOptions = { limit: number; leaseMs?: number; perEndpointCap?: number; firstAttemptReserve?: number };
@@ -53,68 +63,99 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
   const cap = opts.perEndpointCap ?? WEBHOOK_LIMITS.perEndpointCap;
   const retryCap = cap - (opts.firstAttemptReserve ?? WEBHOOK_LIMITS.firstAttemptReserve);
   const leaseMs = opts.leaseMs ?? WEBHOOK_LIMITS.leaseMs;
+  const max = WEBHOOK_LIMITS.maxAttempts;
   if (opts.limit <= 0) return [];
   const at = now();
   const atIso = at.toISOString();
+  const leaseEnd = new Date(at.getTime() + leaseMs).toISOString();
 
   const claimed = await db.transaction(async (tx) => {
     // The lock and the claim are sent together (pipelined on the transaction's connection) but run as two
     // statements, in order: the claim statement takes its snapshot after the lock is held, so the in-flight
     // counts it reads include every claim committed by the previous holder.
     const locked = tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
-    // One statement: candidates (FOR UPDATE SKIP LOCKED, oldest first) → in-flight load of their endpoints →
-    // fairness → claim. The fairness is the loop "for each candidate in order: skip it when its endpoint has
-    // `cap` in flight, or when it is a retry and retries hold `retryCap`; else take it", written as:
-    // retries ranked per endpoint beyond `retryCap - retries in flight` are dropped, then the remaining
-    // candidates ranked per endpoint beyond `cap - in flight` are dropped, then the first `limit` in order.
+    // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
+    // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
+    // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
+    // endpoint's oldest `room` first attempts and oldest `retry_room` retries: the two LATERAL index scans
+    // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
     const rows = queryRows<TClaimedRow>(
       tx,
       sql`
-      with cand as (
-        select w.id, w.endpoint_id, w.attempts, w.next_attempt_at
-        from webhook_deliveries w join webhook_endpoints e on e.id = w.endpoint_id
-        where w.status in ('PENDING', 'FAILED') and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-          and w.next_attempt_at <= ${atIso}::timestamptz and e.enabled = true
-        order by w.next_attempt_at, w.id
-        limit ${opts.limit * 4}::int
-        for update of w skip locked
+      with lost as (
+        update webhook_deliveries w set
+          status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
+          last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
+          updated_at = ${atIso}::timestamptz
+        where w.status in ('PENDING', 'FAILED') and w.attempts >= ${max}::int and w.next_attempt_at <= ${atIso}::timestamptz
+          and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+        returning w.id
       ), load as (
         select f.endpoint_id, count(*)::int as total, (count(*) filter (where f.attempts > 1))::int as retries
         from webhook_deliveries f
-        where f.endpoint_id in (select endpoint_id from cand) and f.claim_token is not null and f.locked_until > ${atIso}::timestamptz
+        where f.claim_token is not null and f.locked_until > ${atIso}::timestamptz
         group by f.endpoint_id
-      ), retry_ranked as (
-        select c.id, c.endpoint_id, c.attempts, c.next_attempt_at, coalesce(l.total, 0) as total0, coalesce(l.retries, 0) as retries0,
-          row_number() over (partition by c.endpoint_id, c.attempts > 0 order by c.next_attempt_at, c.id) as kind_rank
-        from cand c left join load l on l.endpoint_id = c.endpoint_id
+      ), room as (
+        select e.id as endpoint_id,
+          ${cap}::int - coalesce(l.total, 0) as room,
+          least(${retryCap}::int - coalesce(l.retries, 0), ${cap}::int - coalesce(l.total, 0)) as retry_room
+        from webhook_endpoints e left join load l on l.endpoint_id = e.id
+        where e.enabled and ${cap}::int - coalesce(l.total, 0) > 0
+      ), cand as (
+        select r.endpoint_id, r.room, c.id, c.next_attempt_at
+        from room r cross join lateral (
+          select w.id, w.next_attempt_at from webhook_deliveries w
+          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) = false and w.status in ('PENDING', 'FAILED')
+            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+          order by w.next_attempt_at, w.id
+          limit r.room
+        ) c
+        union all
+        select r.endpoint_id, r.room, c.id, c.next_attempt_at
+        from room r cross join lateral (
+          select w.id, w.next_attempt_at from webhook_deliveries w
+          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) = true and w.status in ('PENDING', 'FAILED')
+            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+            and w.attempts < ${max}::int
+          order by w.next_attempt_at, w.id
+          limit greatest(r.retry_room, 0)
+        ) c
       ), admissible as (
-        select r.id, r.next_attempt_at, r.total0,
-          row_number() over (partition by r.endpoint_id order by r.next_attempt_at, r.id) as endpoint_rank
-        from retry_ranked r
-        where r.attempts = 0 or r.kind_rank <= ${retryCap}::int - r.retries0
+        select c.id, c.next_attempt_at, c.room,
+          row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_rank
+        from cand c
       ), chosen as (
         select a.id from admissible a
-        where a.endpoint_rank <= ${cap}::int - a.total0
+        where a.endpoint_rank <= a.room
         order by a.next_attempt_at, a.id
         limit ${opts.limit}::int
+      ), grabbed as (
+        select w.id, w.next_attempt_at from webhook_deliveries w
+        where w.id in (select id from chosen) and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
+          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+        for update of w skip locked
       )
       update webhook_deliveries w set
         attempts = w.attempts + 1,
-        locked_until = ${new Date(at.getTime() + leaseMs).toISOString()}::timestamptz,
+        locked_until = ${leaseEnd}::timestamptz,
         claim_token = gen_random_uuid()::text,
         last_attempt_at = ${atIso}::timestamptz,
+        next_attempt_at = case when w.attempts + 1 < ${max}::int
+          then greatest(${atIso}::timestamptz + (${sql.raw(`array[${SCHEDULE_MS.join(",")}]`)}::int[])[w.attempts + 1] * interval '1 millisecond',
+                        ${leaseEnd}::timestamptz)
+          else ${leaseEnd}::timestamptz end,
         updated_at = ${atIso}::timestamptz
-      from chosen ch, webhook_events ev, webhook_endpoints e
-      where w.id = ch.id and ev.id = w.event_id and e.id = w.endpoint_id
+      from grabbed g, webhook_events ev, webhook_endpoints e
+      where w.id = g.id and ev.id = w.event_id and e.id = w.endpoint_id
       returning w.id, w.claim_token, w.attempts, w.endpoint_id, w.event, ev.body, e.url,
-        e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, w.next_attempt_at`,
+        e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.next_attempt_at as due_at`,
     );
     // Awaited together, so a failing lock never leaves the claim's rejection unhandled.
     const [, claimedRows] = await Promise.all([locked, rows]);
     // Rows come back in no particular order; hand them out oldest first, as they were chosen.
     return claimedRows.sort((x, y) => {
-      const dx = new Date(x.next_attempt_at).getTime();
-      const dy = new Date(y.next_attempt_at).getTime();
+      const dx = new Date(x.due_at).getTime();
+      const dy = new Date(y.due_at).getTime();
       return dx - dy || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
     });
   });

@@ -239,6 +239,9 @@ describe("claims", () => {
     expect(first).toMatchObject({ id, attempt: 1 });
     expect(await claimDeliveries(t.db, { limit: 1 })).toEqual([]); // leased
     advance(30_000 + 1);
+    // The lease has expired, but a lost attempt is retried on the schedule: 1 minute after attempt 1.
+    expect(await claimDeliveries(t.db, { limit: 1 })).toEqual([]);
+    advance(60_000 - 30_000 - 1);
     const [second] = await claimDeliveries(t.db, { limit: 1 });
     expect(second).toMatchObject({ id, attempt: 2 });
     expect(second!.token).not.toBe(first!.token);

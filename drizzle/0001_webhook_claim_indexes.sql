@@ -1,0 +1,2 @@
+CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id",("attempts" > 0),"next_attempt_at") WHERE "webhook_deliveries"."status" in ('PENDING','FAILED');--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_in_flight_idx" ON "webhook_deliveries" USING btree ("endpoint_id") WHERE "webhook_deliveries"."claim_token" is not null;

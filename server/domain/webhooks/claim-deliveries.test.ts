@@ -1,0 +1,139 @@
+/**
+ * Protects the claim's promises that an audit found broken, on the real database with an injected clock:
+ * - a lost worker never earns a delivery a tenth attempt: a delivery whose worker died during its ninth
+ *   attempt ends EXHAUSTED "worker lost during the last attempt" once the lease expires, instead of being
+ *   claimed (and POSTed) again; the lost worker's late write is refused by the token;
+ * - a delivery that crashes its worker every time is retried on the retry table (1, 2, 4 … 128 min), not at
+ *   every lease expiry (it once looped every 30 s forever), and ends EXHAUSTED after nine attempts;
+ * - fairness is per endpoint BEFORE the batch limit: one endpoint with a long queue (or already at its cap)
+ *   cannot fill the candidate list and starve other endpoints' newer deliveries;
+ * - the migration creates the partial indexes the claim relies on.
+ */
+import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "@/server/db/client";
+import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
+import { setClock } from "@/server/lib/clock";
+import { useTestDb } from "@/server/test/db";
+import { claimDeliveries, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { WEBHOOK_LIMITS } from "./limits";
+import { recordAttemptOutcome } from "./record-attempt-outcome";
+import { scheduledDelayMs } from "./retry-schedule";
+import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "./test-support/fixtures";
+
+const t = useTestDb();
+let clock = new Date("2030-01-01T00:00:00.000Z");
+const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const useClock = () => {
+  clock = new Date("2030-01-01T00:00:00.000Z");
+  setClock(() => clock);
+};
+const URL_A = "https://93.184.216.34/a";
+const LEASE = WEBHOOK_LIMITS.leaseMs;
+
+describe("a worker lost mid-attempt", () => {
+  it("on the ninth attempt: EXHAUSTED after the lease, never a tenth claim; the lost worker's write is refused", async () => {
+    useClock();
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    // Eight failed attempts behind it; the ninth is due now.
+    await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8 }).where(eq(webhookDeliveries.id, id!));
+    const [ninth] = await claimDeliveries(t.db, { limit: 10 });
+    expect(ninth).toMatchObject({ id, attempt: 9 });
+
+    // The worker dies. While the lease runs nothing happens; after it, the delivery is over.
+    advance(LEASE - 1);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    expect((await deliveryRow(t.db, id!)).status).toBe("FAILED");
+    advance(2);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    expect(await deliveryRow(t.db, id!)).toMatchObject({
+      status: "EXHAUSTED",
+      attempts: 9,
+      lastError: WORKER_LOST_ERROR,
+      claimToken: null,
+      lockedUntil: null,
+      completedAt: clock,
+    });
+    advance(24 * 3600_000);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+
+    const late = await recordAttemptOutcome(t.db, ninth!, {
+      ok: true, status: 200, body: "late", error: null, durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock,
+    });
+    expect(late).toEqual({ kind: "stale" });
+    expect((await deliveryRow(t.db, id!)).status).toBe("EXHAUSTED");
+    expect(await t.db.select().from(webhookAttempts)).toEqual([]);
+    expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
+  });
+
+  it("every time: retried on the retry table, not at each lease expiry, and EXHAUSTED after nine", async () => {
+    useClock();
+    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const claimedAt: number[] = [];
+    for (let attempt = 1; attempt <= WEBHOOK_LIMITS.maxAttempts; attempt++) {
+      const claims = await claimDeliveries(t.db, { limit: 10 });
+      expect(claims.map((c) => [c.id, c.attempt])).toEqual([[id, attempt]]);
+      claimedAt.push(clock.getTime());
+      // The worker crashes: no outcome is ever written. At the lease's expiry the delivery is not due yet.
+      advance(LEASE + 1);
+      expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+      if (attempt < WEBHOOK_LIMITS.maxAttempts) {
+        // Due exactly when the table says, counted from the lost attempt — not a millisecond earlier.
+        advance(scheduledDelayMs(attempt) - LEASE - 2);
+        expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+        advance(1);
+      }
+    }
+    const gaps = claimedAt.slice(1).map((at, i) => (at - claimedAt[i]!) / 60_000);
+    expect(gaps).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
+    expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", attempts: 9, lastError: WORKER_LOST_ERROR });
+    advance(24 * 3600_000);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+  });
+});
+
+describe("fairness across endpoints", () => {
+  it("claims another endpoint's newer deliveries although one endpoint has 60 older ones due", async () => {
+    useClock();
+    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
+    advance(1000);
+    const bIds = [];
+    for (let i = 0; i < 3; i++) bIds.push(...(await raisePackageSent(t.db, ctxB, `b_${i}`)).deliveryIds);
+
+    const claims = await claimDeliveries(t.db, { limit: 10 });
+    expect(claims.filter((c) => c.endpointId === b.id).map((c) => c.id).sort()).toEqual([...bIds].sort());
+    expect(claims.filter((c) => c.endpointId === a.id)).toHaveLength(WEBHOOK_LIMITS.perEndpointCap);
+    // Handed out oldest first: A's (older) before B's.
+    expect(claims.map((c) => c.endpointId)).toEqual([a.id, a.id, a.id, a.id, b.id, b.id, b.id]);
+  });
+
+  it("claims another endpoint's deliveries while the endpoint with the long queue is at its cap", async () => {
+    useClock();
+    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
+    const first = await claimDeliveries(t.db, { limit: 10 });
+    expect(first.map((c) => c.endpointId)).toEqual([a.id, a.id, a.id, a.id]);
+    advance(1000);
+    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctxB, `b_${i}`);
+    const second = await claimDeliveries(t.db, { limit: 2 });
+    expect(second.map((c) => c.endpointId)).toEqual([b.id, b.id]);
+  });
+});
+
+describe("the claim's indexes", () => {
+  it("exist as partial indexes: in-flight per endpoint, and due per endpoint", async () => {
+    const rows = await queryRows<{ indexname: string; indexdef: string }>(
+      t.db,
+      sql`select indexname, indexdef from pg_indexes where tablename = 'webhook_deliveries' order by indexname`,
+    );
+    const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
+    expect(byName.get("webhook_deliveries_in_flight_idx")).toMatch(/\(endpoint_id\) WHERE \(claim_token IS NOT NULL\)/);
+    expect(byName.get("webhook_deliveries_endpoint_due_idx")).toMatch(/\(endpoint_id, \(\(attempts > 0\)\), next_attempt_at\) WHERE/);
+  });
+});
