@@ -2,7 +2,8 @@
  * The webhook delivery job. Each worker tick (a wake-up after commit, or the poll) "pumps": claims as many
  * due deliveries as there is room for (`concurrency` per process) and starts them WITHOUT waiting, so a
  * slow receiver never delays the next claim. When an attempt finishes, the job pumps again by itself.
- * Outcomes go through a group-commit writer (outcome-writer.ts): one transaction per batch under load.
+ * Before sending, the claims of a batch are confirmed together (send-gate.ts: still ours, endpoint not paused);
+ * outcomes go through a group-commit writer (outcome-writer.ts): one transaction per batch under load.
  * `stop()` (graceful shutdown): no more claims; attempts in flight are aborted and their claims released
  * (fenced by the token), so the next worker retries them at once instead of after the lease.
  */
@@ -10,6 +11,7 @@ import type { DbHandle } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/claim-deliveries";
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/outcome-writer";
 import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/perform-delivery";
+import { createSendGate, type TSendGate } from "@/server/domain/webhooks/send-gate";
 import { logger } from "@/server/lib/logger";
 import type { TJob } from "./worker";
 
@@ -17,7 +19,7 @@ export type TDeliveryJobOptions = {
   /** Attempts in flight per process. */
   concurrency?: number;
   claim?: Omit<TClaimOptions, "limit">;
-  deps?: Omit<TDeliveryDeps, "signal" | "record">;
+  deps?: Omit<TDeliveryDeps, "signal" | "record" | "confirm">;
 };
 
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
@@ -27,12 +29,14 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const shutdown = new AbortController();
   let handle: DbHandle | undefined;
   let writer: TOutcomeWriter | undefined;
+  let gate: TSendGate | undefined;
   let pumping: Promise<void> | null = null;
   let again = false;
 
   const launch = (db: DbHandle["db"], claim: TClaim) => {
     writer ??= createOutcomeWriter(db, { random: opts.deps?.random });
-    const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record: writer.record })
+    gate ??= createSendGate(db);
+    const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record: writer.record, confirm: gate.confirm })
       .then((outcome) => {
         logger().info(
           { deliveryId: claim.id, endpointId: claim.endpointId, attempt: claim.attempt, outcome: outcome.kind, status: "status" in outcome ? outcome.status : undefined },

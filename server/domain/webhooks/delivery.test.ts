@@ -198,9 +198,11 @@ describe("endpoint health", () => {
     for (const id of [retrying, fresh]) {
       expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     }
-    // The attempt in flight finishes, fails, and is dropped rather than retried; nothing is counted.
+    // The claim made before the pause is dropped before it is sent: no request, nothing counted.
+    const sentBefore = rx.received.length;
     const outcome = await performDelivery(t.db, held, deps);
     expect(outcome).toMatchObject({ kind: "recorded", status: "EXHAUSTED" });
+    expect(rx.received.length).toBe(sentBefore);
     expect(await deliveryRow(t.db, inFlight!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(1);
     expect((await raisePackageSent(t.db, ctx, "pkg_later")).deliveryIds).toEqual([]);

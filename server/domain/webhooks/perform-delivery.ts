@@ -1,13 +1,15 @@
 /**
  * One claimed delivery, start to finish, under one 10 s deadline: vet the target again (DNS may have changed
  * since registration; the lookup counts against the deadline), sign
- * the stored body with every valid secret and a fresh timestamp, POST it to the vetted address, record the
- * outcome under the claim token. On shutdown (`signal` aborted) the claim is released instead of recorded.
+ * the stored body with every valid secret and a fresh timestamp, confirm the claim is still ours and its
+ * endpoint not paused (confirm-claims.ts), POST it to the vetted address, record the outcome under the claim
+ * token. On shutdown (`signal` aborted) the claim is released instead of recorded.
  */
 import { decryptSecret } from "@/server/lib/crypto";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import type { TClaim } from "./claim-deliveries";
+import { confirmClaims, type TSendVerdict } from "./confirm-claims";
 import { postWebhook, type TPostOptions } from "./post-webhook";
 import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./record-attempt-outcome";
 import { releaseClaim } from "./release-claim";
@@ -23,6 +25,8 @@ export type TDeliveryDeps = Pick<TPostOptions, "deadline" | "deadlineMs" | "read
   signal?: AbortSignal;
   /** Where outcomes are written; the worker job passes its group-commit writer (outcome-writer.ts). */
   record?: (claim: TClaim, result: TAttemptResult) => Promise<TOutcome>;
+  /** The last check before sending (confirm-claims.ts); the worker job passes its batching gate (send-gate.ts). */
+  confirm?: (claim: TClaim) => Promise<TSendVerdict>;
 };
 
 export function validSecrets(claim: Pick<TClaim, "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpiresAt">, at: Date): string[] {
@@ -64,6 +68,10 @@ export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps
       startedAt,
     };
   } else {
+    // A claim made just before its endpoint was paused is dropped here, unsent; one taken over is not sent.
+    const verdict = await (deps.confirm ? deps.confirm(claim) : confirmClaims(db, [claim]).then(([v]) => v!));
+    if (verdict === "paused") return { kind: "recorded", status: "EXHAUSTED", nextAttemptAt: null };
+    if (verdict === "stale") return { kind: "stale" };
     const headers = signWebhook({
       event: claim.event,
       deliveryId: claim.id,

@@ -1,7 +1,8 @@
 /**
  * PATCH an endpoint. `enabled: false` pauses it: in the same transaction every queued delivery that no
- * worker holds ends EXHAUSTED "endpoint paused" (an attempt already in flight is finished by its worker, which
- * sees the pause and drops it instead of retrying). `enabled: true` resumes AND clears the failure counter and
+ * worker holds ends EXHAUSTED "endpoint paused"; one a worker has claimed but not yet sent is dropped by that
+ * worker's check just before sending (confirm-claims.ts); a request already on the wire finishes, and if it
+ * fails its worker sees the pause and drops it instead of retrying. `enabled: true` resumes AND clears the failure counter and
  * the Failing mark — also on an endpoint that was never paused, which is how a Failing endpoint is re-enabled.
  */
 import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";

@@ -1,0 +1,51 @@
+/**
+ * The last check before a claimed delivery is sent, for many claims in ONE statement (the worker batches the
+ * claims it is about to send, see send-gate.ts): a claim made just before its endpoint was paused must not be
+ * POSTed. A pause drops only the queued deliveries no worker holds; this closes the gap between a claim and
+ * its request. For each claim:
+ * - "send": still ours (the token matches) and the endpoint is enabled;
+ * - "paused": the endpoint is paused — the delivery ends EXHAUSTED "endpoint paused" right here, fenced by the
+ *   token, without a request, without counting a failure, and with the attempt that was never made uncounted;
+ * - "stale": the claim is no longer ours (lease taken over, or the delivery or endpoint deleted): send nothing.
+ * A pause that commits after this check and before the request leaves finds the attempt "in flight", as
+ * documented; the window is the time between this statement and the first bytes on the wire.
+ */
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "@/server/db/client";
+import { now } from "@/server/lib/clock";
+import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
+
+export type TSendVerdict = "send" | "paused" | "stale";
+
+export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" | "token">[]): Promise<TSendVerdict[]> {
+  if (claims.length === 0) return [];
+  const atIso = now().toISOString();
+  const values = sql.join(
+    claims.map((c) => sql`(${c.id}, ${c.token})`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
+    db,
+    sql`
+    with input(id, token) as (values ${values}),
+    dropped as (
+      update webhook_deliveries w set
+        status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
+        locked_until = null, claim_token = null, attempts = greatest(w.attempts - 1, 0), updated_at = ${atIso}::timestamptz
+      from input i, webhook_endpoints e
+      where w.id = i.id and w.claim_token = i.token and e.id = w.endpoint_id and not e.enabled
+      returning w.id
+    )
+    select i.id, coalesce(w.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled,
+      exists (select 1 from dropped d where d.id = i.id) as dropped
+    from input i
+      left join webhook_deliveries w on w.id = i.id
+      left join webhook_endpoints e on e.id = w.endpoint_id`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return claims.map((c) => {
+    const row = byId.get(c.id);
+    if (row?.dropped) return "paused";
+    return row?.ours && row.enabled ? "send" : "stale";
+  });
+}
