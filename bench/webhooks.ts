@@ -18,9 +18,9 @@
  * Usage: npm run bench:webhooks -- [events=200] [endpoints=10] [latencyRuns=100]
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { execSync, fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -31,6 +31,43 @@ process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
 const [EVENTS = 200, ENDPOINTS = 10, LATENCY_RUNS = 100] = process.argv.slice(2).map(Number);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const FANOUT = 100;
+
+/**
+ * CPU seconds used so far by local processes, from /proc (Linux): the receiver child, and every process named
+ * `postgres` when the server runs on this machine. null where /proc cannot tell (another OS, a remote server).
+ */
+function cpuSecondsOf(match: (pid: number, comm: string) => boolean): number | null {
+  let ticks = 0;
+  let seen = false;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (!match(pid, comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+      seen = true;
+    }
+  } catch {
+    return null;
+  }
+  return seen ? ticks / CLOCK_TICKS : null;
+}
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+const cpuDelta = (a: number | null, b: number | null) => (a === null || b === null ? "n/a" : `${(b - a).toFixed(2)} s`);
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -83,6 +120,7 @@ async function startReceiver() {
         if (t !== undefined) resolve(t);
         else arrivalWaiters.set(id, resolve);
       }),
+    pid: child.pid!,
     stop: () => {
       child.disconnect();
     },
@@ -196,6 +234,9 @@ async function main(): Promise<void> {
     await worker.stop();
 
     await commitAll("drain", false);
+    // Planner statistics, as autovacuum keeps them on a running system: this scratch database is minutes old,
+    // so without this the claim's plans would be chosen blind (no statistics yet).
+    if (process.env.BENCH_ANALYZE !== "false") await db.execute(sql`analyze webhook_deliveries, webhook_events, webhook_endpoints`);
     worker = await startWorker(handle, [createWebhookDeliveryJob({ concurrency: CONCURRENCY })], { pollMs: 1000 });
     const profile = process.env.BENCH_CPU_PROFILE ? new (await import("node:inspector/promises")).Session() : undefined;
     if (profile) {
@@ -203,12 +244,16 @@ async function main(): Promise<void> {
       await profile.post("Profiler.enable");
       await profile.post("Profiler.start");
     }
+    const pgCpu = () => cpuSecondsOf((_pid, comm) => comm === "postgres");
+    const rxCpu = () => cpuSecondsOf((pid) => pid === receiver.pid);
+    const [pgDrain0, rxDrain0] = [pgCpu(), rxCpu()];
     const cpuDrain0 = process.cpuUsage();
     t0 = performance.now();
     await worker.tick();
     await untilDelivered(2 * total);
     const drainSeconds = (performance.now() - t0) / 1000;
     const cpuDrain = process.cpuUsage(cpuDrain0);
+    const [pgDrain1, rxDrain1] = [pgCpu(), rxCpu()];
     if (profile) {
       const { profile: cpuProfile } = await profile.post("Profiler.stop");
       writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(cpuProfile));
@@ -223,6 +268,7 @@ async function main(): Promise<void> {
     const body = JSON.stringify({ event: "PACKAGE_SENT", timestamp: new Date().toISOString(), sequence: 1, data: data("ceiling") });
     const agent = new Agent({ keepAliveTimeout: 10_000 });
     let next = 0;
+    const [rxCeil0, cpuCeil0] = [rxCpu(), process.cpuUsage()];
     const c0 = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -234,6 +280,8 @@ async function main(): Promise<void> {
       }),
     );
     const ceilingRate = total / ((performance.now() - c0) / 1000);
+    const cpuCeil = process.cpuUsage(cpuCeil0);
+    const rxCeil1 = rxCpu();
     await agent.close();
 
     console.log(`Webhook delivery benchmark — ${new Date().toISOString()}`);
@@ -243,8 +291,8 @@ async function main(): Promise<void> {
     console.log(`fan-out commit, 1 event → ${FANOUT} endpoints (30 runs): p50 ${ms(pct(fanTimes, 50))}, p99 ${ms(pct(fanTimes, 99))}  [target ≤ 20 ms]`);
     console.log(`commit → first attempt on an idle queue (${LATENCY_RUNS} runs): p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}  [target p99 ≤ 250 ms]`);
     console.log(`end to end, ${EVENTS} events × ${ENDPOINTS} endpoints = ${total} deliveries committed in a burst (${burstCommitMs.toFixed(0)} ms) while the worker runs: ${(total / e2eSeconds).toFixed(0)} deliveries/s (first commit → last DELIVERED, ${e2eSeconds.toFixed(2)} s)`);
-    console.log(`worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; this process used ${drainCpuSeconds.toFixed(2)} s CPU)`);
-    console.log(`ceiling, bare undici POST loop (${total} requests, ${CONCURRENCY} concurrent): ${ceilingRate.toFixed(0)} requests/s`);
+    console.log(`worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; CPU: this process ${drainCpuSeconds.toFixed(2)} s, PostgreSQL ${cpuDelta(pgDrain0, pgDrain1)}, receiver ${cpuDelta(rxDrain0, rxDrain1)})`);
+    console.log(`ceiling, bare undici POST loop (${total} requests, ${CONCURRENCY} concurrent): ${ceilingRate.toFixed(0)} requests/s (CPU: this process ${((cpuCeil.user + cpuCeil.system) / 1e6).toFixed(2)} s, receiver ${cpuDelta(rxCeil0, rxCeil1)})`);
     console.log(`ratio worker drain / ceiling: ${(workerRate / ceilingRate).toFixed(2)}  [target ≥ 0.5]`);
   } finally {
     await worker?.stop();

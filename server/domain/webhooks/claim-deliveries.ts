@@ -79,6 +79,10 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
     // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
     // endpoint's oldest `room` first attempts and oldest `retry_room` retries: the two LATERAL index scans
     // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
+    // Every step looks rows up by key or through a partial index (in flight: `claim_token is not null`; due per
+    // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
+    // the number of endpoints, not the backlog or the retained history. `(attempts > 0) is true/false` (not
+    // `= false`, which the planner rewrites to `attempts <= 0`) lets the scans use the index's second column.
     const rows = queryRows<TClaimedRow>(
       tx,
       sql`
@@ -87,37 +91,35 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
           status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
           last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
           updated_at = ${atIso}::timestamptz
-        where w.status in ('PENDING', 'FAILED') and w.attempts >= ${max}::int and w.next_attempt_at <= ${atIso}::timestamptz
-          and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+        where w.claim_token is not null and w.locked_until <= ${atIso}::timestamptz
+          and w.status in ('PENDING', 'FAILED') and w.attempts >= ${max}::int
         returning w.id
-      ), load as (
-        select f.endpoint_id, count(*)::int as total, (count(*) filter (where f.attempts > 1))::int as retries
-        from webhook_deliveries f
-        where f.claim_token is not null and f.locked_until > ${atIso}::timestamptz
-        group by f.endpoint_id
       ), room as (
-        select e.id as endpoint_id,
-          ${cap}::int - coalesce(l.total, 0) as room,
-          least(${retryCap}::int - coalesce(l.retries, 0), ${cap}::int - coalesce(l.total, 0)) as retry_room
-        from webhook_endpoints e left join load l on l.endpoint_id = e.id
-        where e.enabled and ${cap}::int - coalesce(l.total, 0) > 0
+        select e.id as endpoint_id, ${cap}::int - l.total as room,
+          least(${retryCap}::int - l.retries, ${cap}::int - l.total) as retry_room
+        from webhook_endpoints e cross join lateral (
+          select count(*)::int as total, (count(*) filter (where f.attempts > 1))::int as retries
+          from webhook_deliveries f
+          where f.endpoint_id = e.id and f.claim_token is not null and f.locked_until > ${atIso}::timestamptz
+        ) l
+        where e.enabled and ${cap}::int - l.total > 0
       ), cand as (
         select r.endpoint_id, r.room, c.id, c.next_attempt_at
         from room r cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) = false and w.status in ('PENDING', 'FAILED')
+          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) is false and w.status in ('PENDING', 'FAILED')
             and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-          order by w.next_attempt_at, w.id
+          order by w.next_attempt_at
           limit r.room
         ) c
         union all
         select r.endpoint_id, r.room, c.id, c.next_attempt_at
         from room r cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) = true and w.status in ('PENDING', 'FAILED')
+          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) is true and w.status in ('PENDING', 'FAILED')
             and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
             and w.attempts < ${max}::int
-          order by w.next_attempt_at, w.id
+          order by w.next_attempt_at
           limit greatest(r.retry_room, 0)
         ) c
       ), admissible as (
@@ -130,10 +132,12 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
         order by a.next_attempt_at, a.id
         limit ${opts.limit}::int
       ), grabbed as (
-        select w.id, w.next_attempt_at from webhook_deliveries w
-        where w.id in (select id from chosen) and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
-          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-        for update of w skip locked
+        select g.id, g.next_attempt_at from chosen ch cross join lateral (
+          select w.id, w.next_attempt_at from webhook_deliveries w
+          where w.id = ch.id and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
+            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+          for update of w skip locked
+        ) g
       )
       update webhook_deliveries w set
         attempts = w.attempts + 1,
@@ -146,7 +150,7 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
           else ${leaseEnd}::timestamptz end,
         updated_at = ${atIso}::timestamptz
       from grabbed g, webhook_events ev, webhook_endpoints e
-      where w.id = g.id and ev.id = w.event_id and e.id = w.endpoint_id
+      where w.id = g.id and w.id = any(array(select id from grabbed)) and ev.id = w.event_id and e.id = w.endpoint_id
       returning w.id, w.claim_token, w.attempts, w.endpoint_id, w.event, ev.body, e.url,
         e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.next_attempt_at as due_at`,
     );
