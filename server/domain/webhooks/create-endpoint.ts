@@ -4,6 +4,7 @@ import { now } from "@/server/lib/clock";
 import { encryptSecret } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { assertRegistrableUrl } from "./assert-registrable-url";
+import { auditEndpointChange } from "./audit-endpoint-change";
 import { EVENT_NAMES, type TEventName } from "./event-catalogue";
 import { toEndpointView, type TWebhookCtx } from "./endpoint-view";
 import { generateWebhookSecret } from "./generate-webhook-secret";
@@ -15,21 +16,25 @@ export async function createEndpoint(db: Db, ctx: TWebhookCtx, input: TCreateEnd
   const url = await assertRegistrableUrl(input.url);
   const secret = generateWebhookSecret();
   const at = now();
-  const [row] = await db
-    .insert(webhookEndpoints)
-    .values({
-      id: newId("whep"),
-      organisationId: ctx.organisation.id,
-      workspaceId: ctx.workspace.id,
-      url,
-      description: input.description ?? null,
-      // Omitted means every event; the order of the catalogue keeps lists stable.
-      events: EVENT_NAMES.filter((name) => (input.events ?? EVENT_NAMES).includes(name)),
-      enabled: true,
-      secretEncrypted: encryptSecret(secret),
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  return { ...toEndpointView(row!), secret };
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId("whep"),
+        organisationId: ctx.organisation.id,
+        workspaceId: ctx.workspace.id,
+        url,
+        description: input.description ?? null,
+        // Omitted means every event; the order of the catalogue keeps lists stable.
+        events: EVENT_NAMES.filter((name) => (input.events ?? EVENT_NAMES).includes(name)),
+        enabled: true,
+        secretEncrypted: encryptSecret(secret),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning();
+    await auditEndpointChange(tx, ctx, inserted!.id, "webhook.endpoint_created", { url: inserted!.url, events: inserted!.events });
+    return inserted!;
+  });
+  return { ...toEndpointView(row), secret };
 }

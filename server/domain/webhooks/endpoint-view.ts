@@ -5,8 +5,16 @@
 import type { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { TEventName } from "./event-catalogue";
 
-/** Who calls the webhook domain: the API context or the app's session both carry these. */
-export type TWebhookCtx = { organisation: { id: string }; workspace: { id: string } };
+/**
+ * Who calls the webhook domain: the API context or the app's session both carry these. `actor` (the key's
+ * issuer or the signed-in member) and `apiKey` are recorded in the audit events of endpoint changes.
+ */
+export type TWebhookCtx = {
+  organisation: { id: string };
+  workspace: { id: string };
+  actor?: { userId: string };
+  apiKey?: { id: string };
+};
 
 export type TEndpointState = "ACTIVE" | "PAUSED" | "FAILING";
 

@@ -5,12 +5,12 @@
  * permission and plan gates, and tenancy — another workspace's key gets 404 on every endpoint route.
  * URLs are public IP literals or names resolved by an injected resolver: nothing is ever contacted.
  */
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { DELETE, GET as getOne, PATCH } from "@/app/api/v1/webhooks/[endpointId]/route";
 import { POST as rotate } from "@/app/api/v1/webhooks/[endpointId]/rotate-secret/route";
 import { GET as list, POST as create } from "@/app/api/v1/webhooks/route";
-import { organisations, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { auditEvents, organisations, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { setClock } from "@/server/lib/clock";
 import { decryptSecret } from "@/server/lib/crypto";
@@ -173,6 +173,30 @@ describe("PATCH, DELETE and rotate-secret", () => {
     const [claim] = await claimDeliveries(t.db, { limit: 1 });
     expect(validSecrets(claim!, start)).toEqual([rotated.body.data.secret, endpoint.secret]);
     expect(validSecrets(claim!, new Date("2030-03-02T00:00:00.001Z"))).toEqual([rotated.body.data.secret]);
+  });
+});
+
+describe("audit", () => {
+  // Every endpoint change is recorded in its own transaction, attributed to the key and its issuer, without
+  // the secret (an audit log is read by more people than the secret's owner).
+  it("records create, update, rotate and delete with the key and its issuer, never a secret", async () => {
+    const org = await createTestOrg(t.db);
+    const key = await createTestKey(t.db, org);
+    const created = await createVia(key.value, { url: URL_OK, events: ["PACKAGE_SENT"] });
+    const id = created.body.data.id;
+    await callJson<TBody>(PATCH, { key: key.value, params: { endpointId: id }, body: { description: "CRM", enabled: false } });
+    const rotated = await callJson<TBody>(rotate, { key: key.value, params: { endpointId: id } });
+    await callJson<TBody>(DELETE, { key: key.value, params: { endpointId: id } });
+    const rows = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, id)).orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
+    expect(rows.map((r) => r.action).sort()).toEqual(
+      ["webhook.endpoint_created", "webhook.endpoint_deleted", "webhook.endpoint_updated", "webhook.secret_rotated"].sort(),
+    );
+    for (const r of rows) expect(r).toMatchObject({ organisationId: org.organisationId, workspaceId: org.workspaceId, actorUserId: org.userId, apiKeyId: key.id });
+    expect(rows.find((r) => r.action === "webhook.endpoint_updated")!.data).toEqual({ description: "CRM", enabled: false });
+    const everything = JSON.stringify(rows);
+    expect(everything).not.toContain(created.body.data.secret as string);
+    expect(everything).not.toContain(rotated.body.data.secret as string);
+    expect(everything).not.toContain("whsec_");
   });
 });
 

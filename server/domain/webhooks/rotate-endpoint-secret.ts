@@ -3,6 +3,7 @@ import type { Db } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { encryptSecret } from "@/server/lib/crypto";
+import { auditEndpointChange } from "./audit-endpoint-change";
 import { toEndpointView, type TWebhookCtx } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
 import { WEBHOOK_LIMITS } from "./limits";
@@ -29,6 +30,7 @@ export async function rotateEndpointSecret(db: Db, ctx: TWebhookCtx, endpointId:
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();
+    await auditEndpointChange(tx, ctx, endpointId, "webhook.secret_rotated", { previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
     return { ...toEndpointView(row!), secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
   });
 }

@@ -10,6 +10,7 @@ import type { Db } from "@/server/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { assertRegistrableUrl } from "./assert-registrable-url";
+import { auditEndpointChange } from "./audit-endpoint-change";
 import { PAUSED_ERROR } from "./claim-deliveries";
 import { EVENT_NAMES, type TEventName } from "./event-catalogue";
 import { toEndpointView, type TWebhookCtx } from "./endpoint-view";
@@ -55,6 +56,8 @@ export async function updateEndpoint(db: Db, ctx: TWebhookCtx, endpointId: strin
           ),
         );
     }
+    const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
+    await auditEndpointChange(tx, ctx, endpointId, "webhook.endpoint_updated", changed);
     return toEndpointView(row!);
   });
 }
