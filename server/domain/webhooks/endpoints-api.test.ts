@@ -19,6 +19,7 @@ import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } fro
 import { callJson } from "@/server/test/http";
 import { claimDeliveries } from "./claim-deliveries";
 import { EVENT_NAMES } from "./event-catalogue";
+import { findEndpoint } from "./find-endpoint";
 import { validSecrets } from "./perform-delivery";
 import { setResolver } from "./resolver";
 import { raisePackageSent } from "./test-support/fixtures";
@@ -240,6 +241,12 @@ describe("gates and tenancy", () => {
     const own = await callJson<TBody>(PATCH, { key, params: { endpointId: endpoint.id }, body: { url: "https://internal.example/hook" } });
     expect(own.status).toBe(422);
     expect(Object.keys(own.body.details ?? {})).toEqual(["url"]);
+  });
+
+  // The app's endpoint page passes its URL segment straight to findEndpoint: %00 must be a 404, not a 500.
+  it("does not find an id holding a NUL character (PostgreSQL would refuse the query)", async () => {
+    const { ctx } = await setup();
+    await expect(findEndpoint(t.db, ctx, "whep_\u0000")).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 
   it("needs canManageWebhooks (403) and the webhooks plan feature (402)", async () => {

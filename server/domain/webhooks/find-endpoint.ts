@@ -6,6 +6,8 @@ import type { TWebhookCtx } from "./endpoint-view";
 
 /** The endpoint in the caller's workspace, or 404 — another workspace's endpoint does not exist for the caller. */
 export async function findEndpoint(db: Db, ctx: TWebhookCtx, endpointId: string, opts: { forUpdate?: boolean } = {}) {
+  // No id holds a NUL, and PostgreSQL refuses one in a query: a page URL with %00 is simply not found.
+  if (endpointId.includes("\u0000")) throw errors.notFound("Webhook endpoint");
   const query = db
     .select()
     .from(webhookEndpoints)
