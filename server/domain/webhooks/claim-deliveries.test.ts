@@ -7,16 +7,20 @@
  *   every lease expiry (it once looped every 30 s forever), and ends EXHAUSTED after nine attempts;
  * - fairness is per endpoint BEFORE the batch limit: one endpoint with a long queue (or already at its cap)
  *   cannot fill the candidate list and starve other endpoints' newer deliveries;
- * - the migration creates the partial indexes the claim relies on.
+ * - the migration creates the partial indexes the claim relies on;
+ * - (PostgreSQL) the claim statement runs only once the claimers' advisory lock is held, so its in-flight
+ *   counts include a claim another worker committed meanwhile — the per-endpoint cap holds across workers.
+ *   The claim was once sent before the lock (drizzle's queries start when first awaited) and read stale counts.
  */
-import { sql } from "drizzle-orm";
-import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { claimDeliveries, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { databaseUrl } from "@/server/test/global-setup";
+import { CLAIM_LOCK, claimDeliveries, WORKER_LOST_ERROR } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "./limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
@@ -135,5 +139,39 @@ describe("the claim's indexes", () => {
     const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
     expect(byName.get("webhook_deliveries_in_flight_idx")).toMatch(/\(endpoint_id\) WHERE \(claim_token IS NOT NULL\)/);
     expect(byName.get("webhook_deliveries_endpoint_due_idx")).toMatch(/\(endpoint_id, \(\(attempts > 0\)\), next_attempt_at\) WHERE/);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory lock (PostgreSQL)", () => {
+  it("counts the in-flight rows another claimer committed while this claim waited for the lock", async () => {
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(...(await raisePackageSent(t.db, ctx, `p_${i}`)).deliveryIds);
+    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
+    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    try {
+      // Another worker holds the claim lock and claims the 4 NEWEST deliveries (the endpoint's whole cap).
+      const reserved = await other.reserve();
+      await reserved`begin`;
+      await reserved`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
+      await reserved`update webhook_deliveries set attempts = 1, claim_token = 'other-worker', locked_until = now() + interval '30 seconds'
+                     where id = any(${ids.slice(4)})`;
+      // Our claim starts meanwhile and must wait for the lock.
+      const claiming = claimDeliveries(t.db, { limit: 10 });
+      for (;;) {
+        const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+        if (waiting!.n > 0) break;
+      }
+      await reserved`commit`;
+      reserved.release();
+      expect(await claiming).toEqual([]);
+      const inFlight = await t.db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.claimToken), inArray(webhookDeliveries.id, ids)));
+      expect(inFlight).toHaveLength(WEBHOOK_LIMITS.perEndpointCap);
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -15,14 +15,15 @@
  *   retried on the schedule — not at every lease expiry.
  */
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import type { TEventName } from "./event-catalogue";
 import { WEBHOOK_LIMITS } from "./limits";
+import { queryPrepared } from "./query-prepared";
 import { scheduledDelayMs } from "./retry-schedule";
 
 /** Arbitrary constant naming the claim lock among advisory locks. */
-const CLAIM_LOCK = 4_201_777;
+export const CLAIM_LOCK = 4_201_777;
 export const PAUSED_ERROR = "endpoint paused";
 export const WORKER_LOST_ERROR = "worker lost during the last attempt";
 
@@ -72,8 +73,10 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
   const claimed = await db.transaction(async (tx) => {
     // The lock and the claim are sent together (pipelined on the transaction's connection) but run as two
     // statements, in order: the claim statement takes its snapshot after the lock is held, so the in-flight
-    // counts it reads include every claim committed by the previous holder.
-    const locked = tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
+    // counts it reads include every claim committed by the previous holder. Drizzle's queries are lazy — sent
+    // when first awaited — so the lock is started explicitly (`.then`) BEFORE the claim is built and sent;
+    // otherwise the claim would go first and run unserialised (it once did).
+    const locked = queryPrepared(tx, sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`).then(() => undefined);
     // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
     // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
     // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
@@ -83,7 +86,7 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
     // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
     // the number of endpoints, not the backlog or the retained history. `(attempts > 0) is true/false` (not
     // `= false`, which the planner rewrites to `attempts <= 0`) lets the scans use the index's second column.
-    const rows = queryRows<TClaimedRow>(
+    const rows = queryPrepared<TClaimedRow>(
       tx,
       sql`
       with lost as (
