@@ -11,23 +11,22 @@
  * documented; the window is the time between this statement and the first bytes on the wire.
  */
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
+import { queryPrepared } from "./query-prepared";
 
 export type TSendVerdict = "send" | "paused" | "stale";
 
 export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" | "token">[]): Promise<TSendVerdict[]> {
   if (claims.length === 0) return [];
   const atIso = now().toISOString();
-  const values = sql.join(
-    claims.map((c) => sql`(${c.id}, ${c.token})`),
-    sql`, `,
-  );
-  const rows = await queryRows<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
+  // One statement text whatever the batch size (the claims travel as one JSON parameter): prepared once.
+  const input = JSON.stringify(claims.map((c) => ({ id: c.id, token: c.token })));
+  const rows = await queryPrepared<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
     db,
     sql`
-    with input(id, token) as (values ${values}),
+    with input as (select * from jsonb_to_recordset(${input}::jsonb) as i(id text, token text)),
     dropped as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,

@@ -16,6 +16,7 @@ import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries } from "./claim-deliveries";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
+import { createOutcomeWriter } from "./outcome-writer";
 import { performDelivery } from "./perform-delivery";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { updateEndpoint } from "./update-endpoint";
@@ -122,6 +123,27 @@ describe("a delivery", () => {
     expect(elsewhere.received).toHaveLength(0);
     await elsewhere.close();
   });
+});
+
+// Regression: a receiver's answer with a NUL character (PostgreSQL text refuses it), or one whose 1,000th
+// stored character cut an emoji in half (a lone surrogate, which JSON parameters refuse), made the outcome
+// unwritable: the delivery then looked like a lost worker and was retried although it had been DELIVERED.
+it("stores an answer with NUL characters or a split emoji, on the single and the batched outcome paths", async () => {
+  rx.setHandler((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(999) + "\u{1F600}\u0000 tail"));
+  const { ctx } = await setupEndpoint(t.db, rx.url);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(...(await raisePackageSent(t.db, ctx, `pkg_${i}`)).deliveryIds);
+  const writer = createOutcomeWriter(t.db, deps);
+  const results = await deliverDueWebhooks(t.db, { ...deps, record: writer.record });
+  expect(results.map((r) => r.outcome)).toEqual(ids.map(() => expect.objectContaining({ kind: "recorded", status: "DELIVERED" })));
+  for (const id of ids) {
+    const row = await deliveryRow(t.db, id);
+    expect(row.lastResponseBody).toBe("x".repeat(999) + "\uFFFD");
+  }
+  rx.setHandler((_req, res) => res.writeHead(200).end("a\u0000b"));
+  const [last] = (await raisePackageSent(t.db, ctx, "pkg_nul")).deliveryIds;
+  await deliverDueWebhooks(t.db, deps);
+  expect(await deliveryRow(t.db, last!)).toMatchObject({ status: "DELIVERED", lastResponseBody: "a\uFFFDb" });
 });
 
 describe("endpoint health", () => {

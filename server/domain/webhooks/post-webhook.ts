@@ -67,6 +67,15 @@ function agentFor(target: TPostTarget): Agent {
   return agent;
 }
 
+/**
+ * What PostgreSQL can store: no NUL character (text refuses it) and no lone surrogate (cutting at 1,000 UTF-16
+ * units can split a pair; JSON parameters refuse it). Both become U+FFFD. A receiver's odd answer must never
+ * make its outcome unwritable — the delivery would then be retried as if the worker had died.
+ */
+export function storable(text: string): string {
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+}
+
 /** Retry-After as seconds or an HTTP date → milliseconds from now (null when absent or unreadable). */
 export function parseRetryAfter(value: string | string[] | undefined): number | null {
   const raw = Array.isArray(value) ? value[0] : value;
@@ -118,7 +127,7 @@ export async function postWebhook(
       if (size >= readBytes) break; // leaving the loop destroys the stream: the rest is never read
     }
     if (!res.body.destroyed) res.body.destroy();
-    const text = Buffer.concat(chunks).subarray(0, readBytes).toString("utf8").slice(0, storedChars);
+    const text = storable(Buffer.concat(chunks).subarray(0, readBytes).toString("utf8").slice(0, storedChars));
     const ok = status >= 200 && status < 300;
     return {
       ...base,

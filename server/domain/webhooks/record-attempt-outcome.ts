@@ -15,12 +15,13 @@
  * - the attempt is logged with status, body (≤ 1,000 chars), error, duration and remote address.
  */
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import type { TDeliveryStatus } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "./limits";
+import { queryPrepared } from "./query-prepared";
 import { retryDelayMs } from "./retry-schedule";
 
 export type TAttemptResult = {
@@ -49,7 +50,7 @@ export async function recordAttemptOutcome(
   const final = Boolean(result.permanent) || claim.attempt >= WEBHOOK_LIMITS.maxAttempts;
   const retryAt = final || result.ok ? null : new Date(at.getTime() + retryDelayMs(claim.attempt, { retryAfterMs: result.retryAfterMs, random: opts.random }));
   const atIso = at.toISOString();
-  const rows = await queryRows<{ status: TDeliveryStatus }>(
+  const rows = await queryPrepared<{ status: TDeliveryStatus }>(
     db,
     sql`
     with ep as (

@@ -6,10 +6,11 @@
  * A success needs no endpoint lock: it is DELIVERED whatever the endpoint's state.
  */
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import type { TClaim } from "./claim-deliveries";
+import { queryPrepared } from "./query-prepared";
 import type { TAttemptResult, TOutcome } from "./record-attempt-outcome";
 
 export type TDeliveredItem = { claim: Pick<TClaim, "id" | "token" | "attempt" | "endpointId">; result: TAttemptResult };
@@ -18,19 +19,28 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
   if (items.length === 0) return [];
   if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
   const atIso = now().toISOString();
-  const values = sql.join(
-    items.map(
-      ({ claim, result }) =>
-        sql`(${claim.id}, ${claim.token}, ${claim.attempt}::int, ${result.status}::int, ${result.body}::text, ${result.durationMs}::int,
-             ${result.startedAt.toISOString()}::timestamptz, ${result.requestHeaders ? JSON.stringify(result.requestHeaders) : null}::jsonb,
-             ${result.remoteAddress}::text, ${newId("wha")})`,
-    ),
-    sql`, `,
+  // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once.
+  const input = JSON.stringify(
+    items.map(({ claim, result }) => ({
+      id: claim.id,
+      token: claim.token,
+      attempt: claim.attempt,
+      status: result.status,
+      body: result.body,
+      duration: result.durationMs,
+      started_at: result.startedAt.toISOString(),
+      headers: result.requestHeaders ?? null,
+      remote: result.remoteAddress,
+      attempt_id: newId("wha"),
+    })),
   );
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryPrepared<{ id: string }>(
     db,
     sql`
-    with input(id, token, attempt, status, body, duration, started_at, headers, remote, attempt_id) as (values ${values}),
+    with input as (
+      select * from jsonb_to_recordset(${input}::jsonb) as i(id text, token text, attempt int, status int, body text, duration int,
+        started_at timestamptz, headers jsonb, remote text, attempt_id text)
+    ),
     d as (
       update webhook_deliveries w set
         status = 'DELIVERED', locked_until = null, claim_token = null,
