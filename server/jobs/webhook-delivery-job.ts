@@ -11,6 +11,7 @@ import type { DbHandle } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/claim-deliveries";
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/outcome-writer";
 import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/perform-delivery";
+import type { TAttemptResult } from "@/server/domain/webhooks/record-attempt-outcome";
 import { createSendGate, type TSendGate } from "@/server/domain/webhooks/send-gate";
 import { logger } from "@/server/lib/logger";
 import type { TJob } from "./worker";
@@ -33,10 +34,24 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   let pumping: Promise<void> | null = null;
   let again = false;
 
+  // Attempts launched whose outcome has not reached the writer yet: the writer waits (briefly) for them.
+  let outstanding = 0;
+
   const launch = (db: DbHandle["db"], claim: TClaim) => {
-    writer ??= createOutcomeWriter(db, { random: opts.deps?.random });
+    writer ??= createOutcomeWriter(db, { random: opts.deps?.random, outstanding: () => outstanding });
     gate ??= createSendGate(db);
-    const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record: writer.record, confirm: gate.confirm })
+    const write = writer;
+    outstanding += 1;
+    let counted = true;
+    const settle = () => {
+      if (counted) outstanding -= 1;
+      counted = false;
+    };
+    const record = (c: TClaim, result: TAttemptResult) => {
+      settle();
+      return write.record(c, result);
+    };
+    const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record, confirm: gate.confirm })
       .then((outcome) => {
         logger().info(
           { deliveryId: claim.id, endpointId: claim.endpointId, attempt: claim.attempt, outcome: outcome.kind, status: "status" in outcome ? outcome.status : undefined },
@@ -45,6 +60,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       })
       .catch((err: unknown) => logger().error({ err, deliveryId: claim.id }, "webhook attempt failed to record; the lease will expire and it is retried"))
       .finally(() => {
+        settle();
         inFlight.delete(claim.id);
         if (!shutdown.signal.aborted) void pump();
       });

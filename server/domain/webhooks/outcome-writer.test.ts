@@ -63,4 +63,27 @@ describe("group commit of outcomes", () => {
     await recordDeliveredOutcomes(t.db, [{ claim: claims[1]!, result: ok() }]);
     expect((await endpointRow(t.db, claims[0]!.endpointId)).consecutiveFailures).toBe(0);
   });
+
+  // Protects the worker's group commit under load: outcomes of one wave of attempts (answered within a
+  // millisecond or two of each other) are written in ONE statement, not "the first alone, then the rest"; and
+  // the wait is bounded, so an outcome is written even when the other attempts never answer.
+  it("waits for the rest of a wave (bounded) and writes it in one statement", async () => {
+    const claims = await claimed(3);
+    let tick = at.getTime();
+    setClock(() => new Date((tick += 1))); // every statement gets its own timestamp
+    let outstanding = 3;
+    const writer = createOutcomeWriter(t.db, { random: () => 0, outstanding: () => outstanding, maxWaitMs: 10_000 });
+    const written = claims.map((claim) => {
+      outstanding -= 1;
+      return writer.record(claim, ok());
+    });
+    await Promise.all(written);
+    const stamps = await t.db.select({ createdAt: webhookAttempts.createdAt }).from(webhookAttempts);
+    expect(stamps).toHaveLength(3);
+    expect(new Set(stamps.map((r) => r.createdAt.getTime())).size).toBe(1);
+
+    const more = await claimed(1);
+    const stuck = createOutcomeWriter(t.db, { outstanding: () => 5, maxWaitMs: 0 });
+    expect(await stuck.record(more[0]!, ok())).toMatchObject({ kind: "recorded", status: "DELIVERED" });
+  });
 });

@@ -5,8 +5,9 @@
  * same connection; a batch of successes only is that one statement, atomic by itself, with no BEGIN/COMMIT
  * around it. A busy worker pays one commit (and one WAL flush) per batch instead of one per delivery.
  * Within a batch, successes are applied before failures: attempts in one batch ran concurrently, so there is
- * no "last" one to honour, and the counter ends counting the batch's failures. An idle worker flushes a lone outcome at once, so nothing waits on a
- * timer. Statements run in endpoint order, so two workers' batches lock endpoint rows in the same order.
+ * no "last" one to honour, and the counter ends counting the batch's failures. An idle worker flushes a lone
+ * outcome at once; a busy one (see `outstanding`) lets an outcome wait up to `maxWaitMs` for the rest of its
+ * wave. Statements run in endpoint order, so two workers' batches lock endpoint rows in the same order.
  * If a batch fails as a whole (say, a deadlock victim), its outcomes are retried one by one, each on its own.
  */
 import type { Db } from "@/server/db/client";
@@ -27,10 +28,25 @@ export type TOutcomeWriter = {
   drain(): Promise<void>;
 };
 
-export function createOutcomeWriter(db: Db, opts: { random?: () => number; maxBatch?: number } = {}): TOutcomeWriter {
+export type TOutcomeWriterOptions = {
+  random?: () => number;
+  maxBatch?: number;
+  /**
+   * How many attempts are still out (sent, answer not yet handed to this writer). While some are, a new outcome
+   * waits for them — at most `maxWaitMs` — so that a wave of attempts answered within a millisecond or two is
+   * written in one statement instead of "the first alone, then the rest". Without it, every outcome is
+   * flushed at once.
+   */
+  outstanding?: () => number;
+  maxWaitMs?: number;
+};
+
+export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): TOutcomeWriter {
   const maxBatch = opts.maxBatch ?? 64;
+  const maxWaitMs = opts.maxWaitMs ?? 2;
   let queue: TPending[] = [];
   let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
 
   const writeOne = (p: TPending) => recordAttemptOutcome(db, p.claim, p.result, { random: opts.random }).then(p.resolve, p.reject);
 
@@ -66,20 +82,31 @@ export function createOutcomeWriter(db: Db, opts: { random?: () => number; maxBa
   };
 
   const kick = () => {
+    clearTimeout(timer);
+    timer = undefined;
     flushing ??= flush().finally(() => {
       flushing = null;
+      // What queued up during the flush is written at once: it has already waited one flush.
       if (queue.length > 0) kick();
     });
+  };
+
+  /** A new outcome: write now if nothing else is expected soon, else wait (bounded) for the rest of its wave. */
+  const schedule = () => {
+    if (flushing) return; // the running flush writes it next
+    if ((opts.outstanding?.() ?? 0) <= 0) return kick();
+    timer ??= setTimeout(kick, maxWaitMs);
   };
 
   return {
     record(claim, result) {
       return new Promise<TOutcome>((resolve, reject) => {
         queue.push({ claim, result, resolve, reject });
-        kick();
+        schedule();
       });
     },
     async drain() {
+      if (queue.length > 0 && !flushing) kick();
       while (flushing) await flushing;
     },
   };
