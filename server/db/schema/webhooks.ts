@@ -102,12 +102,18 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} in ('PENDING','FAILED')`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
     /**
-     * The claim's per-endpoint candidates: each endpoint's due first attempts (`attempts > 0` false) and due
-     * retries (true), oldest first — a few index entries per endpoint, however long any one endpoint's queue is.
+     * The claim's per-endpoint candidates, oldest first — a few index entries per endpoint, however long any
+     * one endpoint's queue is: its queued first attempts, and apart (so the planner knows how few there usually
+     * are) its queued retries. "Queued" is spelt `status not in ('DELIVERED','EXHAUSTED')` here and in the claim
+     * (the same rows as `in ('PENDING','FAILED')`), so that the claim's per-endpoint scans can only be served by
+     * these two: the global due index above would let the planner walk every endpoint's backlog in time order.
      */
-    index("webhook_deliveries_endpoint_due_idx")
-      .on(t.endpointId, sql`(${t.attempts} > 0)`, t.nextAttemptAt)
-      .where(sql`${t.status} in ('PENDING','FAILED')`),
+    index("webhook_deliveries_endpoint_first_due_idx")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`${t.status} not in ('DELIVERED','EXHAUSTED') and ${t.attempts} = 0`),
+    index("webhook_deliveries_endpoint_retry_due_idx")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`${t.status} not in ('DELIVERED','EXHAUSTED') and ${t.attempts} > 0`),
     /** The claim's in-flight count per endpoint: only leased rows, never the retained history. */
     index("webhook_deliveries_in_flight_idx")
       .on(t.endpointId)

@@ -131,14 +131,15 @@ describe("fairness across endpoints", () => {
 });
 
 describe("the claim's indexes", () => {
-  it("exist as partial indexes: in-flight per endpoint, and due per endpoint", async () => {
+  it("exist as partial indexes: in-flight per endpoint, and due first attempts and retries per endpoint", async () => {
     const rows = await queryRows<{ indexname: string; indexdef: string }>(
       t.db,
       sql`select indexname, indexdef from pg_indexes where tablename = 'webhook_deliveries' order by indexname`,
     );
     const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
     expect(byName.get("webhook_deliveries_in_flight_idx")).toMatch(/\(endpoint_id\) WHERE \(claim_token IS NOT NULL\)/);
-    expect(byName.get("webhook_deliveries_endpoint_due_idx")).toMatch(/\(endpoint_id, \(\(attempts > 0\)\), next_attempt_at\) WHERE/);
+    expect(byName.get("webhook_deliveries_endpoint_first_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts = 0/);
+    expect(byName.get("webhook_deliveries_endpoint_retry_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts > 0/);
   });
 });
 

@@ -84,33 +84,42 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
     // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
     // Every step looks rows up by key or through a partial index (in flight: `claim_token is not null`; due per
     // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
-    // the number of endpoints, not the backlog or the retained history. `(attempts > 0) is true/false` (not
-    // `= false`, which the planner rewrites to `attempts <= 0`) lets the scans use the index's second column.
+    // the number of endpoints, not the backlog or the retained history. First attempts and retries have an
+    // index each (`attempts = 0` / `attempts > 0`): the planner knows from their sizes how few retries there
+    // usually are, and a prepared statement's generic plan stays on them. Queued is spelt `status not in
+    // ('DELIVERED', 'EXHAUSTED')` as in those indexes (see the schema), which keeps the global due index out.
+    // The leases of each endpoint (its in-flight index entries) give both its room and its lost ninth attempts,
+    // which are then updated by primary key (their status test is written `not in ('DELIVERED', 'EXHAUSTED')`
+    // so that the planner cannot combine in a due index, which would walk the whole backlog).
     const rows = queryPrepared<TClaimedRow>(
       tx,
       sql`
-      with lost as (
+      with leases as (
+        select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost
+        from webhook_endpoints e cross join lateral (
+          select (count(*) filter (where f.locked_until > ${atIso}::timestamptz))::int as total,
+            (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempts > 1))::int as retries,
+            array_agg(f.id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempts >= ${max}::int) as lost
+          from webhook_deliveries f
+          where f.endpoint_id = e.id and f.claim_token is not null
+        ) l
+      ), lost as (
         update webhook_deliveries w set
           status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
           last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
           updated_at = ${atIso}::timestamptz
-        where w.claim_token is not null and w.locked_until <= ${atIso}::timestamptz
-          and w.status in ('PENDING', 'FAILED') and w.attempts >= ${max}::int
+        where w.id = any(array(select unnest(lost) from leases)) and w.claim_token is not null
+          and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
         returning w.id
       ), room as (
-        select e.id as endpoint_id, ${cap}::int - l.total as room,
-          least(${retryCap}::int - l.retries, ${cap}::int - l.total) as retry_room
-        from webhook_endpoints e cross join lateral (
-          select count(*)::int as total, (count(*) filter (where f.attempts > 1))::int as retries
-          from webhook_deliveries f
-          where f.endpoint_id = e.id and f.claim_token is not null and f.locked_until > ${atIso}::timestamptz
-        ) l
-        where e.enabled and ${cap}::int - l.total > 0
+        select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
+        from leases
+        where enabled and ${cap}::int - total > 0
       ), cand as (
         select r.endpoint_id, r.room, c.id, c.next_attempt_at
         from room r cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) is false and w.status in ('PENDING', 'FAILED')
+          where w.endpoint_id = r.endpoint_id and w.attempts = 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
             and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
           order by w.next_attempt_at
           limit r.room
@@ -119,7 +128,7 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
         select r.endpoint_id, r.room, c.id, c.next_attempt_at
         from room r cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and (w.attempts > 0) is true and w.status in ('PENDING', 'FAILED')
+          where w.endpoint_id = r.endpoint_id and w.attempts > 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
             and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
             and w.attempts < ${max}::int
           order by w.next_attempt_at

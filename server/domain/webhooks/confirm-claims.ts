@@ -21,7 +21,8 @@ export type TSendVerdict = "send" | "paused" | "stale";
 export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" | "token">[]): Promise<TSendVerdict[]> {
   if (claims.length === 0) return [];
   const atIso = now().toISOString();
-  // One statement text whatever the batch size (the claims travel as one JSON parameter): prepared once.
+  // One statement text whatever the batch size (the claims travel as one JSON parameter): prepared once. Rows
+  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size.
   const input = JSON.stringify(claims.map((c) => ({ id: c.id, token: c.token })));
   const rows = await queryPrepared<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
     db,
@@ -32,13 +33,14 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
         status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
         locked_until = null, claim_token = null, attempts = greatest(w.attempts - 1, 0), updated_at = ${atIso}::timestamptz
       from input i, webhook_endpoints e
-      where w.id = i.id and w.claim_token = i.token and e.id = w.endpoint_id and not e.enabled
+      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token = i.token
+        and e.id = w.endpoint_id and not e.enabled
       returning w.id
     )
     select i.id, coalesce(w.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled,
       exists (select 1 from dropped d where d.id = i.id) as dropped
     from input i
-      left join webhook_deliveries w on w.id = i.id
+      left join webhook_deliveries w on w.id = i.id and w.id = any(array(select id from input))
       left join webhook_endpoints e on e.id = w.endpoint_id`,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -19,7 +19,8 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
   if (items.length === 0) return [];
   if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
   const atIso = now().toISOString();
-  // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once.
+  // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once. Rows
+  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size.
   const input = JSON.stringify(
     items.map(({ claim, result }) => ({
       id: claim.id,
@@ -47,7 +48,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
         last_response_status = i.status, last_response_body = i.body, last_error = null, last_duration_ms = i.duration,
         updated_at = ${atIso}::timestamptz, completed_at = ${atIso}::timestamptz
       from input i
-      where w.id = i.id and w.claim_token = i.token
+      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token = i.token
       returning w.id, w.endpoint_id
     ), health as (
       update webhook_endpoints x set consecutive_failures = 0
