@@ -1,3 +1,0 @@
-DROP INDEX "webhook_deliveries_endpoint_due_idx";--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_endpoint_first_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" not in ('DELIVERED','EXHAUSTED') and "webhook_deliveries"."attempts" = 0;--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_endpoint_retry_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" not in ('DELIVERED','EXHAUSTED') and "webhook_deliveries"."attempts" > 0;
