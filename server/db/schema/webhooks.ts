@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { organisations, workspaces } from "./organisations";
 
@@ -141,3 +141,13 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptNumber)],
 );
+
+/**
+ * The attempt-duration histogram of attempts that are no longer stored (pruned by retention, or deleted with
+ * their endpoint), folded in when they go, so the Prometheus histogram (stored + folded) only ever grows.
+ * One row per series: the bucket bounds in seconds ("0.05" … "10"), "+Inf" (the count) and "sum_ms".
+ */
+export const webhookAttemptHistogramBase = pgTable("webhook_attempt_histogram_base", {
+  series: text("series").primaryKey(),
+  value: bigint("value", { mode: "number" }).notNull().default(0),
+});

@@ -1,13 +1,12 @@
 /**
  * Prometheus text exposition for operators, instance-wide, computed from the database so every web
- * replica and worker reports the same figures. The attempt-duration histogram covers the stored attempts
- * (deliveries are pruned after WEBHOOK_RETENTION_DAYS), so it is a gauge-like histogram over that window.
+ * replica and worker reports the same figures. The attempt-duration histogram is cumulative: stored attempts
+ * plus those already pruned or deleted (see attempt-histogram.ts), so its series never go down.
  */
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
-
-export const DURATION_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { DURATION_BUCKETS_SECONDS, readAttemptHistogram } from "@/server/domain/webhooks/attempt-histogram";
 
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const lines: string[] = [];
@@ -36,25 +35,12 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   lines.push(`foliosign_webhook_endpoints{state="Paused"} ${paused}`);
   lines.push(`foliosign_webhook_endpoints{state="Failing"} ${failing}`);
 
-  const bucketCols = DURATION_BUCKETS_SECONDS.map(
-    (b) => sql<number>`count(*) filter (where ${webhookAttempts.durationMs} <= ${b * 1000})::int`,
-  );
-  const [hist] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      sumMs: sql<number>`coalesce(sum(${webhookAttempts.durationMs}), 0)::bigint`,
-      ...Object.fromEntries(bucketCols.map((c, i) => [`b${i}`, c])),
-    })
-    .from(webhookAttempts)
-    .where(sql`${webhookAttempts.durationMs} is not null`);
-  const h = (hist ?? {}) as Record<string, number | string | undefined>;
-  metric("foliosign_webhook_attempt_duration_seconds", "histogram", "Duration of stored delivery attempts.");
-  DURATION_BUCKETS_SECONDS.forEach((b, i) => {
-    lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="${b}"} ${Number(h[`b${i}`] ?? 0)}`);
-  });
-  lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${Number(h.count ?? 0)}`);
-  lines.push(`foliosign_webhook_attempt_duration_seconds_sum ${Number(h.sumMs ?? 0) / 1000}`);
-  lines.push(`foliosign_webhook_attempt_duration_seconds_count ${Number(h.count ?? 0)}`);
+  const h = await readAttemptHistogram(db);
+  metric("foliosign_webhook_attempt_duration_seconds", "histogram", "Duration of webhook delivery attempts (cumulative since install).");
+  for (const b of DURATION_BUCKETS_SECONDS) lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="${b}"} ${h[String(b)] ?? 0}`);
+  lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${h["+Inf"] ?? 0}`);
+  lines.push(`foliosign_webhook_attempt_duration_seconds_sum ${(h.sum_ms ?? 0) / 1000}`);
+  lines.push(`foliosign_webhook_attempt_duration_seconds_count ${h["+Inf"] ?? 0}`);
 
   const [queue] = await db
     .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${webhookDeliveries.createdAt})` })

@@ -14,6 +14,9 @@ import { getEndpointHealth } from "./get-endpoint-health";
 import { getEndpointTimeline } from "./get-endpoint-timeline";
 import { getWebhookOverview } from "./get-webhook-overview";
 import { renderMetrics } from "./render-metrics";
+import { deleteEndpoint } from "@/server/domain/webhooks/delete-endpoint";
+import { pruneDeliveries } from "@/server/domain/webhooks/prune-deliveries";
+import { setClock } from "@/server/lib/clock";
 
 const t = useTestDb();
 const AT = new Date("2026-11-22T12:30:00.000Z");
@@ -162,5 +165,35 @@ describe("webhook health figures", () => {
     expect(text).toContain("foliosign_webhook_attempt_duration_seconds_sum 0.78");
     expect(text).toContain("foliosign_webhook_queue_backlog 1");
     expect(text).toContain("foliosign_webhook_oldest_pending_age_seconds 420");
+  });
+
+  // Regression: the histogram was computed from stored attempts only, so retention and endpoint deletion made
+  // its counters go down, which Prometheus reads as a counter reset. Removed attempts are now folded in.
+  it("keeps the duration histogram cumulative when attempts are pruned or deleted with their endpoint", async () => {
+    const org = await createTestOrg(t.db);
+    const a = await seedEndpoint(t.db, org, org.workspaceId);
+    const b = await seedEndpoint(t.db, org, org.workspaceId);
+    const old = new Date(AT.getTime() - 40 * 24 * 3_600_000);
+    await seedDelivery(t.db, org, org.workspaceId, a, old, "DELIVERED", [
+      { at: old, status: 500, ms: 40 },
+      { at: old, status: 200, ms: 300 },
+    ]);
+    await seedDelivery(t.db, org, org.workspaceId, a, ago(3), "DELIVERED", [{ at: ago(3), status: 200, ms: 700 }]);
+    await seedDelivery(t.db, org, org.workspaceId, b, ago(2), "EXHAUSTED", [{ at: ago(2), status: null, ms: 10_000, error: "timeout" }]);
+    const histogram = (text: string) => text.split("\n").filter((l) => l.startsWith("foliosign_webhook_attempt_duration_seconds")).join("\n");
+    const before = histogram(await renderMetrics(t.db, AT));
+    expect(before).toContain('foliosign_webhook_attempt_duration_seconds_bucket{le="0.05"} 1');
+    expect(before).toContain('foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} 4');
+    expect(before).toContain("foliosign_webhook_attempt_duration_seconds_sum 11.04");
+
+    setClock(() => AT);
+    expect((await pruneDeliveries(t.db, { retentionDays: 30 })).deliveries).toBe(1);
+    const ctx = { organisation: { id: org.organisationId }, workspace: { id: org.workspaceId } };
+    await deleteEndpoint(t.db, ctx, b);
+    expect(await t.db.select().from(webhookAttempts)).toHaveLength(1);
+    expect(histogram(await renderMetrics(t.db, AT))).toBe(before);
+
+    await seedDelivery(t.db, org, org.workspaceId, a, ago(1), "DELIVERED", [{ at: ago(1), status: 200, ms: 90 }]);
+    expect(histogram(await renderMetrics(t.db, AT))).toContain('foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} 5');
   });
 });
