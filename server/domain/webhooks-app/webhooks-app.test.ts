@@ -10,9 +10,8 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { auditEvents, webhookDeliveries, webhookEvents } from "@/server/db/schema";
-import { resetEnvCache } from "@/server/env";
 import { AppError } from "@/server/http/errors";
 import { setClock } from "@/server/lib/clock";
 import { ownerActor } from "@/server/test/actors";
@@ -22,7 +21,8 @@ import { createEndpoint } from "@/server/domain/webhooks/create-endpoint";
 import { deliverDueWebhooks } from "@/server/domain/webhooks/deliver-due-webhooks";
 import { rotateEndpointSecret } from "@/server/domain/webhooks/rotate-endpoint-secret";
 import { updateEndpoint } from "@/server/domain/webhooks/update-endpoint";
-import { answer, startReceiver, type TReceiver } from "@/server/domain/webhooks/test-support/receiver";
+import { answer } from "@/server/domain/webhooks/test-support/receiver";
+import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
 import { raisePackageSent } from "@/server/domain/webhooks/test-support/fixtures";
 import { checkDeliverySignature } from "./check-delivery-signature";
 import { getDeliveryDetail } from "./get-delivery-detail";
@@ -32,20 +32,10 @@ import { resolveWebhookScope, type TWebhookScope } from "./resolve-webhook-scope
 import { sendTestEvent } from "./send-test-event";
 
 const t = useTestDb();
-let rx: TReceiver;
+const rx = useLocalReceiver();
 let clock = new Date("2030-03-01T10:00:00.000Z");
 const deps = { random: () => 0 };
 
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
-});
 afterEach(() => {
   rx.received.length = 0;
   rx.setHandler(answer(200));

@@ -7,30 +7,20 @@
  * claim of a batch its own verdict. A local receiver (127.0.0.1, the development switch on) counts requests.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
-import { resetEnvCache } from "@/server/env";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries } from "./claim-deliveries";
 import { performDelivery } from "./perform-delivery";
 import { createSendGate } from "./send-gate";
-import { answer, startReceiver, type TReceiver } from "./test-support/receiver";
+import { answer } from "./test-support/receiver";
+import { useLocalReceiver } from "./test-support/use-local-receiver";
 import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "./test-support/fixtures";
 import { updateEndpoint } from "./update-endpoint";
 
 const t = useTestDb();
-let rx: TReceiver;
+const rx = useLocalReceiver(answer(500));
 
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver(answer(500));
-});
-afterAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
-});
 
 describe("a claim made just before a pause", () => {
   it("is dropped unsent: EXHAUSTED 'endpoint paused', no failure counted, no attempt logged", async () => {

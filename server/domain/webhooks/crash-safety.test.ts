@@ -12,10 +12,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts } from "@/server/db/schema";
-import { resetEnvCache } from "@/server/env";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { WEBHOOK_LIMITS } from "./limits";
@@ -23,24 +22,17 @@ import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { recordEvent } from "./record-event";
 import { scheduledDelayMs } from "./retry-schedule";
 import { withEvents } from "./with-events";
-import { answer, startReceiver, type TReceiver } from "./test-support/receiver";
+import { answer } from "./test-support/receiver";
+import { useLocalReceiver } from "./test-support/use-local-receiver";
 import { deliveryRow, packageSent, setupEndpoint } from "./test-support/fixtures";
 
 const base = process.env.DATABASE_URL;
 const t = useTestDb();
-let rx: TReceiver;
+const rx = useLocalReceiver();
 const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver();
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
 });
 
 async function spawnWorker(url: string, name: string) {

@@ -4,29 +4,19 @@
  * concurrency drains by the job's own re-claiming as attempts finish (no poll needed); and a graceful stop hands
  * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createWebhookDeliveryJob } from "@/server/jobs/webhook-delivery-job";
 import { startWorker } from "@/server/jobs/worker";
-import { resetEnvCache } from "@/server/env";
 import { useTestDb } from "@/server/test/db";
 import { recordEvent } from "./record-event";
-import { answer, startReceiver, type TReceiver } from "./test-support/receiver";
+import { answer } from "./test-support/receiver";
+import { useLocalReceiver } from "./test-support/use-local-receiver";
 import { deliveryRow, packageSent, setupEndpoint } from "./test-support/fixtures";
 import { withEvents } from "./with-events";
 
 const t = useTestDb();
-let rx: TReceiver;
+const rx = useLocalReceiver();
 
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
-});
 
 describe("the webhook delivery job", () => {
   it("keeps claiming as attempts finish, without waiting for the poll", async () => {

@@ -8,26 +8,22 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/server/env";
 import { useTestDb } from "@/server/test/db";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { scheduledDelayMs } from "./retry-schedule";
 import { rotateEndpointSecret } from "./rotate-endpoint-secret";
 import { raisePackageSent, setupEndpoint } from "./test-support/fixtures";
-import { startReceiver, type TReceiver } from "./test-support/receiver";
+import { useLocalReceiver } from "./test-support/use-local-receiver";
 
 type TVerify = (raw: string | Buffer, headers: Record<string, string>, secret: string) => boolean;
 
 const t = useTestDb();
 const doc = readFileSync(path.resolve("docs/webhooks.md"), "utf8");
-let rx: TReceiver;
+const rx = useLocalReceiver();
 let dir: string;
 let verify: TVerify;
 
 beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver();
   const snippet = /```js\n(\/\/ verify-foliosign\.mjs[\s\S]*?)```/.exec(doc)?.[1];
   if (!snippet) throw new Error("docs/webhooks.md lost its verify-foliosign.mjs snippet");
   dir = mkdtempSync(path.join(os.tmpdir(), "foliosign-doc-"));
@@ -36,12 +32,7 @@ beforeAll(async () => {
     verifyFoliosignSignature: TVerify;
   });
 });
-afterAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("docs/webhooks.md", () => {
   it("its verification snippet accepts our deliveries and rejects tampered ones", async () => {
