@@ -9,9 +9,8 @@
 import { createHmac } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
-import { resetEnvCache } from "@/server/env";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries } from "./claim-deliveries";
@@ -24,25 +23,16 @@ import { getEndpointHealth } from "@/server/domain/webhook-health/get-endpoint-h
 import { getWebhookOverview } from "@/server/domain/webhook-health/get-webhook-overview";
 import { renderMetrics } from "@/server/domain/webhook-health/render-metrics";
 import { toEndpointView } from "./endpoint-view";
-import { answer, startReceiver, type TReceiver } from "./test-support/receiver";
+import { answer, startReceiver } from "./test-support/receiver";
+import { useLocalReceiver } from "./test-support/use-local-receiver";
 import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "./test-support/fixtures";
 
 const t = useTestDb();
-let rx: TReceiver;
+const rx = useLocalReceiver();
 let clock = new Date("2030-01-01T00:00:00.000Z");
 const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
 const deps = { random: () => 0 };
 
-beforeAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  resetEnvCache();
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
-  resetEnvCache();
-  await rx.close();
-});
 afterEach(() => {
   rx.received.length = 0;
   rx.setHandler(answer(200));
@@ -147,12 +137,18 @@ it("stores an answer with NUL characters or a split emoji, on the single and the
 });
 
 describe("endpoint health", () => {
+  /** An endpoint whose receiver answers 503 to ten first attempts in one run: it has just turned Failing. */
+  async function failTenTimes() {
+    rx.setHandler(answer(503));
+    const made = await setupEndpoint(t.db, rx.url);
+    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, made.ctx, `pkg_${i}`);
+    await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
+    return made;
+  }
+
   it("turns Failing at 10 consecutive failures, skips new events, and resume clears it", async () => {
     useClock();
-    rx.setHandler(answer(503));
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, ctx, `pkg_${i}`);
-    await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
+    const { ctx, endpoint } = await failTenTimes();
     let row = await endpointRow(t.db, endpoint.id);
     expect(row.consecutiveFailures).toBe(10);
     expect(row.failingSince).not.toBeNull();
@@ -168,10 +164,7 @@ describe("endpoint health", () => {
   // endpoint was Failing showed it as Active although new events still skipped it. Only resume ends Failing.
   it("stays Failing after a success resets the counter, on every view, until it is resumed", async () => {
     useClock();
-    rx.setHandler(answer(503));
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, ctx, `pkg_${i}`);
-    await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
+    const { ctx, endpoint } = await failTenTimes();
     rx.setHandler(answer(200));
     advance(2 * 60_000);
     await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
