@@ -1,7 +1,8 @@
 /**
  * The one wrapper every /api/v1 handler goes through:
  *   rate limit → Bearer key → workspace header → plan feature → IP allowlist → permission
- *   → record the key's use (only now: a refused request does not count as a use) → params/query/body validation → handler → response shaped by the declared schema → `{ data }`.
+ *   → record the key's use (only now: a refused request does not count as a use)
+ *   → params/query/body validation → handler → response shaped by the declared schema → `{ data }`.
  * Each step is a small function in ./steps; this file only composes them and maps errors.
  */
 import { randomUUID } from "node:crypto";
