@@ -3,6 +3,8 @@
  * - a lost worker never earns a delivery a tenth attempt: a delivery whose worker died during its ninth
  *   attempt ends EXHAUSTED "worker lost during the last attempt" once the lease expires, instead of being
  *   claimed (and POSTed) again; the lost worker's late write is refused by the token;
+ * - every lost attempt is in the attempt log (error, no status, no duration, started when it was claimed), and
+ *   none counts toward the endpoint's health (they once left no trace in the log);
  * - a delivery that crashes its worker every time is retried on the retry table (1, 2, 4 … 128 min), not at
  *   every lease expiry (it once looped every 30 s forever), and ends EXHAUSTED after nine attempts;
  * - fairness is per endpoint BEFORE the batch limit: one endpoint with a long queue (or already at its cap)
@@ -20,7 +22,7 @@ import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
-import { CLAIM_LOCK, claimDeliveries, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { CLAIM_LOCK, claimDeliveries, LOST_ATTEMPT_ERROR, WORKER_LOST_ERROR } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "./limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
@@ -68,13 +70,20 @@ describe("a worker lost mid-attempt", () => {
     });
     expect(late).toEqual({ kind: "stale" });
     expect((await deliveryRow(t.db, id!)).status).toBe("EXHAUSTED");
-    expect(await t.db.select().from(webhookAttempts)).toEqual([]);
+    // The lost ninth attempt is logged once (not by the late write), and is not held against the receiver.
+    const logged = await t.db.select().from(webhookAttempts);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        deliveryId: id, attemptNumber: 9, error: LOST_ATTEMPT_ERROR, responseStatus: null, durationMs: null, responseBody: null,
+        startedAt: new Date("2030-01-01T00:00:00.000Z"),
+      }),
+    ]);
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
   });
 
   it("every time: retried on the retry table, not at each lease expiry, and EXHAUSTED after nine", async () => {
     useClock();
-    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
     const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
     const claimedAt: number[] = [];
     for (let attempt = 1; attempt <= WEBHOOK_LIMITS.maxAttempts; attempt++) {
@@ -96,6 +105,12 @@ describe("a worker lost mid-attempt", () => {
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", attempts: 9, lastError: WORKER_LOST_ERROR });
     advance(24 * 3600_000);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    // Nine lost attempts, nine rows in the log, each started when it was claimed; the endpoint's health untouched.
+    const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!)).orderBy(webhookAttempts.attemptNumber);
+    expect(logged.map((a) => [a.attemptNumber, a.startedAt.getTime(), a.error, a.responseStatus])).toEqual(
+      claimedAt.map((at, i) => [i + 1, at, LOST_ATTEMPT_ERROR, null]),
+    );
+    expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
   });
 });
 

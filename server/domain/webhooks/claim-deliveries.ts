@@ -4,6 +4,10 @@
  *   exact across any number of workers (claiming takes milliseconds; the HTTP work happens outside);
  * - a delivery whose worker was lost during its LAST attempt (lease expired, nine attempts counted) ends
  *   EXHAUSTED "worker lost during the last attempt" instead of being sent a tenth time;
+ * - every attempt whose worker was lost (the ninth above, or an earlier one found when its delivery is claimed
+ *   again after the lease) gets its row in the attempt log — error "worker lost during the attempt", no status,
+ *   no duration — so the log shows every counted attempt. It does NOT count toward the endpoint's health: it
+ *   says nothing about the receiver (our process died), and the spec counts slow, non-2xx or unreachable;
  * - fairness is decided PER ENDPOINT before the global limit: for each enabled endpoint, its oldest due first
  *   attempts and due retries that fit its room (at most `perEndpointCap` in flight, of which retries may hold
  *   only `perEndpointCap - firstAttemptReserve`), so one endpoint's long queue can neither fill the batch nor
@@ -26,6 +30,8 @@ import { scheduledDelayMs } from "./retry-schedule";
 export const CLAIM_LOCK = 4_201_777;
 export const PAUSED_ERROR = "endpoint paused";
 export const WORKER_LOST_ERROR = "worker lost during the last attempt";
+/** The attempt-log error of an attempt whose worker was lost (its outcome is unknown). */
+export const LOST_ATTEMPT_ERROR = "worker lost during the attempt";
 
 /** Delay after attempt n (1-based index n) on the retry table, for attempts 1 … maxAttempts - 1, in ms. */
 const SCHEDULE_MS = Array.from({ length: WEBHOOK_LIMITS.maxAttempts - 1 }, (_, i) => scheduledDelayMs(i + 1));
@@ -110,7 +116,13 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
           updated_at = ${atIso}::timestamptz
         where w.id = any(array(select unnest(lost) from leases)) and w.claim_token is not null
           and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
-        returning w.id
+        returning w.id, w.attempts, w.last_attempt_at
+      ), lost_logged as (
+        insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
+        select 'wha_' || replace(gen_random_uuid()::text, '-', ''), l.id, l.attempts, coalesce(l.last_attempt_at, ${atIso}::timestamptz),
+          ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
+        from lost l
+        returning 1
       ), room as (
         select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
         from leases
@@ -144,12 +156,21 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
         order by a.next_attempt_at, a.id
         limit ${opts.limit}::int
       ), grabbed as (
-        select g.id, g.next_attempt_at from chosen ch cross join lateral (
-          select w.id, w.next_attempt_at from webhook_deliveries w
+        select g.id, g.next_attempt_at, g.was_lost, g.lost_attempt, g.lost_started from chosen ch cross join lateral (
+          select w.id, w.next_attempt_at, w.claim_token is not null as was_lost, w.attempts as lost_attempt, w.last_attempt_at as lost_started
+          from webhook_deliveries w
           where w.id = ch.id and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
             and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
           for update of w skip locked
         ) g
+      ), retaken_logged as (
+        -- A delivery still holding a claim token is claimed again only after its lease expired: that earlier
+        -- attempt's worker was lost. Its row in the attempt log (the old values, read under the row lock).
+        insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
+        select 'wha_' || replace(gen_random_uuid()::text, '-', ''), g.id, g.lost_attempt, coalesce(g.lost_started, ${atIso}::timestamptz),
+          ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
+        from grabbed g where g.was_lost
+        returning 1
       )
       update webhook_deliveries w set
         attempts = w.attempts + 1,

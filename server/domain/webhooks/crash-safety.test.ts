@@ -17,6 +17,7 @@ import { queryRows } from "@/server/db/client";
 import { webhookAttempts } from "@/server/db/schema";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
+import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "./limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { recordEvent } from "./record-event";
@@ -117,7 +118,9 @@ describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", ()
     );
     expect(late).toEqual({ kind: "stale" });
     expect(await deliveryRow(t.db, id!)).toEqual(done);
-    expect((await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!))).map((x) => x.attemptNumber)).toEqual([2]);
+    // Attempt 1 (A's, lost) is logged as such when B takes the delivery over; attempt 2 is B's answer.
+    const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!)).orderBy(webhookAttempts.attemptNumber);
+    expect(logged.map((x) => [x.attemptNumber, x.error === LOST_ATTEMPT_ERROR, x.responseStatus])).toEqual([[1, true, null], [2, false, 200]]);
 
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);
