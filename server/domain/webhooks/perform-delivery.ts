@@ -8,6 +8,7 @@
 import { decryptSecret } from "@/server/lib/crypto";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
+import { attemptSignal, type TAttemptSignal } from "./attempt-signal";
 import type { TClaim } from "./claim-deliveries";
 import { confirmClaims, type TSendVerdict } from "./confirm-claims";
 import { postWebhook, type TPostOptions } from "./post-webhook";
@@ -29,10 +30,28 @@ export type TDeliveryDeps = Pick<TPostOptions, "deadline" | "deadlineMs" | "read
   confirm?: (claim: TClaim) => Promise<TSendVerdict>;
 };
 
+/**
+ * Decrypted endpoint secrets, by ciphertext, for the worker's hot path (a decryption costs ~7 µs per attempt).
+ * Bounded; a rotated secret has a new ciphertext, so an entry is never stale. The secrets stay in this
+ * process's memory, where every attempt already puts them; they are never logged.
+ */
+const decrypted = new Map<string, string>();
+const MAX_DECRYPTED = 1024;
+
+function decryptCached(ciphertext: string): string {
+  let plain = decrypted.get(ciphertext);
+  if (plain === undefined) {
+    plain = decryptSecret(ciphertext);
+    if (decrypted.size >= MAX_DECRYPTED) decrypted.delete(decrypted.keys().next().value!);
+    decrypted.set(ciphertext, plain);
+  }
+  return plain;
+}
+
 export function validSecrets(claim: Pick<TClaim, "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpiresAt">, at: Date): string[] {
-  const secrets = [decryptSecret(claim.secretEncrypted)];
+  const secrets = [decryptCached(claim.secretEncrypted)];
   if (claim.previousSecretEncrypted && claim.previousSecretExpiresAt && claim.previousSecretExpiresAt > at) {
-    secrets.push(decryptSecret(claim.previousSecretEncrypted));
+    secrets.push(decryptCached(claim.previousSecretEncrypted));
   }
   return secrets;
 }
@@ -42,10 +61,25 @@ export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps
   // ONE deadline for the whole attempt, started before the DNS lookup: a resolver that never answers is
   // abandoned with the rest of the attempt after 10 s (the lookup once had no limit at all).
   const deadlineMs = deps.deadlineMs ?? WEBHOOK_LIMITS.deadlineMs;
-  const deadline = (deps.deadline ?? AbortSignal.timeout)(deadlineMs);
+  const attempt = attemptSignal(deadlineMs, { deadline: deps.deadline, shutdown: deps.signal });
+  try {
+    return await attemptDelivery(db, claim, deps, startedAt, deadlineMs, attempt);
+  } finally {
+    attempt.dispose();
+  }
+}
+
+async function attemptDelivery(
+  db: Db,
+  claim: TClaim,
+  deps: TDeliveryDeps,
+  startedAt: Date,
+  deadlineMs: number,
+  attempt: TAttemptSignal,
+): Promise<TOutcome | { kind: "released" }> {
   const vetted = await vetTarget(claim.url, {
     allowPrivate: deps.allowPrivateTargets ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    signal: deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline,
+    signal: attempt.signal,
   });
   // Cut short by shutdown during the lookup: hand the delivery back.
   if (deps.signal?.aborted) {
@@ -54,7 +88,7 @@ export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps
   }
   let result: TAttemptResult;
   if (!vetted.ok) {
-    const lookupTimedOut = deadline.aborted && vetted.reason === "unresolvable";
+    const lookupTimedOut = attempt.deadlineHit() && vetted.reason === "unresolvable";
     result = {
       ok: false,
       status: null,
@@ -79,7 +113,7 @@ export async function performDelivery(db: Db, claim: TClaim, deps: TDeliveryDeps
       body: claim.body,
       secrets: validSecrets(claim, startedAt),
     });
-    const posted = await postWebhook(vetted, { headers, body: claim.body }, { ...deps, deadlineSignal: deadline });
+    const posted = await postWebhook(vetted, { headers, body: claim.body }, { ...deps, attempt });
     // Cut short by shutdown: hand the delivery back (a completed 2xx is still recorded as such).
     if (deps.signal?.aborted && !posted.ok) {
       await releaseClaim(db, claim);

@@ -7,8 +7,10 @@
  * - at most `readBytes` of the response are read, the rest is aborted; `storedChars` characters are kept.
  */
 import type { LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { now } from "@/server/lib/clock";
+import { attemptSignal, type TAttemptSignal } from "./attempt-signal";
 import { WEBHOOK_LIMITS } from "./limits";
 
 export type TPostTarget = { url: URL; address: string; family: 4 | 6 };
@@ -31,10 +33,11 @@ export type TPostOptions = {
   /** Aborts the attempt from outside (graceful shutdown). */
   signal?: AbortSignal;
   /**
-   * A deadline already running (performDelivery starts it before the DNS lookup, so one deadline covers the
-   * lookup, connecting, the headers and the body); when absent, `deadline(deadlineMs)` starts one here.
+   * The attempt's signal, already running (performDelivery starts it before the DNS lookup, so one deadline
+   * covers the lookup, connecting, the headers and the body); when absent, one is started here from
+   * `deadline`/`deadlineMs` and `signal`.
    */
-  deadlineSignal?: AbortSignal;
+  attempt?: TAttemptSignal;
   readBytes?: number;
   storedChars?: number;
 };
@@ -94,6 +97,33 @@ function describeError(err: unknown, deadlineHit: boolean, deadlineMs: number): 
   return String(err);
 }
 
+/**
+ * The first `limit` bytes of a response body; then the stream is destroyed, so the rest is never read. Events
+ * rather than `for await`: the async iterator costs a promise per chunk, on every attempt.
+ */
+function readAtMost(body: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      // Destroying an unfinished body makes undici emit an abort error: swallowed, the answer is complete here.
+      body.off("data", onData).off("end", finish).off("error", onError).on("error", () => {});
+      if (!body.destroyed) body.destroy();
+      resolve(Buffer.concat(chunks, size).subarray(0, limit));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) finish();
+    };
+    const onError = (err: Error) => {
+      body.off("data", onData).off("end", finish);
+      reject(err);
+    };
+    body.on("data", onData).once("end", finish).once("error", onError);
+  });
+}
+
 export async function postWebhook(
   target: TPostTarget,
   payload: { headers: Record<string, string>; body: string },
@@ -102,8 +132,8 @@ export async function postWebhook(
   const deadlineMs = opts.deadlineMs ?? WEBHOOK_LIMITS.deadlineMs;
   const readBytes = opts.readBytes ?? WEBHOOK_LIMITS.responseReadBytes;
   const storedChars = opts.storedChars ?? WEBHOOK_LIMITS.responseStoredChars;
-  const deadline = opts.deadlineSignal ?? (opts.deadline ?? AbortSignal.timeout)(deadlineMs);
-  const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
+  const attempt = opts.attempt ?? attemptSignal(deadlineMs, { deadline: opts.deadline, shutdown: opts.signal });
+  const signal = attempt.signal;
   const started = performance.now();
   const base = { remoteAddress: target.address, retryAfterMs: null };
   let status: number | null = null;
@@ -119,15 +149,7 @@ export async function postWebhook(
       bodyTimeout: deadlineMs + 1000,
     });
     status = res.statusCode;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= readBytes) break; // leaving the loop destroys the stream: the rest is never read
-    }
-    if (!res.body.destroyed) res.body.destroy();
-    const text = storable(Buffer.concat(chunks).subarray(0, readBytes).toString("utf8").slice(0, storedChars));
+    const text = storable((await readAtMost(res.body, readBytes)).toString("utf8").slice(0, storedChars));
     const ok = status >= 200 && status < 300;
     return {
       ...base,
@@ -144,8 +166,10 @@ export async function postWebhook(
       ok: false,
       status,
       body: null,
-      error: describeError(err, deadline.aborted, deadlineMs),
+      error: describeError(err, attempt.deadlineHit(), deadlineMs),
       durationMs: Math.round(performance.now() - started),
     };
+  } finally {
+    if (!opts.attempt) attempt.dispose();
   }
 }

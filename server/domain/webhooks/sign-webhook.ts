@@ -6,7 +6,7 @@
  *   part after `whsec_` over `<webhook-id>.<webhook-timestamp>.<raw body>`.
  * One entry per valid secret (two during a rotation overlap), the newest first.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import type { TEventName } from "./event-catalogue";
 
 export type TSignInput = {
@@ -18,21 +18,32 @@ export type TSignInput = {
   secrets: readonly string[];
 };
 
-function standardKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
+type TKeys = { ours: KeyObject; standard: KeyObject };
+
+/** The two HMAC keys of a secret, made once per secret (bounded): importing a key costs more than the HMAC. */
+const keysBySecret = new Map<string, TKeys>();
+const MAX_KEYS = 1024;
+
+function keysOf(secret: string): TKeys {
+  let keys = keysBySecret.get(secret);
+  if (!keys) {
+    keys = {
+      ours: createSecretKey(Buffer.from(secret, "utf8")),
+      standard: createSecretKey(Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64")),
+    };
+    if (keysBySecret.size >= MAX_KEYS) keysBySecret.delete(keysBySecret.keys().next().value!);
+    keysBySecret.set(secret, keys);
+  }
+  return keys;
 }
 
 export function signWebhook(input: TSignInput): Record<string, string> {
   if (input.secrets.length === 0) throw new Error("signWebhook: no secret");
   const ts = String(input.timestamp);
-  const ours = input.secrets
-    .map((secret) => `v1=${createHmac("sha256", Buffer.from(secret, "utf8")).update(`${ts}.${input.body}`, "utf8").digest("hex")}`)
-    .join(",");
-  const standard = input.secrets
-    .map(
-      (secret) =>
-        `v1,${createHmac("sha256", standardKey(secret)).update(`${input.deliveryId}.${ts}.${input.body}`, "utf8").digest("base64")}`,
-    )
+  const keys = input.secrets.map(keysOf);
+  const ours = keys.map((k) => `v1=${createHmac("sha256", k.ours).update(`${ts}.${input.body}`, "utf8").digest("hex")}`).join(",");
+  const standard = keys
+    .map((k) => `v1,${createHmac("sha256", k.standard).update(`${input.deliveryId}.${ts}.${input.body}`, "utf8").digest("base64")}`)
     .join(" ");
   return {
     "content-type": "application/json",
