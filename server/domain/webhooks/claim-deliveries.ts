@@ -23,7 +23,7 @@ import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import type { TEventName } from "./event-catalogue";
 import { WEBHOOK_LIMITS } from "./limits";
-import { queryPrepared } from "./query-prepared";
+import { transactionInOneTrip } from "./query-prepared";
 import { scheduledDelayMs } from "./retry-schedule";
 
 /** Arbitrary constant naming the claim lock among advisory locks. */
@@ -76,125 +76,118 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
   const atIso = at.toISOString();
   const leaseEnd = new Date(at.getTime() + leaseMs).toISOString();
 
-  const claimed = await db.transaction(async (tx) => {
-    // The lock and the claim are sent together (pipelined on the transaction's connection) but run as two
-    // statements, in order: the claim statement takes its snapshot after the lock is held, so the in-flight
-    // counts it reads include every claim committed by the previous holder. Drizzle's queries are lazy — sent
-    // when first awaited — so the lock is started explicitly (`.then`) BEFORE the claim is built and sent;
-    // otherwise the claim would go first and run unserialised (it once did).
-    const locked = queryPrepared(tx, sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`).then(() => undefined);
-    // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
-    // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
-    // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
-    // endpoint's oldest `room` first attempts and oldest `retry_room` retries: the two LATERAL index scans
-    // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
-    // Every step looks rows up by key or through a partial index (in flight: `claim_token is not null`; due per
-    // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
-    // the number of endpoints, not the backlog or the retained history. First attempts and retries have an
-    // index each (`attempts = 0` / `attempts > 0`): the planner knows from their sizes how few retries there
-    // usually are, and a prepared statement's generic plan stays on them. Queued is spelt `status not in
-    // ('DELIVERED', 'EXHAUSTED')` as in those indexes (see the schema), which keeps the global due index out.
-    // The leases of each endpoint (its in-flight index entries) give both its room and its lost ninth attempts,
-    // which are then updated by primary key (their status test is written `not in ('DELIVERED', 'EXHAUSTED')`
-    // so that the planner cannot combine in a due index, which would walk the whole backlog).
-    const rows = queryPrepared<TClaimedRow>(
-      tx,
-      sql`
-      with leases as (
-        select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost
-        from webhook_endpoints e cross join lateral (
-          select (count(*) filter (where f.locked_until > ${atIso}::timestamptz))::int as total,
-            (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempts > 1))::int as retries,
-            array_agg(f.id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempts >= ${max}::int) as lost
-          from webhook_deliveries f
-          where f.endpoint_id = e.id and f.claim_token is not null
-        ) l
-      ), lost as (
-        update webhook_deliveries w set
-          status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
-          last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
-          updated_at = ${atIso}::timestamptz
-        where w.id = any(array(select unnest(lost) from leases)) and w.claim_token is not null
-          and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
-        returning w.id, w.attempts, w.last_attempt_at
-      ), lost_logged as (
-        insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-        select 'wha_' || replace(gen_random_uuid()::text, '-', ''), l.id, l.attempts, coalesce(l.last_attempt_at, ${atIso}::timestamptz),
-          ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-        from lost l
-        returning 1
-      ), room as (
-        select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
-        from leases
-        where enabled and ${cap}::int - total > 0
-      ), cand as (
-        select r.endpoint_id, r.room, c.id, c.next_attempt_at
-        from room r cross join lateral (
-          select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and w.attempts = 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
-            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-          order by w.next_attempt_at
-          limit r.room
-        ) c
-        union all
-        select r.endpoint_id, r.room, c.id, c.next_attempt_at
-        from room r cross join lateral (
-          select w.id, w.next_attempt_at from webhook_deliveries w
-          where w.endpoint_id = r.endpoint_id and w.attempts > 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
-            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-            and w.attempts < ${max}::int
-          order by w.next_attempt_at
-          limit greatest(r.retry_room, 0)
-        ) c
-      ), admissible as (
-        select c.id, c.next_attempt_at, c.room,
-          row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_rank
-        from cand c
-      ), chosen as (
-        select a.id from admissible a
-        where a.endpoint_rank <= a.room
-        order by a.next_attempt_at, a.id
-        limit ${opts.limit}::int
-      ), grabbed as (
-        select g.id, g.next_attempt_at, g.was_lost, g.lost_attempt, g.lost_started from chosen ch cross join lateral (
-          select w.id, w.next_attempt_at, w.claim_token is not null as was_lost, w.attempts as lost_attempt, w.last_attempt_at as lost_started
-          from webhook_deliveries w
-          where w.id = ch.id and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
-            and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-          for update of w skip locked
-        ) g
-      ), retaken_logged as (
-        -- A delivery still holding a claim token is claimed again only after its lease expired: that earlier
-        -- attempt's worker was lost. Its row in the attempt log (the old values, read under the row lock).
-        insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-        select 'wha_' || replace(gen_random_uuid()::text, '-', ''), g.id, g.lost_attempt, coalesce(g.lost_started, ${atIso}::timestamptz),
-          ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-        from grabbed g where g.was_lost
-        returning 1
-      )
+  // One transaction, sent in one round trip (transactionInOneTrip): begin, the lock, the claim, commit. The
+  // lock and the claim run as two statements, in order: the claim statement takes its snapshot after the lock
+  // is held, so the in-flight counts it reads include every claim committed by the previous holder. (Sent in one
+  // statement, the snapshot would predate the lock; sent unserialised, it once read stale counts.)
+  const lock = sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
+  // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
+  // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
+  // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
+  // endpoint's oldest `room` first attempts and oldest `retry_room` retries: the two LATERAL index scans
+  // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
+  // Every step looks rows up by key or through a partial index (in flight: `claim_token is not null`; due per
+  // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
+  // the number of endpoints, not the backlog or the retained history. First attempts and retries have an
+  // index each (`attempts = 0` / `attempts > 0`): the planner knows from their sizes how few retries there
+  // usually are, and a prepared statement's generic plan stays on them. Queued is spelt `status not in
+  // ('DELIVERED', 'EXHAUSTED')` as in those indexes (see the schema), which keeps the global due index out.
+  // The leases of each endpoint (its in-flight index entries) give both its room and its lost ninth attempts,
+  // which are then updated by primary key (their status test is written `not in ('DELIVERED', 'EXHAUSTED')`
+  // so that the planner cannot combine in a due index, which would walk the whole backlog).
+  const claim = sql`
+    with leases as (
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost
+      from webhook_endpoints e cross join lateral (
+        select (count(*) filter (where f.locked_until > ${atIso}::timestamptz))::int as total,
+          (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempts > 1))::int as retries,
+          array_agg(f.id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempts >= ${max}::int) as lost
+        from webhook_deliveries f
+        where f.endpoint_id = e.id and f.claim_token is not null
+      ) l
+    ), lost as (
       update webhook_deliveries w set
-        attempts = w.attempts + 1,
-        locked_until = ${leaseEnd}::timestamptz,
-        claim_token = gen_random_uuid()::text,
-        last_attempt_at = ${atIso}::timestamptz,
-        next_attempt_at = case when w.attempts + 1 < ${max}::int
-          then greatest(${atIso}::timestamptz + (${sql.raw(`array[${SCHEDULE_MS.join(",")}]`)}::int[])[w.attempts + 1] * interval '1 millisecond',
-                        ${leaseEnd}::timestamptz)
-          else ${leaseEnd}::timestamptz end,
+        status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
+        last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
         updated_at = ${atIso}::timestamptz
-      from grabbed g, webhook_events ev, webhook_endpoints e
-      where w.id = g.id and w.id = any(array(select id from grabbed)) and ev.id = w.event_id and e.id = w.endpoint_id
-      returning w.id, w.claim_token, w.attempts, w.endpoint_id, w.event, ev.body, e.url,
-        e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.next_attempt_at as due_at`,
-    );
-    // Awaited together, so a failing lock never leaves the claim's rejection unhandled.
-    const [, claimedRows] = await Promise.all([locked, rows]);
-    // Rows come back in no particular order; hand them out oldest first, as they were chosen.
-    return claimedRows.sort((x, y) => {
-      const dx = new Date(x.due_at).getTime();
-      const dy = new Date(y.due_at).getTime();
-      return dx - dy || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
-    });
+      where w.id = any(array(select unnest(lost) from leases)) and w.claim_token is not null
+        and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
+      returning w.id, w.attempts, w.last_attempt_at
+    ), lost_logged as (
+      insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
+      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), l.id, l.attempts, coalesce(l.last_attempt_at, ${atIso}::timestamptz),
+        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
+      from lost l
+      returning 1
+    ), room as (
+      select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
+      from leases
+      where enabled and ${cap}::int - total > 0
+    ), cand as (
+      select r.endpoint_id, r.room, c.id, c.next_attempt_at
+      from room r cross join lateral (
+        select w.id, w.next_attempt_at from webhook_deliveries w
+        where w.endpoint_id = r.endpoint_id and w.attempts = 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
+          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+        order by w.next_attempt_at
+        limit r.room
+      ) c
+      union all
+      select r.endpoint_id, r.room, c.id, c.next_attempt_at
+      from room r cross join lateral (
+        select w.id, w.next_attempt_at from webhook_deliveries w
+        where w.endpoint_id = r.endpoint_id and w.attempts > 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
+          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+          and w.attempts < ${max}::int
+        order by w.next_attempt_at
+        limit greatest(r.retry_room, 0)
+      ) c
+    ), admissible as (
+      select c.id, c.next_attempt_at, c.room,
+        row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_rank
+      from cand c
+    ), chosen as (
+      select a.id from admissible a
+      where a.endpoint_rank <= a.room
+      order by a.next_attempt_at, a.id
+      limit ${opts.limit}::int
+    ), grabbed as (
+      select g.id, g.next_attempt_at, g.was_lost, g.lost_attempt, g.lost_started from chosen ch cross join lateral (
+        select w.id, w.next_attempt_at, w.claim_token is not null as was_lost, w.attempts as lost_attempt, w.last_attempt_at as lost_started
+        from webhook_deliveries w
+        where w.id = ch.id and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
+          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
+        for update of w skip locked
+      ) g
+    ), retaken_logged as (
+      -- A delivery still holding a claim token is claimed again only after its lease expired: that earlier
+      -- attempt's worker was lost. Its row in the attempt log (the old values, read under the row lock).
+      insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
+      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), g.id, g.lost_attempt, coalesce(g.lost_started, ${atIso}::timestamptz),
+        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
+      from grabbed g where g.was_lost
+      returning 1
+    )
+    update webhook_deliveries w set
+      attempts = w.attempts + 1,
+      locked_until = ${leaseEnd}::timestamptz,
+      claim_token = gen_random_uuid()::text,
+      last_attempt_at = ${atIso}::timestamptz,
+      next_attempt_at = case when w.attempts + 1 < ${max}::int
+        then greatest(${atIso}::timestamptz + (${sql.raw(`array[${SCHEDULE_MS.join(",")}]`)}::int[])[w.attempts + 1] * interval '1 millisecond',
+                      ${leaseEnd}::timestamptz)
+        else ${leaseEnd}::timestamptz end,
+      updated_at = ${atIso}::timestamptz
+    from grabbed g, webhook_events ev, webhook_endpoints e
+    where w.id = g.id and w.id = any(array(select id from grabbed)) and ev.id = w.event_id and e.id = w.endpoint_id
+    returning w.id, w.claim_token, w.attempts, w.endpoint_id, w.event, ev.body, e.url,
+      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.next_attempt_at as due_at`;
+  const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
+  // Rows come back in no particular order; hand them out oldest first, as they were chosen.
+  const claimed = claimedRows.sort((x, y) => {
+    const dx = new Date(x.due_at).getTime();
+    const dy = new Date(y.due_at).getTime();
+    return dx - dy || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
   });
   return claimed.map((c) => ({
     id: c.id,

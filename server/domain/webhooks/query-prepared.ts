@@ -23,3 +23,44 @@ export async function queryPrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const client = (session as unknown as { client: TUnsafe }).client;
   return (await client.unsafe(text, params, { prepare: true })) as T[];
 }
+
+type TReserved = TUnsafe & { release(): void };
+type TReservable = TUnsafe & { reserve(): Promise<TReserved> };
+
+/**
+ * One short transaction in ONE round trip on PostgreSQL: `begin`, the statements (prepared) and `commit` are
+ * written together on a reserved connection (postgres.js pipelines them) and run in order, each after the
+ * previous one has finished, so a statement still sees what an earlier one did or waited for (the claim's
+ * advisory lock). `db.transaction()` would wait for `begin`, then for the statements, then for `commit`: three
+ * round trips for the worker's hottest transaction. If any statement fails the transaction is aborted, the
+ * `commit` then rolls it back, and the first error is thrown. Returns the rows of each statement. On PGlite
+ * (in process, no round trips) it is an ordinary transaction.
+ */
+export async function transactionInOneTrip(db: Db, queries: readonly SQL[]): Promise<unknown[][]> {
+  const session: unknown = db._.session;
+  if (!is(session, PostgresJsSession)) {
+    return db.transaction(async (tx) => {
+      const results: unknown[][] = [];
+      for (const q of queries) results.push(await queryRows<unknown>(tx, q));
+      return results;
+    });
+  }
+  const client = (session as unknown as { client: TReservable }).client;
+  const conn = await client.reserve();
+  try {
+    const sent = [
+      conn.unsafe("begin", [], { prepare: false }),
+      ...queries.map((q) => {
+        const { sql: text, params } = dialect.sqlToQuery(q);
+        return conn.unsafe(text, params, { prepare: true });
+      }),
+      conn.unsafe("commit", [], { prepare: false }),
+    ];
+    const settled = await Promise.allSettled(sent);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
+    return settled.slice(1, -1).map((s) => (s as PromiseFulfilledResult<unknown[]>).value);
+  } finally {
+    conn.release();
+  }
+}

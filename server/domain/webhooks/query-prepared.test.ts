@@ -1,0 +1,42 @@
+/**
+ * transactionInOneTrip (the claim's transaction, sent in one round trip on PostgreSQL): its statements run in
+ * order in ONE transaction — a later one sees what an earlier one wrote — and when one fails nothing is
+ * committed, the first error is thrown, and the connection goes back to the pool usable. On both databases.
+ */
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "@/server/db/client";
+import { useTestDb } from "@/server/test/db";
+import { transactionInOneTrip } from "./query-prepared";
+
+const t = useTestDb();
+const count = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from package_event_sequences`))[0]!.n;
+
+describe("transactionInOneTrip", () => {
+  it("runs its statements in order in one transaction, and commits them", async () => {
+    const [inserted, seen] = await transactionInOneTrip(t.db, [
+      sql`insert into package_event_sequences (package_id, last_sequence) values ('pkg_a', 1) returning package_id`,
+      sql`select count(*)::int as n from package_event_sequences where package_id = ${"pkg_a"}`,
+    ]);
+    expect(inserted).toEqual([{ package_id: "pkg_a" }]);
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(await count()).toBe(1);
+  });
+
+  it("commits nothing when a statement fails, throws its error, and leaves the pool usable", async () => {
+    const error = await transactionInOneTrip(t.db, [
+      sql`insert into package_event_sequences (package_id, last_sequence) values ('pkg_b', 1)`,
+      sql`select 1 / ${0}::int as boom`,
+      sql`insert into package_event_sequences (package_id, last_sequence) values ('pkg_c', 1)`,
+    ]).then(
+      () => null,
+      (e: Error) => e,
+    );
+    // The database's own error (drizzle wraps it on PGlite, with the original as its cause).
+    expect(`${error?.message} ${(error?.cause as Error | undefined)?.message}`).toMatch(/division by zero/);
+    expect(await count()).toBe(0);
+    // Every connection of the pool still works (an aborted transaction left open would fail these).
+    const again = await Promise.all(Array.from({ length: 12 }, () => transactionInOneTrip(t.db, [sql`select 1 as one`])));
+    expect(again.every(([rows]) => (rows as { one: number }[])[0]!.one === 1)).toBe(true);
+  });
+});
