@@ -7,11 +7,13 @@
  * `stop()` (graceful shutdown): no more claims; attempts in flight are aborted and their claims released
  * (fenced by the token), so the next worker retries them at once instead of after the lease.
  */
+import { setMaxListeners } from "node:events";
 import type { DbHandle } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/claim-deliveries";
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/outcome-writer";
 import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/perform-delivery";
 import type { TAttemptResult } from "@/server/domain/webhooks/record-attempt-outcome";
+import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { createSendGate, type TSendGate } from "@/server/domain/webhooks/send-gate";
 import { logger } from "@/server/lib/logger";
 import type { TJob } from "./worker";
@@ -24,10 +26,12 @@ export type TDeliveryJobOptions = {
 };
 
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
-  const concurrency = opts.concurrency ?? 32;
+  const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
   const lowWater = Math.max(1, Math.floor(concurrency / 4));
   const inFlight = new Map<string, Promise<void>>();
   const shutdown = new AbortController();
+  // Every attempt in flight listens for the shutdown (attempt-signal.ts): up to `concurrency` listeners.
+  setMaxListeners(concurrency + 8, shutdown.signal);
   let handle: DbHandle | undefined;
   let writer: TOutcomeWriter | undefined;
   let gate: TSendGate | undefined;

@@ -37,6 +37,7 @@ const useClock = () => {
 };
 const URL_A = "https://93.184.216.34/a";
 const LEASE = WEBHOOK_LIMITS.leaseMs;
+const CAP = WEBHOOK_LIMITS.perEndpointCap;
 
 describe("a worker lost mid-attempt", () => {
   it("on the ninth attempt: EXHAUSTED after the lease, never a tenth claim; the lost worker's write is refused", async () => {
@@ -124,11 +125,12 @@ describe("fairness across endpoints", () => {
     const bIds = [];
     for (let i = 0; i < 3; i++) bIds.push(...(await raisePackageSent(t.db, ctxB, `b_${i}`)).deliveryIds);
 
-    const claims = await claimDeliveries(t.db, { limit: 10 });
+    // A batch with room for A's cap and B's three: B's are in it although A alone has 60 older ones.
+    const claims = await claimDeliveries(t.db, { limit: CAP + 3 });
     expect(claims.filter((c) => c.endpointId === b.id).map((c) => c.id).sort()).toEqual([...bIds].sort());
-    expect(claims.filter((c) => c.endpointId === a.id)).toHaveLength(WEBHOOK_LIMITS.perEndpointCap);
+    expect(claims.filter((c) => c.endpointId === a.id)).toHaveLength(CAP);
     // Handed out oldest first: A's (older) before B's.
-    expect(claims.map((c) => c.endpointId)).toEqual([a.id, a.id, a.id, a.id, b.id, b.id, b.id]);
+    expect(claims.map((c) => c.endpointId)).toEqual([...Array<string>(CAP).fill(a.id), b.id, b.id, b.id]);
   });
 
   it("claims another endpoint's deliveries while the endpoint with the long queue is at its cap", async () => {
@@ -136,8 +138,8 @@ describe("fairness across endpoints", () => {
     const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
     const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
     for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
-    const first = await claimDeliveries(t.db, { limit: 10 });
-    expect(first.map((c) => c.endpointId)).toEqual([a.id, a.id, a.id, a.id]);
+    const first = await claimDeliveries(t.db, { limit: CAP + 6 });
+    expect(first.map((c) => c.endpointId)).toEqual(Array<string>(CAP).fill(a.id));
     advance(1000);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctxB, `b_${i}`);
     const second = await claimDeliveries(t.db, { limit: 2 });
@@ -162,18 +164,18 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
   it("counts the in-flight rows another claimer committed while this claim waited for the lock", async () => {
     const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push(...(await raisePackageSent(t.db, ctx, `p_${i}`)).deliveryIds);
+    for (let i = 0; i < 2 * CAP; i++) ids.push(...(await raisePackageSent(t.db, ctx, `p_${i}`)).deliveryIds);
     const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
     const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
     try {
-      // Another worker holds the claim lock and claims the 4 NEWEST deliveries (the endpoint's whole cap).
+      // Another worker holds the claim lock and claims the CAP NEWEST deliveries (the endpoint's whole cap).
       const reserved = await other.reserve();
       await reserved`begin`;
       await reserved`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
       await reserved`update webhook_deliveries set attempts = 1, claim_token = 'other-worker', locked_until = now() + interval '30 seconds'
-                     where id = any(${ids.slice(4)})`;
+                     where id = any(${ids.slice(CAP)})`;
       // Our claim starts meanwhile and must wait for the lock.
-      const claiming = claimDeliveries(t.db, { limit: 10 });
+      const claiming = claimDeliveries(t.db, { limit: 2 * CAP });
       for (;;) {
         const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
         if (waiting!.n > 0) break;
@@ -185,7 +187,7 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
         .select({ id: webhookDeliveries.id })
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.claimToken), inArray(webhookDeliveries.id, ids)));
-      expect(inFlight).toHaveLength(WEBHOOK_LIMITS.perEndpointCap);
+      expect(inFlight).toHaveLength(CAP);
     } finally {
       await other.end();
     }

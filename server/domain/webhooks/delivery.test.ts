@@ -14,6 +14,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/d
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, LOST_ATTEMPT_ERROR } from "./claim-deliveries";
+import { WEBHOOK_LIMITS } from "./limits";
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 import { createOutcomeWriter } from "./outcome-writer";
 import { performDelivery } from "./perform-delivery";
@@ -231,20 +232,22 @@ describe("claims", () => {
     useClock();
     const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
     const { ctx: otherCtx } = await setupEndpoint(t.db, rx.url, { name: "Other" });
-    for (let i = 0; i < 6; i++) await raisePackageSent(t.db, ctx, `old_${i}`);
-    // Six retries already due (each had one failed attempt), then three fresh events.
+    const { perEndpointCap: cap, firstAttemptReserve: reserve } = WEBHOOK_LIMITS;
+    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, ctx, `old_${i}`);
+    // A cap's worth of retries already due (each had one failed attempt), older than as many fresh events.
     await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 1 }).where(eq(webhookDeliveries.endpointId, endpoint.id));
     advance(1000);
-    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctx, `new_${i}`);
+    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, ctx, `new_${i}`);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, otherCtx, `o_${i}`);
 
     const claims = await claimDeliveries(t.db, { limit: 50 });
     const mine = claims.filter((c) => c.endpointId === endpoint.id);
-    expect(mine).toHaveLength(4);
-    expect(mine.filter((c) => c.attempt > 1)).toHaveLength(2);
-    expect(mine.filter((c) => c.attempt === 1)).toHaveLength(2);
+    expect(mine).toHaveLength(cap);
+    // The older retries take only their share; the reserve goes to first attempts.
+    expect(mine.filter((c) => c.attempt > 1)).toHaveLength(cap - reserve);
+    expect(mine.filter((c) => c.attempt === 1)).toHaveLength(reserve);
     expect(claims.filter((c) => c.endpointId !== endpoint.id)).toHaveLength(3);
-    // Nothing more for that endpoint while its four are in flight.
+    // Nothing more for that endpoint while its cap is in flight.
     expect((await claimDeliveries(t.db, { limit: 50 })).filter((c) => c.endpointId === endpoint.id)).toEqual([]);
   });
 

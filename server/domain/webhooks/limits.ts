@@ -11,13 +11,19 @@ export const WEBHOOK_LIMITS = {
   /** Response bytes read at most (the rest is aborted); the first 1,000 characters are stored. */
   responseReadBytes: 4096,
   responseStoredChars: 1000,
-  /** In-flight deliveries per endpoint, of which retries may hold at most `perEndpointCap - firstAttemptReserve`. */
-  perEndpointCap: 4,
-  firstAttemptReserve: 2,
+  /**
+   * In-flight deliveries per endpoint, of which retries may hold at most `perEndpointCap - firstAttemptReserve`.
+   * 8 (was 4): with 4, a worker's batches stayed small enough that their fixed costs (a claim, a pre-send check
+   * and an outcome statement per batch) bounded the drain; 8 gave +25–35 % in bench/webhooks.ts, interleaved.
+   */
+  perEndpointCap: 8,
+  firstAttemptReserve: 4,
   /** After a secret rotation the previous secret keeps signing beside the new one for 24 h. */
   rotationOverlapMs: 24 * 60 * 60 * 1000,
   /** Jitter only ever adds, up to this fraction of the scheduled delay. */
   maxJitter: 0.1,
   /** A Retry-After hint is honoured up to this long (a receiver cannot park a delivery for a year). */
   maxRetryAfterMs: 24 * 60 * 60 * 1000,
+  /** Attempts in flight per worker process (its batches are at most this large). */
+  workerConcurrency: 64,
 } as const;

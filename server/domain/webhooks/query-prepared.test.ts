@@ -2,12 +2,13 @@
  * transactionInOneTrip (the claim's transaction, sent in one round trip on PostgreSQL): its statements run in
  * order in ONE transaction — a later one sees what an earlier one wrote — and when one fails nothing is
  * committed, the first error is thrown, and the connection goes back to the pool usable. On both databases.
+ * On PostgreSQL the worker's statements run with generic plans, and the setting never leaks to the pool.
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { useTestDb } from "@/server/test/db";
-import { transactionInOneTrip } from "./query-prepared";
+import { queryPrepared, transactionInOneTrip } from "./query-prepared";
 
 const t = useTestDb();
 const count = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from package_event_sequences`))[0]!.n;
@@ -38,5 +39,17 @@ describe("transactionInOneTrip", () => {
     // Every connection of the pool still works (an aborted transaction left open would fail these).
     const again = await Promise.all(Array.from({ length: 12 }, () => transactionInOneTrip(t.db, [sql`select 1 as one`])));
     expect(again.every(([rows]) => (rows as { one: number }[])[0]!.one === 1)).toBe(true);
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))("runs the worker's statements with generic plans, in their transaction only (PostgreSQL)", async () => {
+    const setting = sql`select current_setting('plan_cache_mode') as mode`;
+    const [inTrip] = await transactionInOneTrip(t.db, [setting]);
+    expect(inTrip).toEqual([{ mode: "force_generic_plan" }]);
+    expect(await queryPrepared(t.db, setting)).toEqual([{ mode: "force_generic_plan" }]);
+    const inCallersTx = await t.db.transaction((tx) => queryPrepared(tx, setting));
+    expect(inCallersTx).toEqual([{ mode: "force_generic_plan" }]);
+    // Every pooled connection is back to the server's default.
+    const after = await Promise.all(Array.from({ length: 12 }, () => queryRows<{ mode: string }>(t.db, setting)));
+    expect(after.flat().every((r) => r.mode === "auto")).toBe(true);
   });
 });
