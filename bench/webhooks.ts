@@ -14,7 +14,8 @@
  *     the first commit to the last DELIVERED row; (b) drain — the same volume queued with the worker stopped,
  *     then timed from worker start to the last DELIVERED row (the worker alone);
  *  4. ceiling: a bare undici POST loop (same body, keep-alive) to the same receiver, at the worker's
- *     concurrency and at 32, the higher of the two; ratio = (3b) / (4).
+ *     concurrency and at 32, best of three rounds each, the higher of the two; ratio = (3b) / (4). The drain
+ *     line also reports how busy the machine's cores were (from /proc/stat).
  * Usage: npm run bench:webhooks -- [events=200] [endpoints=10] [latencyRuns=100]
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
  */
@@ -67,6 +68,19 @@ const CLOCK_TICKS = (() => {
     return 100;
   }
 })();
+/** Busy and total jiffies of the whole machine, from /proc/stat (null elsewhere). */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+    const n = fields.map(Number);
+    const total = n.reduce((a, b) => a + b, 0);
+    return { busy: total - (n[3] ?? 0) - (n[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+const machineBusy = (a: ReturnType<typeof machineTicks>, b: ReturnType<typeof machineTicks>) =>
+  a && b && b.total > a.total ? `${(((b.busy - a.busy) / (b.total - a.total)) * 100).toFixed(0)} %` : "n/a";
 const cpuDelta = (a: number | null, b: number | null) => (a === null || b === null ? "n/a" : `${(b - a).toFixed(2)} s`);
 
 function pct(values: number[], p: number): number {
@@ -249,6 +263,7 @@ async function main(): Promise<void> {
     const pgCpu = () => cpuSecondsOf((_pid, comm) => comm === "postgres");
     const rxCpu = () => cpuSecondsOf((pid) => pid === receiver.pid);
     const [pgDrain0, rxDrain0] = [pgCpu(), rxCpu()];
+    const machineDrain0 = machineTicks();
     const cpuDrain0 = process.cpuUsage();
     // The clock starts before the worker does (startWorker runs its first tick at once), and nothing reads
     // /proc while it runs.
@@ -258,6 +273,7 @@ async function main(): Promise<void> {
     const drainSeconds = (performance.now() - t0) / 1000;
     const cpuDrain = process.cpuUsage(cpuDrain0);
     const [pgDrain1, rxDrain1] = [pgCpu(), rxCpu()];
+    const machineDrain1 = machineTicks();
     if (profile) {
       const { profile: cpuProfile } = await profile.post("Profiler.stop");
       writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(cpuProfile));
@@ -269,7 +285,7 @@ async function main(): Promise<void> {
     worker = undefined;
 
     // 4. Ceiling: bare undici POSTs to the same receiver, same body size. Measured at the worker's concurrency
-    // and at 32 (the worker's former default), and the higher is the ceiling: a worker that raised its own
+    // and at 32 (the worker's former default), best of three rounds each, and the higher is the ceiling: a worker that raised its own
     // concurrency must not also lower the bar it is measured against.
     const body = JSON.stringify({ event: "PACKAGE_SENT", timestamp: new Date().toISOString(), sequence: 1, data: data("ceiling") });
     const ceilingAt = async (concurrency: number) => {
@@ -292,8 +308,17 @@ async function main(): Promise<void> {
       await agent.close();
       return { concurrency, rate, cpuSeconds: (cpu.user + cpu.system) / 1e6, rx: cpuDelta(rx0, rx1) };
     };
-    const ceilings = [];
-    for (const c of [...new Set([CONCURRENCY, 32])]) ceilings.push(await ceilingAt(c));
+    // Three rounds at each concurrency, interleaved; each concurrency's best round is reported. (One round of
+    // 2,000 requests lasts ~0.15 s and varied by ±30 % from run to run; the best of three is steadier, and
+    // can only raise the bar.)
+    const best = new Map<number, Awaited<ReturnType<typeof ceilingAt>>>();
+    for (let round = 0; round < 3; round++) {
+      for (const c of [...new Set([CONCURRENCY, 32])]) {
+        const r = await ceilingAt(c);
+        if (!best.has(c) || r.rate > best.get(c)!.rate) best.set(c, r);
+      }
+    }
+    const ceilings = [...best.values()];
     const ceiling = ceilings.reduce((a, b) => (b.rate > a.rate ? b : a));
     const ceilingRate = ceiling.rate;
 
@@ -304,9 +329,9 @@ async function main(): Promise<void> {
     console.log(`fan-out commit, 1 event → ${FANOUT} endpoints (30 runs): p50 ${ms(pct(fanTimes, 50))}, p99 ${ms(pct(fanTimes, 99))}  [target ≤ 20 ms]`);
     console.log(`commit → first attempt on an idle queue (${LATENCY_RUNS} runs): p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}  [target p99 ≤ 250 ms]`);
     console.log(`end to end, ${EVENTS} events × ${ENDPOINTS} endpoints = ${total} deliveries committed in a burst (${burstCommitMs.toFixed(0)} ms) while the worker runs: ${(total / e2eSeconds).toFixed(0)} deliveries/s (first commit → last DELIVERED, ${e2eSeconds.toFixed(2)} s)`);
-    console.log(`worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; CPU: this process ${drainCpuSeconds.toFixed(2)} s, PostgreSQL ${cpuDelta(pgDrain0, pgDrain1)}, receiver ${cpuDelta(rxDrain0, rxDrain1)})`);
+    console.log(`worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; CPU: this process ${drainCpuSeconds.toFixed(2)} s, PostgreSQL ${cpuDelta(pgDrain0, pgDrain1)}, receiver ${cpuDelta(rxDrain0, rxDrain1)}; both cores busy ${machineBusy(machineDrain0, machineDrain1)})`);
     for (const c of ceilings) {
-      console.log(`ceiling, bare undici POST loop (${total} requests, ${c.concurrency} concurrent): ${c.rate.toFixed(0)} requests/s (CPU: this process ${c.cpuSeconds.toFixed(2)} s, receiver ${c.rx})${c === ceiling ? "  ← the ceiling" : ""}`);
+      console.log(`ceiling, bare undici POST loop (${total} requests, ${c.concurrency} concurrent, best of 3): ${c.rate.toFixed(0)} requests/s (CPU: this process ${c.cpuSeconds.toFixed(2)} s, receiver ${c.rx})${c === ceiling ? "  ← the ceiling" : ""}`);
     }
     console.log(`ratio worker drain / ceiling: ${(workerRate / ceilingRate).toFixed(2)}  [target ≥ 0.5]`);
   } finally {
