@@ -1,17 +1,17 @@
 /**
  * PATCH an endpoint. `enabled: false` pauses it: in the same transaction every queued delivery that no
- * worker holds ends EXHAUSTED "endpoint paused"; one a worker has claimed but not yet sent is dropped by that
+ * worker holds ends EXHAUSTED "endpoint paused" (drop-paused-deliveries.ts); one a worker has claimed but not yet sent is dropped by that
  * worker's check just before sending (confirm-claims.ts); a request already on the wire finishes, and if it
  * fails its worker sees the pause and drops it instead of retrying. `enabled: true` resumes AND clears the failure counter and
  * the Failing mark — also on an endpoint that was never paused, which is how a Failing endpoint is re-enabled.
  */
-import { and, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { webhookEndpoints } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { assertRegistrableUrl } from "./assert-registrable-url";
 import { auditEndpointChange } from "./audit-endpoint-change";
-import { PAUSED_ERROR } from "./claim-deliveries";
+import { dropQueuedDeliveries } from "./drop-paused-deliveries";
 import { EVENT_NAMES, type TEventName } from "./event-catalogue";
 import { toEndpointView, type TWebhookCtx } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
@@ -44,18 +44,7 @@ export async function updateEndpoint(db: Db, ctx: TWebhookCtx, endpointId: strin
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();
-    if (input.enabled === false) {
-      await tx
-        .update(webhookDeliveries)
-        .set({ status: "EXHAUSTED", lastError: PAUSED_ERROR, completedAt: at, claimToken: null, lockedUntil: null, updatedAt: at })
-        .where(
-          and(
-            eq(webhookDeliveries.endpointId, endpointId),
-            inArray(webhookDeliveries.status, ["PENDING", "FAILED"]),
-            or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, at)),
-          ),
-        );
-    }
+    if (input.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
     const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
     await auditEndpointChange(tx, ctx, endpointId, "webhook.endpoint_updated", changed);
     return toEndpointView(row!);
