@@ -14,7 +14,7 @@
  *     the first commit to the last DELIVERED row; (b) drain — the same volume queued with the worker stopped,
  *     then timed from worker start to the last DELIVERED row (the worker alone);
  *  4. ceiling: a bare undici POST loop (same body, keep-alive) to the same receiver, at the worker's
- *     concurrency and at 32, median of three rounds each, the higher of the two; ratio = (3b) / (4). The drain
+ *     concurrency and at 32, median of three rounds each after a warm-up round, the higher of the two; ratio = (3b) / (4). The drain
  *     line also reports how busy the machine's cores were (from /proc/stat).
  * Usage: npm run bench:webhooks -- [events=200] [endpoints=10] [latencyRuns=100]
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
@@ -312,6 +312,9 @@ async function main(): Promise<void> {
     // 2,000 requests lasts ~0.15 s and varied by ±30 % from run to run; the median of three is steadier than
     // one round, and unlike the best of three it is not biased upward against a worker measured once.)
     const rounds = new Map<number, Awaited<ReturnType<typeof ceilingAt>>[]>();
+    // One discarded warm-up round at each concurrency first, so that a rate never depends on how many rounds
+    // happened to run before it (the bare loop's own code is cold until then; the worker's was warmed by 3a).
+    for (const c of [...new Set([CONCURRENCY, 32])]) await ceilingAt(c);
     for (let round = 0; round < 3; round++) {
       for (const c of [...new Set([CONCURRENCY, 32])]) rounds.set(c, [...(rounds.get(c) ?? []), await ceilingAt(c)]);
     }
