@@ -113,12 +113,6 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
       where w.id = any(array(select unnest(lost) from leases)) and w.claim_token is not null
         and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
       returning w.id, w.attempts, w.last_attempt_at
-    ), lost_logged as (
-      insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), l.id, l.attempts, coalesce(l.last_attempt_at, ${atIso}::timestamptz),
-        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-      from lost l
-      returning 1
     ), room as (
       select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
       from leases
@@ -159,13 +153,18 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
           and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
         for update of w skip locked
       ) g
-    ), retaken_logged as (
-      -- A delivery still holding a claim token is claimed again only after its lease expired: that earlier
-      -- attempt's worker was lost. Its row in the attempt log (the old values, read under the row lock).
+    ), lost_logged as (
+      -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
+      -- deliveries claimed again now (a delivery still holding a claim token is claimed again only after its
+      -- lease expired; its old values were read under the row lock).
       insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), g.id, g.lost_attempt, coalesce(g.lost_started, ${atIso}::timestamptz),
+      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), x.id, x.attempts, coalesce(x.started, ${atIso}::timestamptz),
         ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-      from grabbed g where g.was_lost
+      from (
+        select l.id, l.attempts, l.last_attempt_at as started from lost l
+        union all
+        select g.id, g.lost_attempt, g.lost_started from grabbed g where g.was_lost
+      ) x
       returning 1
     )
     update webhook_deliveries w set
