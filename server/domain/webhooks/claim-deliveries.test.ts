@@ -22,7 +22,8 @@ import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
-import { CLAIM_LOCK, claimDeliveries, LOST_ATTEMPT_ERROR, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { CLAIM_LOCK, claimDeliveries, claimStatements, LOST_ATTEMPT_ERROR, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { createEndpoint } from "./create-endpoint";
 import { WEBHOOK_LIMITS } from "./limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
@@ -144,6 +145,50 @@ describe("fairness across endpoints", () => {
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctxB, `b_${i}`);
     const second = await claimDeliveries(t.db, { limit: 2 });
     expect(second.map((c) => c.endpointId)).toEqual([b.id, b.id]);
+  });
+});
+
+type TPlanNode = { "Node Type": string; "Parent Relationship"?: string; "Subplan Name"?: string; "Actual Loops"?: number; Plans?: TPlanNode[] };
+const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
+  match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
+
+describe("the claim's cost", () => {
+  it("looks only at endpoints with queued deliveries, not at every endpoint (read from its plan)", async () => {
+    useClock();
+    const { ctx: busy } = await setupEndpoint(t.db, URL_A, { name: "Busy" });
+    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, busy, `b_${i}`);
+    // An endpoint whose only queued delivery is a retry due in an hour: queued, though nothing is due.
+    const { ctx: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
+    await raisePackageSent(t.db, later, "l_0");
+    await t.db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) })
+      .where(eq(webhookDeliveries.endpointId, laterEndpoint.id));
+    // Forty endpoints with nothing queued; one of them has a finished delivery.
+    const { ctx: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
+    for (let i = 1; i < 40; i++) await createEndpoint(t.db, idle, { url: `${URL_A}/${i}`, events: ["PACKAGE_COMPLETED"] });
+    await raisePackageSent(t.db, idle, "done");
+    await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.endpointId, finishedEndpoint.id));
+
+    // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
+    let plan: TPlanNode | undefined;
+    await t.db
+      .transaction(async (tx) => {
+        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(
+          tx,
+          sql`explain (analyze, format json) ${claimStatements({ limit: 10 }, clock).claim}`,
+        );
+        const json = row!["QUERY PLAN"];
+        plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
+    const leases = subtree(plan!, (n) => n["Subplan Name"] === "CTE leases");
+    // (the lateral count is the inner side of the loop over endpoints: one run per endpoint looked at)
+    const perEndpoint = leases?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
+    expect(perEndpoint?.["Actual Loops"]).toBe(2);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toHaveLength(3);
   });
 });
 
