@@ -22,13 +22,18 @@ const GENERIC_PLANS = "set local plan_cache_mode = force_generic_plan";
 
 type TUnsafe = { unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<unknown> };
 
-export async function queryPrepared<T>(db: Db, query: SQL): Promise<T[]> {
+/**
+ * `genericPlans: false` (the outbox, which runs in its caller's transaction): prepared only, with the server's
+ * default plan choice, and nothing set in the caller's transaction.
+ */
+export async function queryPrepared<T>(db: Db, query: SQL, opts: { genericPlans?: boolean } = {}): Promise<T[]> {
   const session: unknown = db._.session;
   if (!is(session, PostgresJsSession)) return queryRows<T>(db, query);
-  if (!is(db, PgTransaction)) return (await transactionInOneTrip(db, [query]))[0] as T[];
-  // In the caller's transaction: the setting, then the statement, pipelined on its connection.
   const { sql: text, params } = dialect.sqlToQuery(query);
   const client = (session as unknown as { client: TUnsafe }).client;
+  if (opts.genericPlans === false) return (await client.unsafe(text, params, { prepare: true })) as T[];
+  if (!is(db, PgTransaction)) return (await transactionInOneTrip(db, [query]))[0] as T[];
+  // In the caller's transaction: the setting, then the statement, pipelined on its connection.
   const [, rows] = await Promise.all([client.unsafe(GENERIC_PLANS, [], { prepare: false }), client.unsafe(text, params, { prepare: true })]);
   return rows as T[];
 }
