@@ -14,8 +14,8 @@
  *     the first commit to the last DELIVERED row; (b) drain — the same volume queued with the worker stopped,
  *     then timed from worker start to the last DELIVERED row (the worker alone);
  *  4. ceiling: a bare undici POST loop (same body, keep-alive) to the same receiver, at 32 and 64 concurrent
- *     requests (and the worker's concurrency), median of three rounds each after a warm-up round, the highest; ratio = (3b) / (4). The drain
- *     line also reports how busy the machine's cores were (from /proc/stat).
+ *     requests (and the worker's concurrency), median of three rounds each after a warm-up round, the highest;
+ *     ratio = (3b) / (4). The drain line also reports how busy the machine's cores were (from /proc/stat).
  * Usage: npm run bench:webhooks -- [events=200] [endpoints=10] [latencyRuns=100]
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
  */
@@ -285,8 +285,8 @@ async function main(): Promise<void> {
     worker = undefined;
 
     // 4. Ceiling: bare undici POSTs to the same receiver, same body size. Measured at 32 and 64 concurrent
-    // requests (and at the worker's concurrency), median of three rounds each, and the higher is the ceiling: a worker that raised its own
-    // concurrency must not also lower the bar it is measured against.
+    // requests (and at the worker's concurrency), median of three rounds each, and the highest is the ceiling:
+    // a worker that raised its own concurrency must not also lower the bar it is measured against.
     const body = JSON.stringify({ event: "PACKAGE_SENT", timestamp: new Date().toISOString(), sequence: 1, data: data("ceiling") });
     const ceilingAt = async (concurrency: number) => {
       const agent = new Agent({ keepAliveTimeout: 10_000 });

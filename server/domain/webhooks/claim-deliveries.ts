@@ -33,6 +33,20 @@ export const WORKER_LOST_ERROR = "worker lost during the last attempt";
 /** The attempt-log error of an attempt whose worker was lost (its outcome is unknown). */
 export const LOST_ATTEMPT_ERROR = "worker lost during the attempt";
 
+/**
+ * The attempt log's rows for attempts whose worker was lost, as the body of a data-modifying CTE: `lost` is a
+ * query of (delivery id, attempt number, when it was claimed). No status, no duration, the error above. One
+ * definition for the three places that find such attempts: the claim, a pause and the pause's safety net.
+ */
+export function logLostAttempts(lost: SQL, atIso: string): SQL {
+  return sql`insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
+      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), x.id, x.attempt, coalesce(x.started, ${atIso}::timestamptz),
+        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
+      from (${lost}) x(id, attempt, started)
+      where x.attempt > 0
+      returning 1`;
+}
+
 /** Delay after attempt n (1-based index n) on the retry table, for attempts 1 … maxAttempts - 1, in ms. */
 const SCHEDULE_MS = Array.from({ length: WEBHOOK_LIMITS.maxAttempts - 1 }, (_, i) => scheduledDelayMs(i + 1));
 
@@ -198,15 +212,12 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
       -- deliveries claimed again now (a delivery still holding a claim token is claimed again only after its
       -- lease expired; its old values were read under the row lock).
-      insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), x.id, x.attempts, coalesce(x.started, ${atIso}::timestamptz),
-        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-      from (
-        select l.id, l.attempts, l.last_attempt_at as started from lost l
-        union all
-        select g.id, g.lost_attempt, g.lost_started from grabbed g where g.was_lost
-      ) x
-      returning 1
+      ${logLostAttempts(
+        sql`select l.id, l.attempts, l.last_attempt_at from lost l
+            union all
+            select g.id, g.lost_attempt, g.lost_started from grabbed g where g.was_lost`,
+        atIso,
+      )}
     )
     update webhook_deliveries w set
       attempts = w.attempts + 1,

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
-import { LOST_ATTEMPT_ERROR, PAUSED_ERROR } from "./claim-deliveries";
+import { logLostAttempts, PAUSED_ERROR } from "./claim-deliveries";
 
 /**
  * Ends as EXHAUSTED "endpoint paused" the queued deliveries (PENDING or FAILED) that no worker holds, of the
@@ -29,11 +29,7 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
       where w.id = old.id
       returning w.id, old.was_lost, old.attempts, old.last_attempt_at
     ), logged as (
-      insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-      select 'wha_' || replace(gen_random_uuid()::text, '-', ''), d.id, d.attempts, coalesce(d.last_attempt_at, ${atIso}::timestamptz),
-        ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
-      from dropped d where d.was_lost and d.attempts > 0
-      returning 1
+      ${logLostAttempts(sql`select d.id, d.attempts, d.last_attempt_at from dropped d where d.was_lost`, atIso)}
     )
     select (select count(*) from dropped)::int as dropped, (select count(*) from logged)::int as logged`,
   );

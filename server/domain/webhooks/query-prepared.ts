@@ -46,9 +46,9 @@ type TReservable = TUnsafe & { reserve(): Promise<TReserved> };
  * written together on a reserved connection (postgres.js pipelines them) and run in order, each after the
  * previous one has finished, so a statement still sees what an earlier one did or waited for (the claim's
  * advisory lock). `db.transaction()` would wait for `begin`, then for the statements, then for `commit`: three
- * round trips for the worker's hottest transaction. Generic plans, as above. If any statement fails the transaction is aborted, the
- * `commit` then rolls it back, and the first error is thrown. Returns the rows of each statement. On PGlite
- * (in process, no round trips) it is an ordinary transaction.
+ * round trips for the worker's hottest transaction. Generic plans, as above. If any statement fails the
+ * transaction is aborted, the `commit` then rolls it back, and the first error is thrown. Returns the rows of
+ * each statement. On PGlite (in process, no round trips) it is an ordinary transaction.
  */
 export async function transactionInOneTrip(db: Db, queries: readonly SQL[]): Promise<unknown[][]> {
   const session: unknown = db._.session;
