@@ -5,6 +5,7 @@
  * endpoint not paused (confirm-claims.ts), POST it to the vetted address, record the outcome under the claim
  * token. On shutdown (`signal` aborted) the claim is released instead of recorded.
  */
+import { createBoundedCache } from "@/server/lib/bounded-cache";
 import { decryptSecret } from "@/server/lib/crypto";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
@@ -35,18 +36,8 @@ export type TDeliveryDeps = Pick<TPostOptions, "deadline" | "deadlineMs" | "read
  * Bounded; a rotated secret has a new ciphertext, so an entry is never stale. The secrets stay in this
  * process's memory, where every attempt already puts them; they are never logged.
  */
-const decrypted = new Map<string, string>();
-const MAX_DECRYPTED = 1024;
-
-function decryptCached(ciphertext: string): string {
-  let plain = decrypted.get(ciphertext);
-  if (plain === undefined) {
-    plain = decryptSecret(ciphertext);
-    if (decrypted.size >= MAX_DECRYPTED) decrypted.delete(decrypted.keys().next().value!);
-    decrypted.set(ciphertext, plain);
-  }
-  return plain;
-}
+const decrypted = createBoundedCache<string, string>(1024);
+const decryptCached = (ciphertext: string) => decrypted.get(ciphertext, () => decryptSecret(ciphertext));
 
 export function validSecrets(claim: Pick<TClaim, "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpiresAt">, at: Date): string[] {
   const secrets = [decryptCached(claim.secretEncrypted)];

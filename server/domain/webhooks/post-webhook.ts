@@ -9,6 +9,7 @@
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
+import { createBoundedCache } from "@/server/lib/bounded-cache";
 import { now } from "@/server/lib/clock";
 import { attemptSignal, type TAttemptSignal } from "./attempt-signal";
 import { WEBHOOK_LIMITS } from "./limits";
@@ -42,9 +43,11 @@ export type TPostOptions = {
   storedChars?: number;
 };
 
-/** Agents keyed by host and vetted address, so connections are reused but never shared across addresses. */
-const agents = new Map<string, Agent>();
-const MAX_AGENTS = 256;
+/**
+ * Agents keyed by host and vetted address, so connections are reused but never shared across addresses; at most
+ * 256, the oldest closed first.
+ */
+const agents = createBoundedCache<string, Agent>(256, (agent) => void agent.close().catch(() => {}));
 
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -54,20 +57,10 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 }
 
 function agentFor(target: TPostTarget): Agent {
-  const key = `${target.url.protocol}//${target.url.host}|${target.address}`;
-  let agent = agents.get(key);
-  if (agent) return agent;
-  if (agents.size >= MAX_AGENTS) {
-    const [oldestKey, oldest] = agents.entries().next().value as [string, Agent];
-    agents.delete(oldestKey);
-    void oldest.close().catch(() => {});
-  }
-  agent = new Agent({
-    connect: { lookup: pinnedLookup(target.address, target.family) },
-    keepAliveTimeout: 4_000,
-  });
-  agents.set(key, agent);
-  return agent;
+  return agents.get(
+    `${target.url.protocol}//${target.url.host}|${target.address}`,
+    () => new Agent({ connect: { lookup: pinnedLookup(target.address, target.family) }, keepAliveTimeout: 4_000 }),
+  );
 }
 
 /**

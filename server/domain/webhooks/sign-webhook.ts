@@ -7,6 +7,7 @@
  * One entry per valid secret (two during a rotation overlap), the newest first.
  */
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { createBoundedCache } from "@/server/lib/bounded-cache";
 import type { TEventName } from "./event-catalogue";
 
 export type TSignInput = {
@@ -20,21 +21,14 @@ export type TSignInput = {
 
 type TKeys = { ours: KeyObject; standard: KeyObject };
 
-/** The two HMAC keys of a secret, made once per secret (bounded): importing a key costs more than the HMAC. */
-const keysBySecret = new Map<string, TKeys>();
-const MAX_KEYS = 1024;
+/** The two HMAC keys of a secret, made once per secret (at most 1,024): importing a key costs more than the HMAC. */
+const keysBySecret = createBoundedCache<string, TKeys>(1024);
 
 function keysOf(secret: string): TKeys {
-  let keys = keysBySecret.get(secret);
-  if (!keys) {
-    keys = {
-      ours: createSecretKey(Buffer.from(secret, "utf8")),
-      standard: createSecretKey(Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64")),
-    };
-    if (keysBySecret.size >= MAX_KEYS) keysBySecret.delete(keysBySecret.keys().next().value!);
-    keysBySecret.set(secret, keys);
-  }
-  return keys;
+  return keysBySecret.get(secret, () => ({
+    ours: createSecretKey(Buffer.from(secret, "utf8")),
+    standard: createSecretKey(Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64")),
+  }));
 }
 
 export function signWebhook(input: TSignInput): Record<string, string> {
