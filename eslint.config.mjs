@@ -13,9 +13,61 @@ export default defineConfig([
     },
   },
   {
+    // Layers (docs/architecture.md): the domain stays below the doors and the worker. It may use server/lib,
+    // server/db, server/env and other capabilities, never HTTP, jobs, auth, Next or React.
+    files: ["server/domain/**/*.ts"],
+    ignores: ["**/*.test.ts", "server/domain/**/test-support/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/server/http", "@/server/http/*", "**/server/http/*"], message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib." },
+            { group: ["@/server/jobs", "@/server/jobs/*", "**/server/jobs/*"], message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs." },
+            { group: ["@/server/auth", "@/server/auth/*", "**/server/auth/*"], message: "The domain must not import the session layer (server/auth): take a TActor." },
+            { group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom", "react/*"], message: "The domain must not import Next or React." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The browser bundle: components may name server types, never pull server code in.
+    files: ["components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/server", "@/server/*", "**/server/*"],
+              allowTypeImports: true,
+              message: "Components run in the browser: import server code as `import type` only; share browser-safe helpers from common/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // common/ runs in the browser and on the server: nothing from the server, no Node built-ins.
+    files: ["common/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/server", "@/server/*", "**/server/*", "@/components/*"], message: "common/ is shared with the browser: no server or component code." },
+            { group: ["node:*", "@asteasolutions/zod-to-openapi"], message: "common/ is shared with the browser: no Node built-ins, no zod-to-openapi." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // `useTestDb()` registers vitest hooks; it is not a React hook.
     files: ["**/*.test.ts", "server/test/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pdfjs/**"]),
 ]);

@@ -48,7 +48,8 @@ export default defineConfig({
     command: `rm -rf ${DATA_DIR} && DATA_DIR=${DATA_DIR} PORT=${PORT} PUBLIC_URL=${BASE_URL} LOG_LEVEL=warn WEBHOOK_ALLOW_PRIVATE_TARGETS=true WORKER_POLL_MS=200 npm start`,
     url: `${BASE_URL}/signin`,
     reuseExistingServer: false,
-    timeout: 300_000,
+    // The first start builds the app (next build): 15-30 s alone on two cores, minutes on a busy machine.
+    timeout: 900_000,
     stdout: "pipe",
     stderr: "pipe",
   },

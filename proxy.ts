@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { AppError, errorResponse, errors } from "@/server/http/errors";
-import { allOperations } from "@/server/http/operations";
+import { AppError, errors } from "@/server/lib/errors";
+import { errorResponse } from "@/server/http/errors";
+import { publicOperations } from "@/server/http/operations";
 import { compileRouteTable, matchRoute } from "@/server/http/route-table";
 import { clientAddressOf } from "@/server/http/steps/client-address";
 import { rateLimitHeaders, takeRateLimit } from "@/server/http/steps/rate-limit";
 
-const table = compileRouteTable(allOperations);
+const table = compileRouteTable(publicOperations);
 
 /**
  * Unknown /api/v1 paths and methods answer JSON in the spec's error shape, not Next's HTML 404 or empty 405.

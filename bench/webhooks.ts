@@ -19,6 +19,7 @@
  * Usage: npm run bench:webhooks -- [events=200] [endpoints=10] [latencyRuns=100]
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
  */
+import { workspaceActor } from "@/server/test/actors";
 import { execSync, fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -150,10 +151,10 @@ async function main(): Promise<void> {
   const { default: postgres } = await import("postgres");
   const { openPostgres, setDbHandle } = await import("@/server/db/client");
   const { migrate } = await import("@/server/db/migrate");
-  const { insertOrganisation } = await import("@/server/domain/accounts/create-organisation");
-  const { createEndpoint } = await import("@/server/domain/webhooks/create-endpoint");
-  const { recordEvent } = await import("@/server/domain/webhooks/record-event");
-  const { wakeDeliveryWorkers } = await import("@/server/domain/webhooks/wake-delivery-workers");
+  const { insertOrganisation } = await import("@/server/domain/organisation/create-organisation");
+  const { createEndpoint } = await import("@/server/domain/webhooks/endpoints/create-endpoint");
+  const { recordEvent } = await import("@/server/domain/webhooks/events/record-event");
+  const { wakeDeliveryWorkers } = await import("@/server/domain/webhooks/events/wake-delivery-workers");
   const { createWebhookDeliveryJob } = await import("@/server/jobs/webhook-delivery-job");
   const { WEBHOOK_LIMITS } = await import("@/server/domain/webhooks/limits");
   // The worker as it ships (its default concurrency), unless BENCH_CONCURRENCY says otherwise.
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
     const db = handle.db;
     const newOrg = async (label: string) => {
       const org = await insertOrganisation(db, { name: label, email: `${label}@bench.test`, passwordHash: null, organisationName: label });
-      return { organisation: { id: org.organisationId }, workspace: { id: org.workspaceId } };
+      return workspaceActor(org.organisationId, org.workspaceId);
     };
     const data = (packageId: string) => ({ packageId, packageTitle: "Bench package", signerCount: 2, sessionsSent: 2, metadata: { ref: "bench" } });
 

@@ -40,6 +40,23 @@ describe("parseEnv", () => {
     expect(message).toContain(".env.example");
     expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1" }).TRUSTED_PROXIES).toContain("192.168.0.0/16");
   });
+
+  it("keeps files in the database unless STORAGE=s3, and then requires a bucket and paired keys", () => {
+    expect(parseEnv({})).toMatchObject({ STORAGE: "database", S3_REGION: "us-east-1", S3_FORCE_PATH_STYLE: false });
+    expect(() => parseEnv({ STORAGE: "s3" })).toThrow("S3_BUCKET: is required when STORAGE=s3");
+    expect(() => parseEnv({ STORAGE: "s3", S3_BUCKET: "files", S3_ACCESS_KEY_ID: "id" })).toThrow(
+      "S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all",
+    );
+    expect(() => parseEnv({ STORAGE: "disk" })).toThrow("STORAGE");
+    expect(() => parseEnv({ STORAGE: "s3", S3_BUCKET: "files", S3_ENDPOINT: "minio:9000" })).toThrow("S3_ENDPOINT");
+    const e = parseEnv({
+      STORAGE: "s3",
+      S3_BUCKET: "files",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(e).toMatchObject({ STORAGE: "s3", S3_BUCKET: "files", S3_FORCE_PATH_STYLE: true });
+  });
 });
 
 describe("ensureSecrets", () => {

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { isIpOrCidr } from "./domain/organisation/ip-entry";
+import { isIpOrCidr } from "@/common/ip-entry";
 
 const bool = (fallback: boolean) =>
   z
@@ -44,6 +44,52 @@ const ZEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** The largest document accepted (declared `fileSize` at add time, and the bytes of the upload). 25 MB. */
+  MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(2_147_483_647).default(26_214_400),
+  /** DOCX → PDF conversion (server/documents-io/convert-docx.ts). */
+  SOFFICE_PATH: z.string().min(1).default("soffice"),
+  CONVERT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** The largest merged sealed PDF `GET /packages/{id}/download` streams (413 beyond it; the zip has no cap). 100 MB. */
+  MAX_MERGED_DOWNLOAD_BYTES: z.coerce.number().int().min(1024).default(104_857_600),
+  /** The largest PDF the public /verify page accepts. 100 MB. */
+  MAX_VERIFY_BYTES: z.coerce.number().int().min(1024).default(104_857_600),
+  CONVERT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** auto: run LibreOffice in a network namespace of its own when the kernel allows (`unshare`); off: never. */
+  CONVERT_NETWORK_SANDBOX: z.enum(["auto", "off"]).default("auto"),
+  /** When set, DOCX → PDF is posted to this Gotenberg instead of running the local soffice. */
+  GOTENBERG_URL: z.url().optional(),
+  /** Where uploaded files are kept: chunked in the database (default) or an S3-compatible bucket. */
+  STORAGE: z.enum(["database", "s3"]).default("database"),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool(false),
+  /** The operator's PKCS#12 (.p12/.pfx) for sealing; unset → an instance certificate generated on first start. */
+  SIGNING_P12_PATH: z.string().min(1).optional(),
+  SIGNING_P12_PASSWORD: z.string().optional(),
+  /** A folder searched first for the sealing fonts (the Debian Noto packages' file names). */
+  SEALING_FONT_DIR: z.string().min(1).optional(),
+  /** When set, mail is sent through this SMTP server (smtp:// or smtps://, credentials in the URL); unset → the outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587")
+    .optional(),
+  /** The From of every message: an address, or `Name <address>`. */
+  MAIL_FROM: z.string().min(3).default("Foliosign <no-reply@localhost>"),
+}).superRefine((e, ctx) => {
+  // S3 settings are checked at start, not at the first upload, so a typo fails fast.
+  if (e.STORAGE === "s3" && !e.S3_BUCKET) {
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE=s3" });
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({
+      code: "custom",
+      path: [e.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+      message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all",
+    });
+  }
 });
 
 export type TEnv = z.infer<typeof ZEnv> & { pgliteDir: string; publicUrl: string };

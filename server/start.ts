@@ -8,6 +8,7 @@ import path from "node:path";
 import { loadConfig, onShutdown, openDatabase } from "./boot";
 import { createHttpServer, parseTrustedProxies } from "./http-server";
 import { allJobs } from "./jobs/all-jobs";
+import { checkSealingAtStart } from "./domain/sealing/check-sealing-at-start";
 import { startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./lib/logger";
 
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may target private and loopback addresses. Never enable this in production.");
   }
+  await checkSealingAtStart(handle.db);
   let worker: TWorker | undefined;
   if (config.RUN_WORKER) {
     worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });

@@ -5,7 +5,8 @@ import { PageHeader } from "@/components/shell/page-header";
 import { OverviewHealth } from "@/components/webhooks/overview-health";
 import { requireSessionActor } from "@/server/auth/session";
 import { getDb } from "@/server/db/client";
-import { canManageWebhooks } from "@/server/domain/webhooks-app/can-manage-webhooks";
+import { can } from "@/server/domain/access/gates";
+import { getAwaitingSignature } from "@/server/domain/packages/get-awaiting-signature";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -18,7 +19,8 @@ const WEBHOOKS = { href: "/webhooks", title: "Webhooks", text: "Signed notificat
 
 export default async function OverviewPage() {
   const actor = await requireSessionActor();
-  const webhooks = await canManageWebhooks(await getDb(), actor);
+  const webhooks = can(actor, "canManageWebhooks");
+  const awaiting = await getAwaitingSignature(await getDb(), actor);
   const shortcuts = [
     ...SHORTCUTS,
     ...(webhooks ? [WEBHOOKS] : []),
@@ -27,9 +29,41 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader
-        title={`Welcome, ${actor.name.split(" ")[0]}`}
-        description="The overview will summarise packages awaiting signature and recent activity. Webhook health is below."
+        title={`Welcome, ${actor.user.name.split(" ")[0]}`}
+        description={
+          webhooks
+            ? "Your organisation at a glance: what awaits signature, how your webhook endpoints are doing, and where to go next."
+            : "Your organisation at a glance: what awaits signature, and where to go next."
+        }
       />
+      <Card className="mb-6">
+        <CardBody>
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 className="text-sm font-semibold text-zinc-900">Awaiting signature</h2>
+            <p className="text-sm text-zinc-600">
+              {awaiting.inProgress} in progress{awaiting.onHold ? ` · ${awaiting.onHold} on hold` : ""}
+            </p>
+          </div>
+          {awaiting.recent.length === 0 ? (
+            <p className="mt-2 text-sm text-zinc-600">
+              Nothing is out for signing. <Link href="/packages/new" className="font-medium text-brand-700 underline">Send a package from a template</Link>.
+            </p>
+          ) : (
+            <ul className="mt-3 divide-y divide-zinc-100">
+              {awaiting.recent.map((p) => (
+                <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                  <Link href={`/packages/${p.id}`} className="min-w-0 truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                    {p.title}
+                  </Link>
+                  <span className="text-zinc-600 tabular-nums">
+                    {p.signed} of {p.signers} signed
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardBody>
+      </Card>
       {webhooks ? <OverviewHealth /> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {shortcuts.map((s) => (

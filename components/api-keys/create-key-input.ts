@@ -1,4 +1,4 @@
-import type { TCreateApiKey } from "@/server/domain/keys";
+import type { TCreateApiKey } from "@/server/domain/keys/schemas";
 
 export type TCreateKeyForm = { name: string; roleId: string; workspaceId: string; expiresOn: string };
 

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
-import type { TApiKeyListItem, TCreateApiKey, TCreatedApiKey, TRevokedApiKey } from "@/server/domain/keys";
+import type { TApiKeyListItem, TCreateApiKey, TCreatedApiKey, TRevokedApiKey } from "@/server/domain/keys/schemas";
 
 export type TApiKey = TJson<TApiKeyListItem>;
 export type TNewApiKey = TJson<TCreatedApiKey>;

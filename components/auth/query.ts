@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { signIn } from "next-auth/react";
 import { apiFetch } from "@/components/lib/api-client";
-import { parseSignInThrottled } from "@/server/auth/sign-in-throttled";
+import { parseSignInThrottled } from "@/common/sign-in-throttled";
 
 export type TSetupInput = { name: string; email: string; password: string; organisationName: string };
 

@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { throttledMessage } from "@/server/auth/sign-in-throttled";
+import { throttledMessage } from "@/common/sign-in-throttled";
 import { signInWithPassword } from "./query";
 
 /** Why the last attempt did not sign in: wrong credentials, or throttled with the seconds to wait. */

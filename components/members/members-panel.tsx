@@ -165,7 +165,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendi
               {canManage && !m.isOwner ? (
                 <Select
                   aria-label={`Role of ${m.name}`}
-                  className="h-8 w-40"
+                  className="h-8 w-40 min-w-32"
                   value={m.role.id}
                   disabled={pendingUserId === m.userId}
                   onChange={(e) => onChangeRole(m, e.target.value)}

@@ -4,9 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
 import { roleKeys } from "@/components/roles/query";
-import type { TAcceptInvite } from "@/server/domain/organisation/accept-invite";
-import type { TAddMember, TAddedMember } from "@/server/domain/organisation/add-member";
-import type { TMemberItem } from "@/server/domain/organisation/list-members";
+import type { TAcceptInvite, TAddedMember, TAddMember, TMemberItem } from "@/server/domain/organisation/schemas";
 
 export type TMember = TJson<TMemberItem>;
 export type TNewMember = TJson<TAddedMember>;

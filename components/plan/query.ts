@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
-import type { TPlan } from "@/server/domain/organisation/get-plan";
+import type { TPlan } from "@/server/domain/organisation/schemas";
 
 export const planKeys = {
   all: ["plan"] as const,

@@ -3,9 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiKeyKeys } from "@/components/api-keys/query";
 import { apiFetch } from "@/components/lib/api-client";
-import type { TCreateRole } from "@/server/domain/organisation/create-role";
-import type { TRoleItem } from "@/server/domain/organisation/list-roles";
-import type { TUpdateRole } from "@/server/domain/organisation/update-role";
+import type { TCreateRole, TRoleItem, TUpdateRole } from "@/server/domain/organisation/schemas";
 
 export type TRole = TRoleItem;
 

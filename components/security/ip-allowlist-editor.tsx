@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { isIpOrCidr } from "@/server/domain/organisation/ip-entry";
+import { isIpOrCidr } from "@/common/ip-entry";
 import { useIpAllowlist, useSetIpAllowlist } from "./query";
 
 type TRow = { key: number; value: string };

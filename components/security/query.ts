@@ -2,8 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
-import type { TIpAllowlist } from "@/server/domain/organisation/get-ip-allowlist";
-import type { TSetIpAllowlist } from "@/server/domain/organisation/set-ip-allowlist";
+import type { TIpAllowlist, TSetIpAllowlist } from "@/server/domain/organisation/schemas";
 
 export const securityKeys = {
   all: ["security"] as const,

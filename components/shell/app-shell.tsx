@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 import { Logo } from "./logo";
 import { isActive, visibleNav, type TNavPermission } from "./nav-items";
@@ -18,16 +18,51 @@ type TAppShellProps = {
   children: ReactNode;
 };
 
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 20 20" className="size-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+      {open ? <path d="M5 5l10 10M15 5L5 15" /> : <path d="M3 5.5h14M3 10h14M3 14.5h14" />}
+    </svg>
+  );
+}
+
+/**
+ * The signed-in layout. From md up the navigation is a sticky sidebar; on a phone it collapses behind a Menu
+ * button in a slim top bar (the open panel pushes the page down rather than covering it, and closes when a
+ * link is followed), so every page starts with its own content rather than 540 px of navigation.
+ */
 export function AppShell({ user, organisationName, workspaces, currentWorkspaceId, permissions, children }: TAppShellProps) {
   const pathname = usePathname();
+  const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <aside className="flex shrink-0 flex-col border-b border-zinc-200 bg-white md:sticky md:top-0 md:h-dvh md:w-64 md:border-r md:border-b-0">
+      <div className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2.5 md:hidden">
+        <Link href="/" className="rounded-sm">
+          <Logo />
+        </Link>
+        <button
+          type="button"
+          aria-expanded={menuOpen}
+          aria-controls="app-navigation"
+          onClick={() => setMenuOpen((open) => !open)}
+          className="inline-flex items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100"
+        >
+          <MenuIcon open={menuOpen} />
+          Menu
+        </button>
+      </div>
+      <aside
+        id="app-navigation"
+        className={cn(
+          "shrink-0 flex-col border-b border-zinc-200 bg-white md:sticky md:top-0 md:flex md:h-dvh md:w-64 md:border-r md:border-b-0",
+          menuOpen ? "flex" : "hidden",
+        )}
+      >
         <div className="px-5 pt-5 pb-4">
-          <Link href="/" className="rounded-sm">
+          <Link href="/" className="hidden rounded-sm md:inline">
             <Logo />
           </Link>
           <p className="mt-1 truncate text-xs text-zinc-500" data-testid="organisation-name">
@@ -46,6 +81,7 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
                     <li key={item.href}>
                       <Link
                         href={item.href}
+                        onClick={() => setMenuOpen(false)}
                         aria-current={active ? "page" : undefined}
                         className={cn(
                           "block rounded-md px-2 py-1.5 text-sm transition-colors",

@@ -1,10 +1,11 @@
-export type TNavPermission = "canManageWebhooks";
+export type TNavPermission = "canManageWebhooks" | "canSendPackages";
 export type TNavItem = { href: string; label: string; ownerOnly?: boolean; permission?: TNavPermission };
 export type TNavGroup = { label?: string; items: TNavItem[] };
 
 /**
  * The navigation of the signed-in app. API keys and Security are for owners only; Webhooks for owners and
- * roles with canManageWebhooks (the pages answer 403 to others, and the entry is not shown to them).
+ * roles with canManageWebhooks, Mail for those with canSendPackages (the pages answer 403 to others, and the entry
+ * is not shown to them); Mail delivery (the test message) for owners.
  */
 export const NAV: TNavGroup[] = [
   {
@@ -12,7 +13,9 @@ export const NAV: TNavGroup[] = [
       { href: "/", label: "Overview" },
       { href: "/packages", label: "Packages" },
       { href: "/templates", label: "Templates" },
+      { href: "/library", label: "Library" },
       { href: "/webhooks", label: "Webhooks", permission: "canManageWebhooks" },
+      { href: "/mail", label: "Mail", permission: "canSendPackages" },
     ],
   },
   {
@@ -22,8 +25,11 @@ export const NAV: TNavGroup[] = [
       { href: "/settings/members", label: "Members" },
       { href: "/settings/roles", label: "Roles" },
       { href: "/settings/workspaces", label: "Workspaces" },
+      { href: "/settings/signing-groups", label: "Signing groups" },
+      { href: "/settings/custom-fields", label: "Custom fields" },
       { href: "/settings/plan", label: "Plan" },
       { href: "/settings/security", label: "Security", ownerOnly: true },
+      { href: "/settings/mail", label: "Mail delivery", ownerOnly: true },
     ],
   },
 ];

@@ -1,9 +1,14 @@
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
+/**
+ * A table that scrolls inside its own box when it is wider than the screen. The box is `relative` so that
+ * absolutely positioned content (the `sr-only` labels of action buttons) stays inside it: otherwise such
+ * content escapes the scroll box and widens the whole page on a phone.
+ */
 export function Table({ className, children, ...rest }: ComponentProps<"table">) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className={cn("w-full text-left text-sm", className)} {...rest}>
         {children}
       </table>

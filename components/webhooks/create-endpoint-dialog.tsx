@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { EventPicker } from "./event-picker";
 import { ALL_EVENTS } from "./events";
 import { useCreateEndpoint, type TCreatedEndpoint } from "./query";

@@ -10,7 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TDeliveryStatus } from "@/server/db/schema/webhooks";
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { DeliveryStatusBadge } from "./badges";
 import { ALL_EVENTS, DELIVERY_STATUS_OPTIONS } from "./events";
 import { formatDateTime, formatRelative } from "./format";
@@ -98,25 +98,32 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
         <Table aria-label="Deliveries">
           <THead>
             <TR>
-              <TH>Event</TH>
-              <TH>Delivery id</TH>
-              <TH>Status</TH>
-              <TH className="text-right">Attempts</TH>
-              <TH className="text-right">Response</TH>
-              <TH>Time</TH>
+              {/* On a phone: event, status and response; the row itself opens the delivery's details. */}
+              <TH className="px-4 sm:px-6">Event</TH>
+              <TH className="px-2 sm:px-6">Status</TH>
+              <TH className="hidden md:table-cell">Delivery id</TH>
+              <TH className="hidden text-right sm:table-cell">Attempts</TH>
+              <TH className="px-4 text-right sm:px-6">Response</TH>
+              <TH className="hidden md:table-cell">Time</TH>
             </TR>
           </THead>
           <TBody>
             {data.deliveries.map((d) => (
               <TR key={d.id} data-testid="delivery-row" className={cn("cursor-pointer hover:bg-zinc-50", selectedId === d.id && "bg-brand-50/60")} onClick={() => onSelect(d.id)}>
-                <TD className="py-3">
-                  <span className="font-mono text-xs font-medium text-zinc-900">{d.event}</span>
-                  {d.test ? <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] font-semibold text-zinc-600 uppercase">test</span> : null}
+                <TD className="px-4 py-3 sm:px-6">
+                  <span className="font-mono text-xs font-medium whitespace-nowrap text-zinc-900">{d.event}</span>
+                  {d.test ? <span className="ml-2 inline-block rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] font-semibold text-zinc-600 uppercase">test</span> : null}
+                  <span className="block text-xs text-zinc-500 md:hidden" title={formatDateTime(d.createdAt)}>
+                    {formatRelative(d.createdAt)}
+                  </span>
                 </TD>
-                <TD className="py-3">
+                <TD className="px-2 py-3 sm:px-6">
+                  <DeliveryStatusBadge status={d.status} />
+                </TD>
+                <TD className="hidden py-3 md:table-cell">
                   <button
                     type="button"
-                    className="font-mono text-xs break-all text-left text-brand-700 hover:underline"
+                    className="text-left font-mono text-xs whitespace-nowrap text-brand-700 hover:underline"
                     aria-label={`Show delivery ${d.id}`}
                     aria-expanded={selectedId === d.id}
                     onClick={(e) => {
@@ -128,14 +135,11 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
                   </button>
                   {d.replayedAt ? <span className="block text-xs text-zinc-500">Replayed by {d.replayedBy}</span> : null}
                 </TD>
-                <TD className="py-3">
-                  <DeliveryStatusBadge status={d.status} />
-                </TD>
-                <TD className="py-3 text-right tabular-nums">{d.attempts}</TD>
-                <TD className="py-3 text-right tabular-nums" title={d.error ?? undefined}>
+                <TD className="hidden py-3 text-right tabular-nums sm:table-cell">{d.attempts}</TD>
+                <TD className="px-4 py-3 text-right tabular-nums sm:px-6" title={d.error ?? undefined}>
                   {d.responseStatus ?? (d.error ? <span className="text-xs text-red-700">error</span> : "—")}
                 </TD>
-                <TD className="py-3 whitespace-nowrap" title={formatDateTime(d.createdAt)}>
+                <TD className="hidden py-3 whitespace-nowrap md:table-cell" title={formatDateTime(d.createdAt)}>
                   {formatRelative(d.createdAt)}
                 </TD>
               </TR>

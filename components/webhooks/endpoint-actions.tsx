@@ -21,7 +21,7 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
   const [resumed, setResumed] = useState<number | null>(null);
   const [rotated, setRotated] = useState<TRotatedSecret | null>(null);
   const paused = !endpoint.enabled;
-  const failing = endpoint.displayState === "Failing";
+  const failing = endpoint.state === "FAILING";
 
   function resume() {
     const before = endpoint.consecutiveFailures;
@@ -44,7 +44,7 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
         <Button variant="secondary" onClick={() => setAsk("rotate")}>
           Rotate secret
         </Button>
-        <Button variant="danger" onClick={() => setAsk("delete")}>
+        <Button variant="danger-ghost" onClick={() => setAsk("delete")}>
           Delete
         </Button>
       </div>

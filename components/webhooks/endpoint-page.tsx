@@ -51,7 +51,7 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
           <div className="flex items-center gap-3">
             <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{e.url}</h1>
             <span data-testid="endpoint-state">
-              <EndpointStateBadge state={e.displayState} />
+              <EndpointStateBadge state={e.state} />
             </span>
           </div>
           <p className="text-sm text-zinc-600">
@@ -62,19 +62,19 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
         <EndpointActions endpoint={e} />
       </header>
 
-      {e.displayState === "Failing" ? (
+      {e.state === "FAILING" ? (
         <Alert tone="error" title="This endpoint is Failing">
           {e.consecutiveFailures} consecutive attempts failed, so new events skip it. Look at the latest attempts below for what your receiver answered, fix
           it, check it with a test event, then Resume: that clears the counter. Deliveries that ran out of attempts can then be replayed.
         </Alert>
-      ) : e.displayState === "Paused" ? (
+      ) : e.state === "PAUSED" ? (
         <Alert tone="warning" title="This endpoint is paused">
           No events are sent to it and queued deliveries were dropped (EXHAUSTED). Resume it to receive events again.
         </Alert>
       ) : null}
 
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Figure label="Success rate (24 h)" value={formatRate(h?.successRate24h ?? null)} hint={`${h?.attemptCount24h ?? 0} attempts`} />
+        <Figure label="Success rate (24 h)" value={formatRate(h?.successRate24h ?? null)} hint={`${h?.attemptCount24h ?? 0} attempt${h?.attemptCount24h === 1 ? "" : "s"}`} />
         <Figure label="Deliveries (24 h)" value={String(h?.deliveryCount24h ?? 0)} />
         <Figure label="Response time p50 / p95" value={`${formatMs(h?.p50Ms)} / ${formatMs(h?.p95Ms)}`} />
         <Figure
@@ -91,6 +91,7 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
         <CardBody>
           <SendTestEvent
             endpointId={endpointId}
+            subscribed={e.events}
             disabled={!e.enabled}
             onSent={(id) => {
               setFilters({ page: 1 });

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { EventPicker } from "./event-picker";
 import { useUpdateEndpoint, type TEndpointSummary } from "./query";
 

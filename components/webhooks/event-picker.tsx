@@ -1,6 +1,6 @@
 "use client";
 
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { Checkbox } from "@/components/ui/input";
 import { ALL_EVENTS, EVENT_INFO } from "./events";
 
@@ -23,7 +23,7 @@ export function EventPicker({ value, onChange, error }: { value: TEventName[]; o
       {(["Package", "Recipient session"] as const).map((group) => (
         <div key={group} className="rounded-md border border-zinc-200">
           <p className="border-b border-zinc-100 bg-zinc-50 px-3 py-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{group} events</p>
-          <ul className="max-h-56 divide-y divide-zinc-100 overflow-y-auto">
+          <ul className="divide-y divide-zinc-100">
             {EVENT_INFO.filter((e) => e.group === group).map((e) => (
               <li key={e.name}>
                 <label className="flex cursor-pointer items-start gap-3 px-3 py-2 hover:bg-zinc-50">

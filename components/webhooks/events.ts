@@ -1,4 +1,4 @@
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 
 /** The fifteen events as the app explains them (the names and payloads are in docs/webhooks.md). */
 export const EVENT_INFO: { name: TEventName; group: "Package" | "Recipient session"; description: string }[] = [

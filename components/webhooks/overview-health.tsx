@@ -5,12 +5,12 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import type { TDeliveryStatus } from "@/server/db/schema/webhooks";
-import type { TEndpointState } from "@/server/domain/webhook-health/endpoint-state";
+import type { TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
 import { DeliveryStatusBadge, EndpointStateBadge } from "./badges";
 import { formatAge } from "./format";
 import { useOverview } from "./query";
 
-const STATES: TEndpointState[] = ["Active", "Failing", "Paused"];
+const STATES: TEndpointState[] = ["ACTIVE", "FAILING", "PAUSED"];
 const STATUSES: TDeliveryStatus[] = ["DELIVERED", "PENDING", "FAILED", "EXHAUSTED"];
 
 /** The Overview page's webhook health: endpoints by state, deliveries by status (24 h), the oldest waiting delivery. */

@@ -29,6 +29,9 @@ export function SecretOnceDialog({
     >
       {secret ? (
         <div className="space-y-3">
+          <Alert tone="warning" title="Copy it now: it will not be shown again.">
+            Without it your receiver cannot verify deliveries; if it is lost, rotate the secret to get a new one.
+          </Alert>
           <CopyValue label="Signing secret" value={secret} testId="signing-secret" />
           {oldSignsUntil ? (
             <Alert tone="info">

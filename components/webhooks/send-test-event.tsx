@@ -5,14 +5,22 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
-import type { TEventName } from "@/server/domain/webhooks/event-catalogue";
+import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { EVENT_INFO } from "./events";
 import { useSendTestEvent } from "./query";
 
-/** A realistic sample of one event, `test: true`, through the real pipeline to this endpoint only. */
-export function SendTestEvent({ endpointId, disabled, onSent }: { endpointId: string; disabled: boolean; onSent: (deliveryId: string) => void }) {
+type TProps = { endpointId: string; subscribed: readonly string[]; disabled: boolean; onSent: (deliveryId: string) => void };
+
+/**
+ * A realistic sample of one event, `test: true`, through the real pipeline to this endpoint only. The events
+ * the endpoint subscribes to come first; the others can be tested too (a receiver can be prepared before
+ * subscribing), under their own heading so nobody mistakes them for what the endpoint will receive.
+ */
+export function SendTestEvent({ endpointId, subscribed, disabled, onSent }: TProps) {
   const send = useSendTestEvent(endpointId);
-  const [event, setEvent] = useState<TEventName>("PACKAGE_SENT");
+  const mine = EVENT_INFO.filter((e) => subscribed.includes(e.name));
+  const others = EVENT_INFO.filter((e) => !subscribed.includes(e.name));
+  const [event, setEvent] = useState<TEventName>(mine[0]?.name ?? "PACKAGE_SENT");
   const id = useId();
 
   function submit(e: FormEvent) {
@@ -26,12 +34,23 @@ export function SendTestEvent({ endpointId, disabled, onSent }: { endpointId: st
         Test event
       </label>
       <div className="flex flex-wrap gap-2">
-        <Select id={id} className="w-64" value={event} onChange={(e) => setEvent(e.target.value as TEventName)} disabled={disabled}>
-          {EVENT_INFO.map((e) => (
-            <option key={e.name} value={e.name}>
-              {e.name}
-            </option>
-          ))}
+        <Select id={id} className="w-full sm:w-64" value={event} onChange={(e) => setEvent(e.target.value as TEventName)} disabled={disabled}>
+          <optgroup label="Subscribed">
+            {mine.map((e) => (
+              <option key={e.name} value={e.name}>
+                {e.name}
+              </option>
+            ))}
+          </optgroup>
+          {others.length > 0 ? (
+            <optgroup label="Not subscribed (test only)">
+              {others.map((e) => (
+                <option key={e.name} value={e.name}>
+                  {e.name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </Select>
         <Button type="submit" pending={send.isPending} disabled={disabled}>
           Send test event

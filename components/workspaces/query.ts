@@ -3,8 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
-import type { TCreateWorkspace } from "@/server/domain/organisation/create-workspace";
-import type { TWorkspaceItem } from "@/server/domain/organisation/list-workspaces";
+import type { TCreateWorkspace, TWorkspaceItem } from "@/server/domain/organisation/schemas";
 
 export type TWorkspace = TJson<TWorkspaceItem>;
 

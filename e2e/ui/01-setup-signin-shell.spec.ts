@@ -48,12 +48,12 @@ test("setup creates the owner, signs in and shows the shell", async ({ page }) =
 
   await nav.getByRole("link", { name: "Packages" }).click();
   await expect(page.getByRole("heading", { name: "Packages", level: 1 })).toBeVisible();
-  await expect(page.getByText("Your packages (documents sent for signing) will be listed here")).toBeVisible();
+  await expect(page.getByText("No packages yet")).toBeVisible();
   await expect(nav.getByRole("link", { name: "Packages" })).toHaveAttribute("aria-current", "page");
-  await screenshot(page, "packages-placeholder");
+  await screenshot(page, "packages-first-run");
   await nav.getByRole("link", { name: "Templates", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Templates", level: 1 })).toBeVisible();
-  await expect(page.getByText("Your templates will be listed here")).toBeVisible();
+  await expect(page.getByText("No templates yet")).toBeVisible();
   await screenshot(page, "templates-placeholder");
   // Webhooks is a real page now: a fresh workspace shows its empty state, which explains webhooks.
   await nav.getByRole("link", { name: "Webhooks", exact: true }).click();

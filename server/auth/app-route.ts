@@ -1,6 +1,13 @@
-import type { TSessionActor } from "@/server/domain/actor";
-import { createAppRoutes, type TSessionLookup } from "./session-route";
-import { getSessionActor } from "./session";
+/**
+ * The wrappers of the app's route handlers (app/api/app/**): the same operation objects and wrapper as
+ * /api/v1 (server/http/route.ts), through the session door (./session-door.ts).
+ */
+import type { TActor } from "@/server/domain/access/actor";
+import type { TSessionIdentity } from "@/server/domain/access/load-session-actor";
+import type { TOperation } from "@/server/domain/operation";
+import { defineRoute, type THandler, type TRouteHandler } from "@/server/http/route";
+import { getSessionIdentity } from "./session";
+import { publicDoor, sessionDoor, type TSessionLookup } from "./session-door";
 
 const KEY = Symbol.for("foliosign.sessionLookup");
 const slot = globalThis as Record<symbol, TSessionLookup | undefined>;
@@ -13,10 +20,25 @@ export function setSessionLookup(lookup: TSessionLookup | undefined): void {
   slot[KEY] = lookup;
 }
 
-function currentActor(req: Request): Promise<TSessionActor | null> {
+function currentIdentity(req: Request): Promise<TSessionIdentity | null> {
   const override = slot[KEY];
-  return override ? override(req) : getSessionActor();
+  return override ? override(req) : getSessionIdentity();
 }
 
-/** The wrappers the app's route handlers use, bound to the signed-in session. */
-export const { sessionRoute, publicRoute } = createAppRoutes(currentActor);
+function assertInternal(op: TOperation): void {
+  if (!op.internal || !op.path.startsWith("/api/app/")) throw new Error(`${op.operationId}: app routes serve internal /api/app operations only`);
+}
+
+const door = sessionDoor(currentIdentity);
+
+/** A route for signed-in members: no session → 401. */
+export function appRoute<const O extends TOperation>(op: O, handler: THandler<O, TActor>): TRouteHandler {
+  assertInternal(op);
+  return defineRoute(door, op, handler);
+}
+
+/** A route used before there is a session (first-run setup, accepting an invite). */
+export function publicAppRoute<const O extends TOperation>(op: O, handler: THandler<O, null>): TRouteHandler {
+  assertInternal(op);
+  return defineRoute(publicDoor, op, handler);
+}

@@ -8,14 +8,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { memberships, users } from "@/server/db/schema";
-import { createOrganisationWithOwner } from "@/server/domain/accounts/create-organisation";
+import { createOrganisationWithOwner } from "@/server/domain/organisation/create-organisation";
 import { useTestDb } from "@/server/test/db";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { setClock } from "@/server/lib/clock";
 import { authorizeCredentials, signInClientAddress } from "./authorize-credentials";
 import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_EMAIL, SIGN_IN_WINDOW_MS } from "./sign-in-throttle";
-import { parseSignInThrottled, SignInThrottledError, throttledMessage } from "./sign-in-throttled";
-import { loadSessionActor } from "./load-session-actor";
+import { parseSignInThrottled, throttledMessage } from "@/common/sign-in-throttled";
+import { SignInThrottledError } from "./sign-in-throttled";
+import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 
 const t = useTestDb();
 const owner = { name: "Olga Owner", email: "Olga@Example.test", password: "correct horse battery", organisationName: "Acme" };
@@ -138,12 +139,17 @@ describe("sign-in throttling", () => {
 describe("loadSessionActor", () => {
   it("returns the current actor and organisation, and null once the member is removed", async () => {
     const created = await createOrganisationWithOwner(t.db, owner);
-    const current = await loadSessionActor(t.db, created.userId, created.organisationId);
-    expect(current).toEqual({
-      actor: { userId: created.userId, organisationId: created.organisationId, isOwner: true, roleId: created.adminRoleId, email: "olga@example.test", name: "Olga Owner" },
-      organisationName: "Acme",
+    const identity = { userId: created.userId, organisationId: created.organisationId };
+    const current = await loadSessionActor(t.db, identity);
+    expect(current).toMatchObject({
+      user: { id: created.userId, email: "olga@example.test", name: "Olga Owner" },
+      organisation: { id: created.organisationId, name: "Acme" },
+      workspace: { id: created.workspaceId, isDefault: true },
+      isOwner: true,
+      role: { id: created.adminRoleId, templateAccess: "CREATE" },
+      apiKey: null,
     });
     await t.db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, created.userId));
-    expect(await loadSessionActor(t.db, created.userId, created.organisationId)).toBeNull();
+    expect(await loadSessionActor(t.db, identity)).toBeNull();
   });
 });

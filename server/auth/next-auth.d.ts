@@ -1,10 +1,13 @@
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- next-auth's types are extended by interface merging */
-import type { TSessionActor } from "@/server/domain/actor";
+export {};
 
 declare module "next-auth" {
   interface Session {
-    /** Null when the user may no longer act (removed, deleted); the app then sends them to /signin. */
-    actor: TSessionActor | null;
+    /**
+     * Who signed in, for display and identity only; every request builds the full actor from the database
+     * (server/domain/access/load-session-actor.ts). Null when the user may no longer act (removed, deleted).
+     */
+    member: { userId: string; organisationId: string; isOwner: boolean; email: string; name: string } | null;
     organisationName: string | null;
   }
   interface User {
@@ -17,7 +20,6 @@ declare module "next-auth/jwt" {
     userId?: string;
     organisationId?: string;
     isOwner?: boolean;
-    roleId?: string;
     organisationName?: string;
     active?: boolean;
   }

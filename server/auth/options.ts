@@ -8,7 +8,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/server/db/client";
 import { env } from "@/server/env";
 import { authorizeCredentials, signInClientAddress } from "./authorize-credentials";
-import { loadSessionActor } from "./load-session-actor";
+import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 
 const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
@@ -36,21 +36,19 @@ export function getAuthOptions(): NextAuthOptions {
           token.organisationId = user.organisationId;
         }
         if (!token.userId || !token.organisationId) return { ...token, active: false };
-        const current = await loadSessionActor(await getDb(), token.userId, token.organisationId);
-        if (!current) return { ...token, active: false };
-        const { actor, organisationName } = current;
-        return { ...token, active: true, name: actor.name, email: actor.email, isOwner: actor.isOwner, roleId: actor.roleId, organisationName };
+        const actor = await loadSessionActor(await getDb(), { userId: token.userId, organisationId: token.organisationId });
+        if (!actor) return { ...token, active: false };
+        return { ...token, active: true, name: actor.user.name, email: actor.user.email, isOwner: actor.isOwner, organisationName: actor.organisation.name };
       },
       async session({ session, token }) {
-        const active = token.active && token.userId && token.organisationId && token.roleId && token.email && token.name;
+        const active = token.active && token.userId && token.organisationId && token.email && token.name;
         return {
           expires: session.expires,
-          actor: active
+          member: active
             ? {
                 userId: token.userId!,
                 organisationId: token.organisationId!,
                 isOwner: token.isOwner === true,
-                roleId: token.roleId!,
                 email: token.email!,
                 name: token.name!,
               }

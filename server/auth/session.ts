@@ -1,21 +1,26 @@
 import { getServerSession, type Session } from "next-auth";
 import { forbidden, redirect } from "next/navigation";
 import { getDb } from "@/server/db/client";
-import { hasAnyUser } from "@/server/domain/accounts/create-organisation";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
+import { loadSessionActor, type TSessionIdentity } from "@/server/domain/access/load-session-actor";
+import { hasAnyUser } from "@/server/domain/organisation/create-organisation";
 import { getAuthOptions } from "./options";
+import { workspaceCookie } from "./workspace-cookie";
 
-export type TActiveSession = { actor: TSessionActor; organisationName: string };
-
-/** The signed-in member, re-read from the database (see options.ts), or null. */
-export async function getActiveSession(): Promise<TActiveSession | null> {
+/** Who signed in, for which organisation (the JWT's claim, re-validated by options.ts on every read), or null. */
+export async function getSessionIdentity(): Promise<TSessionIdentity | null> {
   const session: Session | null = await getServerSession(getAuthOptions());
-  if (!session?.actor) return null;
-  return { actor: session.actor, organisationName: session.organisationName ?? "" };
+  return session?.member ? { userId: session.member.userId, organisationId: session.member.organisationId } : null;
 }
 
-export async function getSessionActor(): Promise<TSessionActor | null> {
-  return (await getActiveSession())?.actor ?? null;
+export type TActiveSession = { actor: TActor; organisationName: string };
+
+/** The signed-in member as an actor in the current workspace, read from the database now, or null. */
+export async function getActiveSession(): Promise<TActiveSession | null> {
+  const identity = await getSessionIdentity();
+  if (!identity) return null;
+  const actor = await loadSessionActor(await getDb(), identity, { workspaceId: await workspaceCookie() });
+  return actor ? { actor, organisationName: actor.organisation.name } : null;
 }
 
 /** For pages and layouts: the signed-in member, or a redirect to /setup (first run) or /signin. */
@@ -26,16 +31,20 @@ export async function requireActiveSession(): Promise<TActiveSession> {
   redirect("/signin");
 }
 
-export async function requireSessionActor(): Promise<TSessionActor> {
+export async function requireSessionActor(): Promise<TActor> {
   return (await requireActiveSession()).actor;
 }
 
 /**
- * For owner-only pages: anyone else signed in gets the forbidden UI with HTTP status 403 (forbidden() throws
+ * For pages behind a gate: anyone who fails it gets the forbidden UI with HTTP status 403 (forbidden() throws
  * before the page streams, since no loading.tsx wraps these pages). Their app API answers 403 too.
  */
-export async function requireOwnerActor(): Promise<TSessionActor> {
+export async function requireActorWhere(allowed: (actor: TActor) => boolean): Promise<TActor> {
   const actor = await requireSessionActor();
-  if (!actor.isOwner) forbidden();
+  if (!allowed(actor)) forbidden();
   return actor;
+}
+
+export function requireOwnerActor(): Promise<TActor> {
+  return requireActorWhere((actor) => actor.isOwner);
 }

@@ -96,7 +96,14 @@ describe("npm run admin", () => {
     const org = await createTestOrg(t.db);
     const res = await admin("set-plan", "--public-api", "off", "--allowance", "250");
     expect(res.code).toBe(0);
-    expect(res.out).toEqual(["public API:    off", "webhooks:      on", "custom fields: on", "allowance:     250 (used 0)"]);
+    expect(res.out).toEqual([
+      "public API:    off",
+      "webhooks:      on",
+      "custom fields: on",
+      "allowance:     250 (used 0)",
+      "templates:     unlimited",
+      "recipients:    unlimited per package",
+    ]);
     expect(await readPlan(t.db, org.organisationId)).toMatchObject({
       features: { publicApi: false, webhooks: true, customFields: true },
       packageAllowance: 250,
@@ -109,6 +116,19 @@ describe("npm run admin", () => {
     expect((await admin("set-plan", "--webhooks", "maybe")).code).toBe(2);
     expect((await admin("set-plan", "--allowance", "-3")).code).toBe(2);
     expect((await admin("set-plan")).out[0]).toBe("public API:    on");
+  });
+
+  it("set-plan sets and lifts the template and recipient limits", async () => {
+    const org = await createTestOrg(t.db);
+    const res = await admin("set-plan", "--max-templates", "3", "--max-recipients", "10");
+    expect(res.code).toBe(0);
+    expect(res.out.slice(4)).toEqual(["templates:     3", "recipients:    10 per package"]);
+    expect(await readPlan(t.db, org.organisationId)).toMatchObject({ maxTemplates: 3, maxRecipientsPerPackage: 10 });
+    await admin("set-plan", "--max-templates", "unlimited", "--max-recipients", "unlimited");
+    expect(await readPlan(t.db, org.organisationId)).toMatchObject({ maxTemplates: null, maxRecipientsPerPackage: null });
+    expect((await admin("set-plan", "--max-templates", "many")).code).toBe(2);
+    expect((await admin("set-plan", "--max-recipients", "0")).code).toBe(2);
+    expect((await admin("help")).out.join("\n")).toContain("--max-templates N|unlimited");
   });
 
   it("set-plan asks which organisation when there are several", async () => {

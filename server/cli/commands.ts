@@ -6,11 +6,13 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
-import { createOrganisationWithOwner } from "@/server/domain/accounts/create-organisation";
-import type { TSessionActor } from "@/server/domain/actor";
+import { createOrganisationWithOwner } from "@/server/domain/organisation/create-organisation";
+import type { TActor } from "@/server/domain/access/actor";
+import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 import { createApiKey } from "@/server/domain/keys/create-api-key";
-import { setPlan, type TSetPlan } from "@/server/domain/organisation/set-plan";
-import { readPlan, type TPlan } from "@/server/domain/organisation/get-plan";
+import { setPlan } from "@/server/domain/organisation/set-plan";
+import { readPlan } from "@/server/domain/organisation/get-plan";
+import type { TPlan, TSetPlan } from "@/server/domain/organisation/schemas";
 
 export type TIo = { out(line: string): void; err(line: string): void };
 export type TOptions = Record<string, string | undefined>;
@@ -38,14 +40,15 @@ export async function createOwnerCommand(db: Db, opts: TOptions, io: TIo): Promi
   return 0;
 }
 
-async function ownerActor(db: Db, email: string): Promise<TSessionActor> {
+async function ownerActor(db: Db, email: string): Promise<TActor> {
   const [row] = await db
-    .select({ userId: users.id, email: users.email, name: users.name, organisationId: memberships.organisationId, roleId: memberships.roleId })
+    .select({ userId: users.id, organisationId: memberships.organisationId })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(and(eq(users.email, email.toLowerCase()), eq(memberships.isOwner, true), isNull(users.deletedAt)));
-  if (!row) throw new UsageError(`No owner with the email ${email}`);
-  return { ...row, isOwner: true };
+  const actor = row ? await loadSessionActor(db, row) : null;
+  if (!actor) throw new UsageError(`No owner with the email ${email}`);
+  return actor;
 }
 
 export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
@@ -54,13 +57,13 @@ export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise
   const [role] = await db
     .select({ id: roles.id, name: roles.name })
     .from(roles)
-    .where(and(eq(roles.organisationId, actor.organisationId), sql`lower(${roles.name}) = ${roleName.toLowerCase()}`));
+    .where(and(eq(roles.organisationId, actor.organisation.id), sql`lower(${roles.name}) = ${roleName.toLowerCase()}`));
   if (!role) throw new UsageError(`No role named "${roleName}" in the owner's organisation`);
   const slug = opts.workspace;
   const [workspace] = await db
     .select({ id: workspaces.id, slug: workspaces.slug })
     .from(workspaces)
-    .where(and(eq(workspaces.organisationId, actor.organisationId), slug ? eq(workspaces.slug, slug) : eq(workspaces.isDefault, true)));
+    .where(and(eq(workspaces.organisationId, actor.organisation.id), slug ? eq(workspaces.slug, slug) : eq(workspaces.isDefault, true)));
   if (!workspace) throw new UsageError(`No workspace with the slug "${slug}"`);
   if (opts.tz && !opts.expires) throw new UsageError("--tz goes with --expires");
   // Without --tz the day ends in this machine's zone: the operator running the command is the "creator".
@@ -87,10 +90,13 @@ function onOff(opts: TOptions, name: string): boolean | undefined {
   throw new UsageError(`--${name} takes on or off`);
 }
 
-function allowance(value: string | undefined): number | null | undefined {
+function wholeOrUnlimited(opts: TOptions, name: string, min = 0): number | null | undefined {
+  const value = opts[name];
   if (value === undefined) return undefined;
   if (value === "unlimited") return null;
-  if (!/^\d+$/.test(value)) throw new UsageError("--allowance takes a whole number or unlimited");
+  if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} takes a whole number${min > 0 ? ` from ${min}` : ""} or unlimited`);
+  }
   return Number(value);
 }
 
@@ -110,6 +116,8 @@ function printPlan(plan: TPlan, io: TIo): void {
   io.out(`webhooks:      ${f(plan.features.webhooks)}`);
   io.out(`custom fields: ${f(plan.features.customFields)}`);
   io.out(`allowance:     ${plan.packageAllowance ?? "unlimited"} (used ${plan.packagesUsed})`);
+  io.out(`templates:     ${plan.maxTemplates ?? "unlimited"}`);
+  io.out(`recipients:    ${plan.maxRecipientsPerPackage ?? "unlimited"} per package`);
 }
 
 export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
@@ -119,7 +127,9 @@ export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<n
     publicApi: onOff(opts, "public-api"),
     webhooks: onOff(opts, "webhooks"),
     customFields: onOff(opts, "custom-fields"),
-    packageAllowance: allowance(opts.allowance),
+    packageAllowance: wholeOrUnlimited(opts, "allowance"),
+    maxTemplates: wholeOrUnlimited(opts, "max-templates"),
+    maxRecipientsPerPackage: wholeOrUnlimited(opts, "max-recipients", 1),
   };
   const changing = Object.entries(changes).some(([k, v]) => k !== "organisationId" && v !== undefined);
   printPlan(changing ? await setPlan(db, changes) : await readPlan(db, organisationId), io);
@@ -137,8 +147,10 @@ export const HELP = `Usage: npm run admin -- <command> [options]
       The role must hold API access. Without --workspace: the default workspace. With --expires the key
       stops at the end of that day in --tz (an IANA zone such as Europe/London; default: this machine's).
 
-  set-plan [--public-api on|off] [--webhooks on|off] [--custom-fields on|off] [--allowance N|unlimited] [--org ID|NAME]
-      Sets the plan's features and package allowance; without options, prints the current plan.
+  set-plan [--public-api on|off] [--webhooks on|off] [--custom-fields on|off] [--allowance N|unlimited]
+           [--max-templates N|unlimited] [--max-recipients N|unlimited] [--org ID|NAME]
+      Sets the plan's features, package allowance and limits (templates per organisation, recipients per
+      package); without options, prints the current plan.
       --org is needed only when the instance holds several organisations.
 
   help

@@ -2,8 +2,8 @@
 import { parseArgs } from "node:util";
 import type { Db } from "@/server/db/client";
 import { z } from "zod";
-import { AppError, errors } from "@/server/http/errors";
-import { issuesToDetails } from "@/server/http/validation";
+import { AppError, errors } from "@/server/lib/errors";
+import { issuesToDetails } from "@/server/lib/parse";
 import { createKeyCommand, createOwnerCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
 
 const OPTIONS = {
@@ -20,6 +20,8 @@ const OPTIONS = {
   webhooks: { type: "string" },
   "custom-fields": { type: "string" },
   allowance: { type: "string" },
+  "max-templates": { type: "string" },
+  "max-recipients": { type: "string" },
 } as const;
 
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {

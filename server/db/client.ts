@@ -16,6 +16,9 @@ export type Schema = typeof schema;
 /** A database or a transaction: domain functions accept either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The channel that wakes workers when work is due (events recorded, packages scheduled…). */
+export const WAKE_CHANNEL = "foliosign_wake";
+
 export type DbHandle = {
   kind: "pglite" | "postgres";
   db: Db;

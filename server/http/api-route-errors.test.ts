@@ -16,8 +16,8 @@ import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
 import { apiRoute } from "./api-route";
-import { defineOperation } from "./operation";
-import { z } from "./zod";
+import { defineOperation } from "@/server/domain/operation";
+import { z } from "@/server/lib/zod";
 
 const t = useTestDb();
 let lines: string[] = [];

@@ -5,11 +5,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from "@asteasolutions/zod-to-openapi";
 import type { z } from "zod";
 import { env } from "@/server/env";
-import { extraComponentAdders } from "./openapi-components";
+import { extraComponentAdders } from "@/server/lib/openapi-components";
 import { RATE_LIMIT } from "./steps/rate-limit";
-import type { TOperation } from "./operation";
-import { allOperations } from "./operations";
-import { z as zo } from "./zod";
+import type { TOperation } from "@/server/domain/operation";
+import { publicOperations } from "./operations";
+import { z as zo } from "@/server/lib/zod";
 
 export const ZErrorBody = zo
   .object({
@@ -35,6 +35,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   502: "A dependency failed",
 };
 
+/** What an Idempotency-Key adds to a POST's error answers. */
+const IDEMPOTENCY_ERRORS: Record<number, string> = {
+  409: "; or `A request with this Idempotency-Key is still in progress`",
+  422: "; `Idempotency-Key was used with a different request`, or a malformed `Idempotency-Key` (`details` at `Idempotency-Key`)",
+};
+
 const rateHeaders = {
   "X-RateLimit-Limit": { description: `Requests allowed per 60-second window per source address (${RATE_LIMIT})`, schema: { type: "integer" as const } },
   "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" as const } },
@@ -42,23 +48,50 @@ const rateHeaders = {
   "X-Request-Id": { description: "Identifies the request in the server's log", schema: { type: "string" as const } },
 };
 
-export { addOpenApiComponents } from "./openapi-components";
+export { addOpenApiComponents } from "@/server/lib/openapi-components";
+
+/** Every POST of /api/v1 honours the header (server/http/route.ts), so every POST documents it. */
+const ZIdempotencyKey = zo
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .openapi({
+    description:
+      "Optional, 1–255 printable ASCII characters (a UUID is a good choice). The same key with the same request (method, " +
+      "path and body bytes) from the same API key within 24 hours answers the stored status and body again, with " +
+      "`Idempotent-Replayed: true`, without acting again. The same key with another request is 422; while the first " +
+      "request with the key is still running, 409. 5xx, 401, 403 and 429 answers are not stored: retry with the same key.",
+    example: "5b0f8e0e-3f5c-4a57-9d0b-6a4c1f0f6a11",
+  });
+
+const replayedHeader = {
+  "Idempotent-Replayed": {
+    description: "`true` when this answer is the stored answer to an earlier request with the same `Idempotency-Key`",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
+/** A file answer (`binaryResponse`): raw bytes of the declared content type. */
+type TBinarySchema = { type: "string"; format: "binary" };
 
 function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   const success = op.successStatus ?? 200;
+  const idempotent = op.method === "POST";
   // Every operation with a JSON body can also answer 400 (not JSON) and 413 (over the body cap).
   const bodyErrors = op.body ? [400, 413] : [];
-  const statuses = [401, 402, 403, 422, 429, ...bodyErrors, ...(op.errors ?? []), 500].sort((a, b) => a - b);
-  const responses: Record<string, { description: string; headers?: typeof rateHeaders; content?: Record<string, { schema: z.ZodType }> }> = {
+  const statuses = [401, 402, 403, 422, 429, ...bodyErrors, ...(idempotent ? [409] : []), ...(op.errors ?? []), 500].sort((a, b) => a - b);
+  const responses: Record<string, { description: string; headers?: typeof rateHeaders; content?: Record<string, { schema: z.ZodType | TBinarySchema }> }> = {
     [success]: {
       description: success === 201 ? "Created" : "OK",
-      headers: rateHeaders,
-      content: { "application/json": { schema: zo.object({ data: op.response }) } },
+      headers: idempotent ? ({ ...rateHeaders, ...replayedHeader } as typeof rateHeaders) : rateHeaders,
+      content: op.binaryResponse
+        ? { [op.binaryResponse]: { schema: { type: "string", format: "binary" } } }
+        : { "application/json": { schema: zo.object({ data: op.response }) } },
     },
   };
   for (const status of new Set(statuses)) {
     responses[status] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "Error",
+      description: (ERROR_DESCRIPTIONS[status] ?? "Error") + (idempotent ? (IDEMPOTENCY_ERRORS[status] ?? "") : ""),
       headers: status === 429 ? { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } } } as typeof rateHeaders : rateHeaders,
       content: { "application/json": { schema: ZErrorBody } },
     };
@@ -68,7 +101,8 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
     path: op.path,
     operationId: op.operationId,
     summary: op.summary,
-    description: op.description,
+    // Every operation carries a description (linted); a summary alone is the fallback, never nothing.
+    description: op.description ?? op.summary,
     tags: [op.tag],
     security: [{ bearerAuth: [] }],
     request: {
@@ -79,6 +113,7 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
           .string()
           .optional()
           .openapi({ description: "Optional; may only repeat the key's own workspace id (anything else is 401)" }),
+        ...(idempotent ? { "Idempotency-Key": ZIdempotencyKey } : {}),
       }),
       body: op.body ? { required: true, content: { "application/json": { schema: op.body } } } : undefined,
     },
@@ -86,7 +121,48 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   });
 }
 
-export function buildOpenApiDocument(operations: readonly TOperation[] = allOperations) {
+/** Declared tags, in the order the reference lists them; an operation's tag must be one of these (linted). */
+const TAGS = [
+  { name: "Account", description: "Who a key acts as, and where. `GET /api/v1/account` is a good first call." },
+  {
+    name: "Packages",
+    description:
+      "Documents sent to recipients for signing: create one blank or from a template, send it, follow it through its " +
+      "states and webhooks, download the sealed files.",
+  },
+  {
+    name: "Templates",
+    description:
+      "Reusable documents with roles (addressed by `roleIndex`, in signing order), fields placed on their pages, merge " +
+      "fields and sender questions. Reading needs template access USE; changing, CREATE.",
+  },
+  { name: "Library", description: "Reusable PDFs of the workspace, addable to templates and packages." },
+  { name: "Signing groups", description: "Named groups of people; a template role may name one." },
+  { name: "Custom fields", description: "The keys a package's `metadata` may carry (plan feature: custom fields)." },
+  {
+    name: "Webhooks",
+    description:
+      "Endpoints that receive signed events. `POST /api/v1/webhooks/{endpointId}/test` sends a sample of any event; " +
+      "its answer lists every payload shape (the `WebhookPayload_*` schemas). Signatures, retries and the " +
+      "verification code are in the [webhooks guide](/api-reference/webhooks).",
+  },
+];
+
+/**
+ * zod-to-openapi writes `z.unknown()` as `{ nullable: true }` with no `type`, which OpenAPI 3.0 does not allow
+ * (`nullable` only qualifies a `type`). Such a schema means "any JSON value", which is `{}`.
+ */
+function dropTypelessNullable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropTypelessNullable);
+  if (typeof node !== "object" || node === null) return;
+  const o = node as Record<string, unknown>;
+  if (o.nullable === true && !("type" in o) && !("$ref" in o) && !("allOf" in o) && !("oneOf" in o) && !("anyOf" in o)) {
+    delete o.nullable;
+  }
+  for (const v of Object.values(o)) dropTypelessNullable(v);
+}
+
+export function buildOpenApiDocument(operations: readonly TOperation[] = publicOperations) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -97,15 +173,24 @@ export function buildOpenApiDocument(operations: readonly TOperation[] = allOper
   registry.register("Error", ZErrorBody);
   for (const op of operations) registerOperation(registry, op);
   for (const add of extraComponentAdders()) add(registry);
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const used = new Set(operations.map((op) => op.tag));
+  const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: "3.0.3",
     info: {
       title: "Foliosign API",
       version: "1.0.0",
       description:
-        "Server-to-server API of Foliosign. Every success body is `{ data }`; every error body is `{ error, details? }`. " +
-        `Requests are limited to ${RATE_LIMIT} per 60-second window per source address.`,
+        "Server-to-server API of Foliosign. Authenticate with `Authorization: Bearer fsk_…` (an owner creates keys " +
+        "in Settings → API keys). Every success body is `{ data }`; every error body is `{ error, details? }`. " +
+        `Requests are limited to ${RATE_LIMIT} per 60-second window per source address.\n\n` +
+        "New here? The [webhooks guide](/api-reference/webhooks) starts with a ten-minute quickstart: create an " +
+        "endpoint, send it a test event, verify the signature.",
+      // The instance that serves this document is the contact: Foliosign is self-hosted, so its operator answers.
+      contact: { name: "The operator of this Foliosign instance" },
     },
-    servers: [{ url: env().publicUrl }],
+    servers: [{ url: env().publicUrl, description: "This Foliosign instance" }],
+    tags: TAGS.filter((t) => used.has(t.name)),
   });
+  dropTypelessNullable(doc);
+  return doc;
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TRouteHandler } from "./api-route";
 import { buildOpenApiDocument } from "./openapi";
-import { allOperations } from "./operations";
+import { allOperations, publicOperations } from "./operations";
 import { compileRouteTable, matchRoute } from "./route-table";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -46,29 +46,36 @@ describe("route table", () => {
   });
 });
 
-describe("every route is documented, every documented operation has a route", () => {
-  it("matches app/api/v1 route files to the operation list and the OpenAPI document", async () => {
-    const fromFiles: string[] = [];
-    for (const file of routeFiles(path.resolve("app/api/v1"))) {
+describe("every route is an operation, every operation has a route", () => {
+  async function routesUnder(dir: string): Promise<{ key: string; operation: TRouteHandler["operation"] | undefined }[]> {
+    const found: { key: string; operation: TRouteHandler["operation"] | undefined }[] = [];
+    for (const file of routeFiles(path.resolve(dir))) {
       const mod = (await import(file)) as Record<string, TRouteHandler | undefined>;
       const apiPath = filePathToApiPath(file);
       for (const method of METHODS) {
         const handler = mod[method];
-        if (!handler) continue;
-        expect(handler.operation, `${method} ${apiPath} is not built with apiRoute()`).toBeDefined();
-        expect(handler.operation.path).toBe(apiPath);
-        expect(handler.operation.method).toBe(method);
-        fromFiles.push(`${method} ${apiPath}`);
+        if (handler) found.push({ key: `${method} ${apiPath}`, operation: handler.operation });
       }
     }
+    return found;
+  }
+
+  it("matches app/api/v1 and app/api/app route files to the operation list, and the public ones to the OpenAPI document", async () => {
+    const files = [...(await routesUnder("app/api/v1")), ...(await routesUnder("app/api/app"))];
+    for (const { key, operation } of files) {
+      expect(operation, `${key} is not built from an operation (apiRoute/appRoute)`).toBeDefined();
+      expect(`${operation!.method} ${operation!.path}`).toBe(key);
+      expect(Boolean(operation!.internal), `${key}: only /api/app operations are internal`).toBe(key.includes(" /api/app/"));
+    }
     const declared = allOperations.map((op) => `${op.method} ${op.path}`);
-    expect(fromFiles.sort()).toEqual([...declared].sort());
+    expect(files.map((f) => f.key).sort()).toEqual([...declared].sort());
 
     const doc = buildOpenApiDocument();
     const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
       METHODS.filter((m) => (item as Record<string, unknown>)[m.toLowerCase()]).map((m) => `${m} ${p}`),
     );
-    expect(documented.sort()).toEqual([...declared].sort());
+    expect(documented.sort()).toEqual(publicOperations.map((op) => `${op.method} ${op.path}`).sort());
+    expect(documented.some((d) => d.includes("/api/app/"))).toBe(false);
     const ids = allOperations.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -3,7 +3,7 @@
  * paths with a JSON 404 and known paths with an unsupported method with a JSON 405, instead of Next's
  * HTML page or empty body.
  */
-import type { TOperation } from "./operation";
+import type { TOperation } from "@/server/domain/operation";
 
 export type TRouteMatch = { kind: "ok" } | { kind: "not_found" } | { kind: "method_not_allowed"; allow: string[] };
 

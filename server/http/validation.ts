@@ -1,65 +1,4 @@
-import type { z } from "zod";
-import { errors, type TErrorDetails } from "./errors";
-
-/** zod issues → `details` keyed by dotted path (`recipients.0.email`); `root` names the whole value. */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[], root: string): TErrorDetails {
-  const details: TErrorDetails = {};
-  for (const issue of issues) {
-    const key = issue.path.length ? issue.path.map(String).join(".") : root;
-    (details[key] ??= []).push(issue.message);
-  }
-  return details;
-}
-
-export const NUL_MESSAGE = "Must not contain NUL characters";
-export const NUL_KEY_MESSAGE = "Keys must not contain NUL characters";
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * Every string (or object key) holding U+0000, by dotted path. PostgreSQL's text and jsonb cannot store it
- * and the driver throws on it, so a NUL that reached a query would be a 500; it is a 422 at the boundary
- * instead. Iterative, so a deeply nested value cannot exhaust the stack.
- */
-export function nulDetails(value: unknown, root: string): TErrorDetails {
-  const details: TErrorDetails = {};
-  const add = (path: readonly string[], message: string) => {
-    const key = path.length ? path.join(".") : root;
-    const list = (details[key] ??= []);
-    if (!list.includes(message)) list.push(message);
-  };
-  const stack: { v: unknown; path: string[] }[] = [{ v: value, path: [] }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { v, path } = item;
-    if (typeof v === "string") {
-      if (v.includes("\u0000")) add(path, NUL_MESSAGE);
-    } else if (Array.isArray(v)) {
-      v.forEach((el: unknown, i) => stack.push({ v: el, path: [...path, String(i)] }));
-    } else if (isPlainObject(v)) {
-      for (const [k, el] of Object.entries(v)) {
-        if (k.includes("\u0000")) add(path, NUL_KEY_MESSAGE);
-        else stack.push({ v: el, path: [...path, k] });
-      }
-    }
-  }
-  return details;
-}
-
-/**
- * Validates input at a boundary (route params, query, body; domain inputs): a schema failure, or a string
- * with a NUL character in what the schema lets through, is a 422 with `details` by dotted path.
- */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw errors.validation(issuesToDetails(result.error.issues, root));
-  const nul = nulDetails(result.data, root);
-  if (Object.keys(nul).length > 0) throw errors.validation(nul);
-  return result.data;
-}
+import { errors } from "@/server/lib/errors";
 
 /** Query string → plain object; a repeated parameter becomes an array. */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -72,10 +11,10 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
 }
 
 /**
- * Reads a JSON body with a byte cap (413 beyond it, without reading the rest) and parses it
- * (400 `Invalid JSON body` when it is not JSON).
+ * Reads a request body with a byte cap (413 beyond it, without reading the rest). The body is read once: the
+ * bytes are what an Idempotency-Key's request hash covers, and then what `parseJsonBody` parses.
  */
-export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
+export async function readBodyBytes(req: Request, limitBytes: number): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limitBytes) throw errors.payloadTooLarge();
   const chunks: Uint8Array[] = [];
@@ -93,10 +32,20 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<un
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Parses body bytes as JSON (400 `Invalid JSON body` when they are not JSON). */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   try {
     return JSON.parse(text);
   } catch {
     throw errors.invalidJson();
   }
+}
+
+/** Reads (413 beyond `limitBytes`) and parses (400) a JSON body. */
+export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
+  return parseJsonBody(await readBodyBytes(req, limitBytes));
 }

@@ -1,8 +1,22 @@
+import { mailJobs } from "@/server/domain/mail/jobs";
+import { packageJobs } from "@/server/domain/packages/jobs";
+import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
+import { idempotencyJobs } from "@/server/http/idempotency/jobs";
+import { runDeclaredJob } from "./run-declared-job";
+import { createSealingJob } from "./sealing-job";
 import { createWebhookDeliveryJob } from "./webhook-delivery-job";
-import { createWebhookRetentionJob } from "./webhook-retention-job";
 import type { TJob } from "./worker";
 
-/** Every background job, in the order a tick runs them. Capabilities add theirs here. */
+/**
+ * Every background job, in the order a tick runs them. Capabilities add their declared jobs here (see
+ * README.md); the webhook delivery queue is the one job with its own claim.
+ */
 export function allJobs(): TJob[] {
-  return [createWebhookDeliveryJob(), createWebhookRetentionJob()];
+  const declared = [
+    ...Object.values(packageJobs()),
+    ...Object.values(mailJobs()),
+    ...Object.values(webhookRetentionJobs()),
+    ...Object.values(idempotencyJobs()),
+  ];
+  return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob()];
 }

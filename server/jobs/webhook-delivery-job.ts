@@ -9,12 +9,12 @@
  */
 import { setMaxListeners } from "node:events";
 import type { DbHandle } from "@/server/db/client";
-import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/claim-deliveries";
-import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/outcome-writer";
-import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/perform-delivery";
-import type { TAttemptResult } from "@/server/domain/webhooks/record-attempt-outcome";
+import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/delivery/claim-deliveries";
+import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/delivery/outcome-writer";
+import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/delivery/perform-delivery";
+import type { TAttemptResult } from "@/server/domain/webhooks/delivery/record-attempt-outcome";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
-import { createSendGate, type TSendGate } from "@/server/domain/webhooks/send-gate";
+import { createSendGate, type TSendGate } from "@/server/domain/webhooks/delivery/send-gate";
 import { logger } from "@/server/lib/logger";
 import type { TJob } from "./worker";
 

@@ -1,5 +1,6 @@
 /** `npm run worker`: the delivery/scheduler worker alone, for scaling out on PostgreSQL. */
 import { loadConfig, onShutdown, openDatabase } from "../boot";
+import { checkSealingAtStart } from "../domain/sealing/check-sealing-at-start";
 import { logger } from "../lib/logger";
 import { allJobs } from "./all-jobs";
 import { startWorker } from "./worker";
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   }
   const handle = await openDatabase();
   if (config.WEBHOOK_ALLOW_PRIVATE_TARGETS) logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: never in production.");
+  await checkSealingAtStart(handle.db);
   const worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });
   onShutdown(() => worker.stop());
 }

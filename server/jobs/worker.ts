@@ -3,10 +3,10 @@
  * (pg_notify on PostgreSQL, an in-process event on PGlite) or, as a backstop, every WORKER_POLL_MS.
  * `stop()` lets the running tick finish (jobs receive an AbortSignal to cut waits short).
  */
-import type { DbHandle } from "@/server/db/client";
+import { WAKE_CHANNEL, type DbHandle } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
 
-export const WAKE_CHANNEL = "foliosign_wake";
+export { WAKE_CHANNEL } from "@/server/db/client";
 
 export type TJob = {
   name: string;

@@ -6,9 +6,9 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "@/server/db/schema";
 import { apiRoute } from "@/server/http/api-route";
-import { errors } from "@/server/http/errors";
-import { defineOperation } from "@/server/http/operation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { defineOperation } from "@/server/domain/operation";
+import { z } from "@/server/lib/zod";
 import { expectOtherWorkspaceGets404 } from "./cross-workspace";
 import { useTestDb } from "./db";
 import { createTestKey, createTestOrg } from "./factories";
@@ -26,20 +26,20 @@ const op = defineOperation({
   errors: [404],
 });
 
-const scoped = apiRoute(op, async ({ db, ctx, params }) => {
+const scoped = apiRoute(op, async ({ db, actor, params }) => {
   const [row] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.id, params.keyId), eq(apiKeys.workspaceId, ctx.workspace.id)));
+    .where(and(eq(apiKeys.id, params.keyId), eq(apiKeys.workspaceId, actor.workspace.id)));
   if (!row) throw errors.notFound("Key");
   return row;
 });
 
-const leaky = apiRoute(op, async ({ db, ctx, params }) => {
+const leaky = apiRoute(op, async ({ db, actor, params }) => {
   const [row] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.id, params.keyId), eq(apiKeys.organisationId, ctx.organisation.id)));
+    .where(and(eq(apiKeys.id, params.keyId), eq(apiKeys.organisationId, actor.organisation.id)));
   if (!row) throw errors.notFound("Key");
   return row;
 });

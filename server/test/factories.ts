@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys, roles, workspaces } from "../db/schema";
-import { insertOrganisation } from "../domain/accounts/create-organisation";
+import { insertOrganisation } from "@/server/domain/organisation/create-organisation";
 import { generateApiKeyValue } from "../domain/keys/key-value";
 import { newId } from "../lib/ids";
 

@@ -1,8 +1,25 @@
 import type { Metadata } from "next";
-import { PlaceholderPage } from "@/components/shell/placeholder-page";
+import Link from "next/link";
+import { PackagesList } from "@/components/packages/packages-list";
+import { PageHeader } from "@/components/shell/page-header";
+import { buttonClasses } from "@/components/ui/button";
 
 export const metadata: Metadata = { title: "Packages" };
 
-export default function Page() {
-  return <PlaceholderPage title="Packages" whatWillBeHere="Your packages (documents sent for signing) will be listed here with their status, recipients and progress, and you will be able to create, send, hold and void them." />;
+/** Every member may list the packages they can see (all of them with canViewAllPackages). */
+export default function PackagesPage() {
+  return (
+    <>
+      <PageHeader
+        title="Packages"
+        description="Documents sent for signing: their status, who has signed, and what happens next."
+        actions={
+          <Link href="/packages/new" className={buttonClasses("primary", "md")}>
+            New package
+          </Link>
+        }
+      />
+      <PackagesList />
+    </>
+  );
 }

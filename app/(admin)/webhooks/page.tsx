@@ -1,16 +1,13 @@
 import type { Metadata } from "next";
-import { forbidden } from "next/navigation";
 import { PageHeader } from "@/components/shell/page-header";
 import { EndpointsDashboard } from "@/components/webhooks/endpoints-dashboard";
-import { requireSessionActor } from "@/server/auth/session";
-import { getDb } from "@/server/db/client";
-import { canManageWebhooks } from "@/server/domain/webhooks-app/can-manage-webhooks";
+import { requireActorWhere } from "@/server/auth/session";
+import { can } from "@/server/domain/access/gates";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
-  const actor = await requireSessionActor();
-  if (!(await canManageWebhooks(await getDb(), actor))) forbidden();
+  await requireActorWhere((actor) => can(actor, "canManageWebhooks"));
   return (
     <>
       <PageHeader

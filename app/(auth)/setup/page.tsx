@@ -5,7 +5,7 @@ import { AuthHeading } from "@/components/auth/auth-heading";
 import { SetupForm } from "@/components/auth/setup-form";
 import { buttonClasses } from "@/components/ui/button";
 import { getDb } from "@/server/db/client";
-import { hasAnyUser } from "@/server/domain/accounts/create-organisation";
+import { hasAnyUser } from "@/server/domain/organisation/create-organisation";
 
 export const metadata: Metadata = { title: "Set up" };
 

@@ -4,7 +4,7 @@ import { AuthHeading } from "@/components/auth/auth-heading";
 import { SignInForm } from "@/components/auth/signin-form";
 import { getActiveSession } from "@/server/auth/session";
 import { getDb } from "@/server/db/client";
-import { hasAnyUser } from "@/server/domain/accounts/create-organisation";
+import { hasAnyUser } from "@/server/domain/organisation/create-organisation";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -12,7 +12,7 @@ export default async function SignOutPage() {
   return (
     <>
       <AuthHeading title="Sign out?">
-        You are signed in as {session.actor.email} ({session.organisationName}).
+        You are signed in as {session.actor.user.email} ({session.organisationName}).
       </AuthHeading>
       <SignOutForm />
     </>

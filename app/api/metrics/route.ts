@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { getDb } from "@/server/db/client";
-import { renderMetrics } from "@/server/domain/webhook-health/render-metrics";
+import { renderMetrics } from "@/server/domain/webhooks/health/render-metrics";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 

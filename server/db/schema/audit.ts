@@ -17,6 +17,14 @@ export const auditEvents = pgTable(
     action: text("action").notNull(),
     actorUserId: text("actor_user_id"),
     apiKeyId: text("api_key_id"),
+    /** The client's address (the API caller, the member's browser, the recipient). */
+    clientAddress: text("client_address"),
+    /**
+     * Hash chain of a subject's trail: SHA-256 of the previous event's hash and this event's content, so the
+     * certificate of completion can print the head and a changed or removed event is detectable.
+     */
+    previousHash: text("previous_hash"),
+    hash: text("hash"),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },

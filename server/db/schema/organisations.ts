@@ -15,6 +15,9 @@ export const organisations = pgTable("organisations", {
   /** Packages that may be sent; null means unlimited. */
   packageAllowance: integer("package_allowance"),
   packagesUsed: integer("packages_used").notNull().default(0),
+  /** Plan limits; null means unlimited. */
+  maxTemplates: integer("max_templates"),
+  maxRecipientsPerPackage: integer("max_recipients_per_package"),
   /** IPv4/IPv6 addresses and CIDR ranges; empty means no allowlist. */
   ipAllowlist: jsonb("ip_allowlist").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   createdAt: createdAt(),
@@ -114,3 +117,16 @@ export const workspaces = pgTable(
     uniqueIndex("workspaces_one_default_uq").on(t.organisationId).where(sql`${t.isDefault}`),
   ],
 );
+
+/**
+ * The two columns of every tenant row: its organisation and its workspace (a row goes with either). Queries
+ * filter by `workspace_id` (docs/architecture.md: tenancy in every query).
+ */
+export const tenantColumns = () => ({
+  organisationId: text("organisation_id")
+    .notNull()
+    .references(() => organisations.id, { onDelete: "cascade" }),
+  workspaceId: text("workspace_id")
+    .notNull()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+});

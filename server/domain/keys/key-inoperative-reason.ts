@@ -3,7 +3,7 @@
  * One rule for both the pipeline (server/http/steps/authenticate.ts) and the owner's key list, so the list
  * cannot say "working" about a key the API refuses.
  */
-export type TKeyInoperativeReason = "ISSUER_REMOVED" | "ROLE_WITHOUT_API_ACCESS";
+import type { TKeyInoperativeReason } from "./schemas";
 
 export type TKeyStanding = {
   /** The key's role currently holds API access. */

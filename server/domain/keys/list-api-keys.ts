@@ -1,36 +1,10 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, memberships, roles, users, workspaces } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
-import { assertOwner } from "@/server/domain/organisation/assert-owner";
+import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
-import { keyInoperativeReason, type TKeyInoperativeReason } from "./key-inoperative-reason";
-
-export type TApiKeyStatus = "ACTIVE" | "EXPIRED" | "REVOKED";
-
-/** One row of Settings > API keys: the spec's listed attributes. The value and its hash are never listed. */
-export type TApiKeyListItem = {
-  id: string;
-  name: string;
-  lastUsedAt: Date | null;
-  prefix: string;
-  /** "Can do". */
-  role: { id: string; name: string };
-  /** "Issued by" (still readable after the issuer was removed). */
-  issuedBy: { id: string; name: string; email: string };
-  workspace: { id: string; name: string; slug: string };
-  /** Active, Expired {statusAt} or Revoked {statusAt}; revocation wins over expiry. */
-  status: TApiKeyStatus;
-  statusAt: Date | null;
-  /**
-   * Set only for an ACTIVE key that the API nevertheless refuses (401): its issuer was removed from the
-   * organisation, or its role no longer has API access. The status stays the spec's; this explains it.
-   */
-  inoperativeReason: TKeyInoperativeReason | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  createdAt: Date;
-};
+import { keyInoperativeReason } from "./key-inoperative-reason";
+import type { TApiKeyListItem } from "./schemas";
 
 export function apiKeyStatus(key: { expiresAt: Date | null; revokedAt: Date | null }, at: Date): Pick<TApiKeyListItem, "status" | "statusAt"> {
   if (key.revokedAt) return { status: "REVOKED", statusAt: key.revokedAt };
@@ -39,8 +13,7 @@ export function apiKeyStatus(key: { expiresAt: Date | null; revokedAt: Date | nu
 }
 
 /** Every key of the owner's organisation, newest first, revoked ones included (they stay listed as Revoked). */
-export async function listApiKeys(db: Db, actor: TSessionActor): Promise<TApiKeyListItem[]> {
-  assertOwner(actor);
+export async function listApiKeys(db: Db, actor: TActor): Promise<TApiKeyListItem[]> {
   const rows = await db
     .select({
       key: apiKeys,
@@ -56,7 +29,7 @@ export async function listApiKeys(db: Db, actor: TSessionActor): Promise<TApiKey
     .innerJoin(users, eq(users.id, apiKeys.issuedByUserId))
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .leftJoin(memberships, and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)))
-    .where(eq(apiKeys.organisationId, actor.organisationId))
+    .where(eq(apiKeys.organisationId, actor.organisation.id))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   const at = now();
   return rows.map(({ key, role, roleApiAccess, issuedBy, issuerDeletedAt, issuerMembershipId, workspace }) => {

@@ -1,29 +1,22 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { assertOwner } from "@/server/domain/organisation/assert-owner";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-
-export const ZRevokeApiKey = z.object({ id: z.string().min(1) });
-export type TRevokeApiKey = z.input<typeof ZRevokeApiKey>;
-
-export type TRevokedApiKey = { id: string; revokedAt: Date; alreadyRevoked: boolean };
+import { ZRevokeApiKey, type TRevokeApiKey, type TRevokedApiKey } from "./schemas";
 
 /**
  * Revokes a key at once and for good: the very next request with it is 401. Revoking an already revoked key
  * is a no-op that reports the original revocation (`alreadyRevoked: true`) and records no second audit event,
  * so a double click or a retried request is harmless. A key of another organisation is 404.
  */
-export async function revokeApiKey(db: Db, actor: TSessionActor, input: TRevokeApiKey): Promise<TRevokedApiKey> {
-  assertOwner(actor);
+export async function revokeApiKey(db: Db, actor: TActor, input: TRevokeApiKey): Promise<TRevokedApiKey> {
   const { id } = parseOrThrow(ZRevokeApiKey, input, "input");
   return db.transaction(async (tx) => {
-    const inOrg = and(eq(apiKeys.id, id), eq(apiKeys.organisationId, actor.organisationId));
+    const inOrg = and(eq(apiKeys.id, id), eq(apiKeys.organisationId, actor.organisation.id));
     const at = now();
     // The condition on revoked_at makes concurrent revocations record exactly one event.
     const [revoked] = await tx
@@ -37,12 +30,12 @@ export async function revokeApiKey(db: Db, actor: TSessionActor, input: TRevokeA
       return { id, revokedAt: existing.revokedAt, alreadyRevoked: true };
     }
     await recordAudit(tx, {
-      organisationId: actor.organisationId,
+      organisationId: actor.organisation.id,
       workspaceId: revoked.workspaceId,
       subjectType: "api_key",
       subjectId: id,
       action: "api_key.revoked",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
       data: { name: revoked.name, prefix: revoked.prefix },
     });
     return { id, revokedAt: at, alreadyRevoked: false };

@@ -2,15 +2,11 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { AppError } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { AppError } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
-import { ZMemberName, ZPassword } from "./member-fields";
-
-export const ZAcceptInvite = z.object({ token: z.string().min(1), name: ZMemberName.optional(), password: ZPassword });
-export type TAcceptInvite = z.input<typeof ZAcceptInvite>;
+import { ZAcceptInvite, type TAcceptedInvite, type TAcceptInvite } from "./schemas";
 
 const invalid = () => new AppError("NOT_FOUND", "This invite link is invalid, already used or expired; ask the owner for a new one");
 
@@ -30,7 +26,7 @@ export async function getInvite(db: Db, token: string): Promise<{ email: string;
  * no actor: the token is the credential. It works once, within 7 days, and only while the member was not
  * removed; the conditional update makes two simultaneous uses succeed once.
  */
-export async function acceptInvite(db: Db, input: TAcceptInvite): Promise<{ userId: string; email: string }> {
+export async function acceptInvite(db: Db, input: TAcceptInvite): Promise<TAcceptedInvite> {
   const data = parseOrThrow(ZAcceptInvite, input, "input");
   const passwordHash = await hashPassword(data.password);
   return db.transaction(async (tx) => {

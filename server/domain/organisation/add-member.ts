@@ -2,46 +2,30 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, invites, memberships, roles, users } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
+import { z } from "@/server/lib/zod";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { assertOwner } from "./assert-owner";
-import { ZMemberEmail, ZMemberName, ZPassword } from "./member-fields";
+import { ZAddMember, type TAddedMember, type TAddMember } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const base = { name: ZMemberName, email: ZMemberEmail, roleId: z.string().min(1, "Choose a role") };
-/** Either the owner sets an initial password, or the member gets a one-time invite link (7 days). */
-export const ZAddMember = z.discriminatedUnion("method", [
-  z.object({ method: z.literal("password"), ...base, password: ZPassword }),
-  z.object({ method: z.literal("invite"), ...base }),
-]);
-export type TAddMember = z.input<typeof ZAddMember>;
-
-export type TAddedMember = {
-  userId: string;
-  /** With method "invite": the link path `/invite/<token>`, returned this once (only its hash is stored). */
-  invite: { path: string; expiresAt: Date } | null;
-};
-
 /**
- * Adds a member with a role (owner only). An email of a removed member is re-admitted as a fresh start: the
+ * Adds a member with a role (owner only: declared by the operation). An email of a removed member is re-admitted as a fresh start: the
  * keys they had issued here are revoked in the same transaction, so re-adding them cannot bring those keys
  * back to life. An email of a current member (409) or of another organisation's user (409) is refused.
  * The check runs first for the message; two concurrent adds of the same new email both pass it, and the
  * loser's insert then hits the unique index on users.email (or on the membership): that is a 409 as well.
  */
-export async function addMember(db: Db, actor: TSessionActor, input: TAddMember): Promise<TAddedMember> {
-  assertOwner(actor);
+export async function addMember(db: Db, actor: TActor, input: TAddMember): Promise<TAddedMember> {
   const data = parseOrThrow(ZAddMember, input, "input");
   const passwordHash = data.method === "password" ? await hashPassword(data.password) : null;
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   try {
     return await insertMember(db, actor, data, passwordHash);
   } catch (err) {
@@ -61,11 +45,11 @@ async function emailConflict(db: Db, orgId: string, email: string) {
 
 async function insertMember(
   db: Db,
-  actor: TSessionActor,
+  actor: TActor,
   data: z.output<typeof ZAddMember>,
   passwordHash: string | null,
 ): Promise<TAddedMember> {
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
@@ -99,7 +83,7 @@ async function insertMember(
       subjectType: "member",
       subjectId: userId,
       action: "member.added",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
       data: { email: data.email, roleId: role.id, method: data.method, readmitted: Boolean(existing) },
     });
     return { userId, invite };

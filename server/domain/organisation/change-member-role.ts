@@ -1,24 +1,19 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { memberships, roles } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
-import { assertOwner } from "./assert-owner";
-
-export const ZChangeMemberRole = z.object({ userId: z.string().min(1), roleId: z.string().min(1, "Choose a role") });
-export type TChangeMemberRole = z.input<typeof ZChangeMemberRole>;
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
+import { ZChangeMemberRole, type TChangedMemberRole, type TChangeMemberRole } from "./schemas";
 
 /**
  * Gives a member another role of the organisation (owner only). This is the member's own role in the app;
  * keys keep the role they were created with (the spec: a key acts with its role, not its issuer's).
  */
-export async function changeMemberRole(db: Db, actor: TSessionActor, input: TChangeMemberRole): Promise<{ userId: string; roleId: string }> {
-  assertOwner(actor);
+export async function changeMemberRole(db: Db, actor: TActor, input: TChangeMemberRole): Promise<TChangedMemberRole> {
   const data = parseOrThrow(ZChangeMemberRole, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
@@ -33,7 +28,7 @@ export async function changeMemberRole(db: Db, actor: TSessionActor, input: TCha
       subjectType: "member",
       subjectId: data.userId,
       action: "member.role_changed",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
       data: { roleId: role.id },
     });
     return { userId: data.userId, roleId: role.id };

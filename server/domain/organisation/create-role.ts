@@ -1,24 +1,19 @@
 import type { Db } from "@/server/db/client";
 import { roles } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import type { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
-import { assertOwner } from "./assert-owner";
-import { assertRoleNameFree, roleNameTaken, ZRoleFields } from "./role-fields";
+import { assertRoleNameFree, roleNameTaken } from "./role-fields";
+import { ZCreateRole, type TCreateRole, type TRoleRef } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 
-export const ZCreateRole = ZRoleFields;
-export type TCreateRole = z.input<typeof ZCreateRole>;
-
 /** A custom role with the spec's permissions (owner only). Returns its id. */
-export async function createRole(db: Db, actor: TSessionActor, input: TCreateRole): Promise<{ id: string }> {
-  assertOwner(actor);
+export async function createRole(db: Db, actor: TActor, input: TCreateRole): Promise<TRoleRef> {
   const data = parseOrThrow(ZCreateRole, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       await assertRoleNameFree(tx, orgId, data.name);
@@ -30,7 +25,7 @@ export async function createRole(db: Db, actor: TSessionActor, input: TCreateRol
         subjectType: "role",
         subjectId: id,
         action: "role.created",
-        actorUserId: actor.userId,
+        actorUserId: actor.user.id,
         data: { ...data },
       });
       return { id };

@@ -1,26 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import type { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
-import { assertOwner } from "./assert-owner";
-import type { TWorkspaceItem } from "./list-workspaces";
+import { ZCreateWorkspace, type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
-import { slugTaken, ZWorkspaceFields } from "./workspace-fields";
-
-export const ZCreateWorkspace = ZWorkspaceFields;
-export type TCreateWorkspace = z.input<typeof ZCreateWorkspace>;
+import { slugTaken } from "./workspace-fields";
 
 /** A new, non-default workspace (owner only); its slug is unique in the organisation (409 otherwise). */
-export async function createWorkspace(db: Db, actor: TSessionActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
-  assertOwner(actor);
+export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
   const data = parseOrThrow(ZCreateWorkspace, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       const [taken] = await tx
@@ -36,7 +30,7 @@ export async function createWorkspace(db: Db, actor: TSessionActor, input: TCrea
         subjectType: "workspace",
         subjectId: row.id,
         action: "workspace.created",
-        actorUserId: actor.userId,
+        actorUserId: actor.user.id,
         data: { name: data.name, slug: data.slug },
       });
       return { id: row.id, name: row.name, slug: row.slug, isDefault: false, createdAt: row.createdAt };

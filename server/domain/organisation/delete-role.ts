@@ -1,25 +1,20 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, memberships, roles } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
-import { assertOwner } from "./assert-owner";
-
-export const ZDeleteRole = z.object({ id: z.string().min(1) });
-export type TDeleteRole = z.input<typeof ZDeleteRole>;
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
+import { ZDeleteRole, type TDeletedRole, type TDeleteRole } from "./schemas";
 
 /**
  * Deletes a custom role that nothing uses (owner only). Built-in roles → 403. A role used by a member or by
  * any key → 409: keys cannot change role, and a revoked key still names its role in the list, so a role
  * that ever had a key stays.
  */
-export async function deleteRole(db: Db, actor: TSessionActor, input: TDeleteRole): Promise<{ id: string; deleted: true }> {
-  assertOwner(actor);
+export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Promise<TDeletedRole> {
   const { id } = parseOrThrow(ZDeleteRole, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId))).for("update");
     if (!role) throw errors.notFound("Role");
@@ -39,7 +34,7 @@ export async function deleteRole(db: Db, actor: TSessionActor, input: TDeleteRol
       subjectType: "role",
       subjectId: id,
       action: "role.deleted",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
       data: { name: role.name },
     });
     return { id, deleted: true as const };

@@ -1,17 +1,15 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
-import { assertOwner } from "./assert-owner";
+import type { TActor } from "@/server/domain/access/actor";
 
-export type TIpAllowlist = { entries: string[] };
+import type { TIpAllowlist } from "./schemas";
 
 /** The organisation's API IP allowlist (owner only); empty means no restriction. */
-export async function getIpAllowlist(db: Db, actor: TSessionActor): Promise<TIpAllowlist> {
-  assertOwner(actor);
+export async function getIpAllowlist(db: Db, actor: TActor): Promise<TIpAllowlist> {
   const [row] = await db
     .select({ entries: organisations.ipAllowlist })
     .from(organisations)
-    .where(eq(organisations.id, actor.organisationId));
+    .where(eq(organisations.id, actor.organisation.id));
   return { entries: row?.entries ?? [] };
 }

@@ -1,15 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
-import { errors } from "@/server/http/errors";
-
-export type TPlan = {
-  features: { publicApi: boolean; webhooks: boolean; customFields: boolean };
-  /** Packages that may be sent; null means unlimited. */
-  packageAllowance: number | null;
-  packagesUsed: number;
-};
+import type { TActor } from "@/server/domain/access/actor";
+import { errors } from "@/server/lib/errors";
+import type { TPlan } from "./schemas";
 
 export async function readPlan(db: Db, organisationId: string): Promise<TPlan> {
   const [row] = await db.select().from(organisations).where(eq(organisations.id, organisationId));
@@ -18,10 +12,12 @@ export async function readPlan(db: Db, organisationId: string): Promise<TPlan> {
     features: { publicApi: row.featurePublicApi, webhooks: row.featureWebhooks, customFields: row.featureCustomFields },
     packageAllowance: row.packageAllowance,
     packagesUsed: row.packagesUsed,
+    maxTemplates: row.maxTemplates,
+    maxRecipientsPerPackage: row.maxRecipientsPerPackage,
   };
 }
 
 /** The plan as members read it; only the operator changes it (`npm run admin -- set-plan`). */
-export async function getPlan(db: Db, actor: TSessionActor): Promise<TPlan> {
-  return readPlan(db, actor.organisationId);
+export async function getPlan(db: Db, actor: TActor): Promise<TPlan> {
+  return readPlan(db, actor.organisation.id);
 }

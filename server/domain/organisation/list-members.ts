@@ -1,24 +1,12 @@
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, roles, users } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
-
-export type TMemberItem = {
-  userId: string;
-  name: string;
-  email: string;
-  role: { id: string; name: string };
-  isOwner: boolean;
-  /** INVITED: the member has not set a password yet (through the invite link). */
-  status: "ACTIVE" | "INVITED";
-  /** When the pending invite link stops working; null when there is none (or it has expired). */
-  inviteExpiresAt: Date | null;
-  joinedAt: Date;
-};
+import type { TMemberItem } from "./schemas";
 
 /** The organisation's current members, owner first, then by name. Any member may read the list. */
-export async function listMembers(db: Db, actor: TSessionActor): Promise<TMemberItem[]> {
+export async function listMembers(db: Db, actor: TActor): Promise<TMemberItem[]> {
   const rows = await db
     .select({
       userId: users.id,
@@ -34,7 +22,7 @@ export async function listMembers(db: Db, actor: TSessionActor): Promise<TMember
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(roles, eq(roles.id, memberships.roleId))
     .leftJoin(invites, and(eq(invites.userId, users.id), isNull(invites.usedAt), gt(invites.expiresAt, now())))
-    .where(and(eq(memberships.organisationId, actor.organisationId), isNull(users.deletedAt)))
+    .where(and(eq(memberships.organisationId, actor.organisation.id), isNull(users.deletedAt)))
     .orderBy(desc(memberships.isOwner), asc(users.name), asc(users.id));
   const seen = new Set<string>();
   const members: TMemberItem[] = [];

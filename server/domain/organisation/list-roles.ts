@@ -1,28 +1,12 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { apiKeys, memberships, roles, type TTemplateAccess } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
-
-export type TRoleItem = {
-  id: string;
-  name: string;
-  /** "admin", "sender" or "viewer" for the read-only built-in roles; null for custom roles. */
-  builtIn: "admin" | "sender" | "viewer" | null;
-  apiAccess: boolean;
-  canSendPackages: boolean;
-  canViewAllPackages: boolean;
-  canManageWebhooks: boolean;
-  templateAccess: TTemplateAccess;
-  memberCount: number;
-  /** Keys not revoked. */
-  keyCount: number;
-  /** Custom, with no member and no key at all (revoked keys still reference their role). */
-  deletable: boolean;
-};
+import { apiKeys, memberships, roles } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import type { TRoleItem } from "./schemas";
 
 /** The organisation's roles with how many members and keys use each, built-ins first. Any member may read. */
-export async function listRoles(db: Db, actor: TSessionActor): Promise<TRoleItem[]> {
-  const orgId = actor.organisationId;
+export async function listRoles(db: Db, actor: TActor): Promise<TRoleItem[]> {
+  const orgId = actor.organisation.id;
   const members = db
     .select({ roleId: memberships.roleId, n: count().as("member_n") })
     .from(memberships)

@@ -1,16 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { assertOwner } from "./assert-owner";
-
-export const ZRemoveMember = z.object({ userId: z.string().min(1) });
-export type TRemoveMember = z.input<typeof ZRemoveMember>;
+import { ZRemoveMember, type TRemovedMember, type TRemoveMember } from "./schemas";
 
 /**
  * Removes a member (owner only; never the owner). The user row stays, marked deleted, so "Issued by" still
@@ -18,11 +14,10 @@ export type TRemoveMember = z.input<typeof ZRemoveMember>;
  * deleted"); their session stops at its next request (the actor is loaded per request) and any pending
  * invite link dies.
  */
-export async function removeMember(db: Db, actor: TSessionActor, input: TRemoveMember): Promise<{ userId: string; removed: true }> {
-  assertOwner(actor);
+export async function removeMember(db: Db, actor: TActor, input: TRemoveMember): Promise<TRemovedMember> {
   const { userId } = parseOrThrow(ZRemoveMember, input, "input");
-  if (userId === actor.userId) throw errors.forbidden("You cannot remove yourself: the organisation needs its owner");
-  const orgId = actor.organisationId;
+  if (userId === actor.user.id) throw errors.forbidden("You cannot remove yourself: the organisation needs its owner");
+  const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     const [membership] = await tx
       .select()
@@ -38,7 +33,7 @@ export async function removeMember(db: Db, actor: TSessionActor, input: TRemoveM
       subjectType: "member",
       subjectId: userId,
       action: "member.removed",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
     });
     return { userId, removed: true as const };
   });

@@ -1,28 +1,22 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { assertOwner } from "./assert-owner";
-import type { TWorkspaceItem } from "./list-workspaces";
+import { ZRenameWorkspace, type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
-import { slugTaken, ZWorkspaceFields } from "./workspace-fields";
-
-export const ZRenameWorkspace = ZWorkspaceFields.extend({ id: z.string().min(1) });
-export type TRenameWorkspace = z.input<typeof ZRenameWorkspace>;
+import { slugTaken } from "./workspace-fields";
 
 /**
  * New name and slug for a workspace of the owner's organisation. Its id does not change, so keys bound to it
  * keep working and X-Workspace-Id values stay valid.
  */
-export async function renameWorkspace(db: Db, actor: TSessionActor, input: TRenameWorkspace): Promise<TWorkspaceItem> {
-  assertOwner(actor);
+export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorkspace): Promise<TWorkspaceItem> {
   const data = parseOrThrow(ZRenameWorkspace, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx
@@ -42,7 +36,7 @@ export async function renameWorkspace(db: Db, actor: TSessionActor, input: TRena
         subjectType: "workspace",
         subjectId: current.id,
         action: "workspace.renamed",
-        actorUserId: actor.userId,
+        actorUserId: actor.user.id,
         data: { before: { name: current.name, slug: current.slug }, after: { name: data.name, slug: data.slug } },
       });
       return { id: current.id, name: data.name, slug: data.slug, isDefault: current.isDefault, createdAt: current.createdAt };

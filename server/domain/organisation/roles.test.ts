@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
-import { AppError } from "@/server/http/errors";
+import { assertGates } from "@/server/domain/access/gates";
+import type { TOperation } from "@/server/domain/operation";
+import { AppError } from "@/server/lib/errors";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
@@ -13,6 +15,7 @@ import { callJson, callRoute } from "@/server/test/http";
 import { createRole } from "./create-role";
 import { deleteRole } from "./delete-role";
 import { listRoles } from "./list-roles";
+import { appCreateRole, appDeleteRole, appListRoles, appUpdateRole } from "./operations";
 import { updateRole } from "./update-role";
 
 const t = useTestDb();
@@ -80,7 +83,7 @@ describe("roles", () => {
     expect(inUse.message).toContain("1 member(s)");
     await createTestKey(t.db, org, { roleId: a.id, revokedAt: new Date() });
     expect((await rejection(deleteRole(t.db, owner, { id: a.id }))).message).toContain("1 API key(s)");
-    expect(member.roleId).toBe(b.id);
+    expect(member.role.id).toBe(b.id);
 
     const c = await createRole(t.db, owner, { name: "C" });
     expect(await deleteRole(t.db, owner, { id: c.id })).toEqual({ id: c.id, deleted: true });
@@ -91,7 +94,12 @@ describe("roles", () => {
     const org = await createTestOrg(t.db);
     const other = await createTestOrg(t.db, "Other");
     const member = await createTestMember(t.db, org);
-    expect((await rejection(createRole(t.db, member, { name: "X" }))).status).toBe(403);
+    // The operations declare it; the route wrapper checks the declared gates before the domain function runs.
+    for (const op of [appCreateRole, appUpdateRole, appDeleteRole]) {
+      expect(() => assertGates(member, op)).toThrow("Only the organisation's owner can do this");
+      expect(() => assertGates(ownerActor(org), op)).not.toThrow();
+    }
+    expect(() => assertGates(member, appListRoles as TOperation)).not.toThrow();
     const foreign = await createRole(t.db, ownerActor(other), { name: "Theirs" });
     expect((await rejection(updateRole(t.db, ownerActor(org), { id: foreign.id, name: "Mine" }))).status).toBe(404);
     expect((await rejection(deleteRole(t.db, ownerActor(org), { id: foreign.id }))).status).toBe(404);

@@ -1,38 +1,30 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { assertOwner } from "./assert-owner";
-import type { TIpAllowlist } from "./get-ip-allowlist";
-import { ZIpAllowlistEntry } from "./ip-entry";
-
-/** Each entry is validated where it stands, so a 422 names it as `entries.<index>`. */
-export const ZSetIpAllowlist = z.object({ entries: z.array(ZIpAllowlistEntry).max(200, "Use at most 200 entries") });
-export type TSetIpAllowlist = z.input<typeof ZSetIpAllowlist>;
+import { ZSetIpAllowlist, type TIpAllowlist, type TSetIpAllowlist } from "./schemas";
 
 /**
  * Replaces the allowlist (owner only). An empty list lifts the restriction. It applies to API keys from
  * their next request; signed-in sessions are not affected.
  */
-export async function setIpAllowlist(db: Db, actor: TSessionActor, input: TSetIpAllowlist): Promise<TIpAllowlist> {
-  assertOwner(actor);
+export async function setIpAllowlist(db: Db, actor: TActor, input: TSetIpAllowlist): Promise<TIpAllowlist> {
   const entries = [...new Set(parseOrThrow(ZSetIpAllowlist, input, "input").entries)];
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ entries: organisations.ipAllowlist })
       .from(organisations)
-      .where(eq(organisations.id, actor.organisationId));
-    await tx.update(organisations).set({ ipAllowlist: entries, updatedAt: now() }).where(eq(organisations.id, actor.organisationId));
+      .where(eq(organisations.id, actor.organisation.id));
+    await tx.update(organisations).set({ ipAllowlist: entries, updatedAt: now() }).where(eq(organisations.id, actor.organisation.id));
     await recordAudit(tx, {
-      organisationId: actor.organisationId,
+      organisationId: actor.organisation.id,
       subjectType: "organisation",
-      subjectId: actor.organisationId,
+      subjectId: actor.organisation.id,
       action: "organisation.ip_allowlist_changed",
-      actorUserId: actor.userId,
+      actorUserId: actor.user.id,
       data: { before: before?.entries ?? [], after: entries },
     });
     return { entries };

@@ -1,36 +1,22 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { roles, TEMPLATE_ACCESS } from "@/server/db/schema";
-import type { TSessionActor } from "@/server/domain/actor";
+import { roles } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { errors } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/validation";
-import { z } from "@/server/http/zod";
+import { errors } from "@/server/lib/errors";
+import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { assertOwner } from "./assert-owner";
-import { assertRoleNameFree, roleNameTaken, ZRoleFields } from "./role-fields";
+import { assertRoleNameFree, roleNameTaken } from "./role-fields";
+import { ZUpdateRole, type TRoleRef, type TUpdateRole } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
-
-/** Only the fields given change. No defaults here: an omitted permission keeps its value. */
-export const ZUpdateRole = z.object({
-  id: z.string().min(1),
-  name: ZRoleFields.shape.name.optional(),
-  apiAccess: z.boolean().optional(),
-  canSendPackages: z.boolean().optional(),
-  canViewAllPackages: z.boolean().optional(),
-  canManageWebhooks: z.boolean().optional(),
-  templateAccess: z.enum(TEMPLATE_ACCESS).optional(),
-});
-export type TUpdateRole = z.input<typeof ZUpdateRole>;
 
 /**
  * Changes a custom role (owner only; built-in roles are read-only → 403). Keys act with their role's current
  * permissions, so taking API access away makes every key of the role answer 401 from its next request.
  */
-export async function updateRole(db: Db, actor: TSessionActor, input: TUpdateRole): Promise<{ id: string }> {
-  assertOwner(actor);
+export async function updateRole(db: Db, actor: TActor, input: TUpdateRole): Promise<TRoleRef> {
   const { id, ...changes } = parseOrThrow(ZUpdateRole, input, "input");
-  const orgId = actor.organisationId;
+  const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId)));
@@ -43,7 +29,7 @@ export async function updateRole(db: Db, actor: TSessionActor, input: TUpdateRol
         subjectType: "role",
         subjectId: id,
         action: "role.updated",
-        actorUserId: actor.userId,
+        actorUserId: actor.user.id,
         data: { changes },
       });
       return { id };

@@ -5,13 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as listWorkspacesRoute } from "@/app/api/v1/workspaces/route";
-import { AppError } from "@/server/http/errors";
+import { assertGates } from "@/server/domain/access/gates";
+import type { TOperation } from "@/server/domain/operation";
+import { AppError } from "@/server/lib/errors";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
 import { createWorkspace } from "./create-workspace";
 import { listWorkspaces } from "./list-workspaces";
+import { appCreateWorkspace, appListWorkspaces, appRenameWorkspace } from "./operations";
 import { renameWorkspace } from "./rename-workspace";
 
 const t = useTestDb();
@@ -72,8 +75,12 @@ describe("workspaces", () => {
     const org = await createTestOrg(t.db);
     const other = await createTestOrg(t.db, "Other");
     const member = await createTestMember(t.db, org);
-    expect((await rejection(createWorkspace(t.db, member, { name: "x", slug: "x" }))).status).toBe(403);
-    expect((await rejection(renameWorkspace(t.db, member, { id: org.workspaceId, name: "x", slug: "x" }))).status).toBe(403);
+    // The operations declare it; the route wrapper checks the declared gates before the domain function runs.
+    for (const op of [appCreateWorkspace, appRenameWorkspace]) {
+      expect(() => assertGates(member, op)).toThrow("Only the organisation's owner can do this");
+      expect(() => assertGates(ownerActor(org), op)).not.toThrow();
+    }
+    expect(() => assertGates(member, appListWorkspaces as TOperation)).not.toThrow();
     const foreign = await rejection(renameWorkspace(t.db, ownerActor(org), { id: other.workspaceId, name: "Mine", slug: "mine" }));
     expect(foreign.status).toBe(404);
   });

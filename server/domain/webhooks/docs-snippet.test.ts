@@ -9,9 +9,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDb } from "@/server/test/db";
-import { deliverDueWebhooks } from "./deliver-due-webhooks";
-import { scheduledDelayMs } from "./retry-schedule";
-import { rotateEndpointSecret } from "./rotate-endpoint-secret";
+import { deliverDueWebhooks } from "@/server/domain/webhooks/delivery/deliver-due-webhooks";
+import { scheduledDelayMs } from "@/server/domain/webhooks/delivery/retry-schedule";
+import { rotateEndpointSecret } from "@/server/domain/webhooks/endpoints/rotate-endpoint-secret";
 import { raisePackageSent, setupEndpoint } from "./test-support/fixtures";
 import { useLocalReceiver } from "./test-support/use-local-receiver";
 

@@ -1,18 +1,12 @@
-/** The checks after authentication, in the pipeline's order: workspace header → plan → IP → permission. */
+/** The API door's own checks after authentication: the workspace header and the IP allowlist. */
 import ipaddr from "ipaddr.js";
-import { PLAN_FEATURES, type TApiContext, type TPermission, type TPlanFeature } from "../context";
-import { errors } from "../errors";
-import type { TOperation } from "../operation";
+import type { TActor } from "@/server/domain/access/actor";
+import { errors } from "@/server/lib/errors";
 
 /** `X-Workspace-Id` may only repeat the key's own workspace; anything else is 401, never a wider scope. */
-export function checkWorkspaceHeader(req: Request, ctx: TApiContext): void {
+export function checkWorkspaceHeader(req: Request, actor: TActor): void {
   const header = req.headers.get("x-workspace-id");
-  if (header !== null && header.trim() !== ctx.workspace.id) throw errors.unauthorized();
-}
-
-export function checkPlan(ctx: TApiContext, feature: TOperation["feature"]): void {
-  const needed: TPlanFeature[] = feature ? ["publicApi", feature] : ["publicApi"];
-  for (const f of needed) if (!ctx.organisation.features[f]) throw errors.planFeature(PLAN_FEATURES[f]);
+  if (header !== null && header.trim() !== actor.workspace.id) throw errors.unauthorized();
 }
 
 function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
@@ -50,18 +44,8 @@ export function addressAllowed(address: string, allowlist: readonly string[]): b
   return allowlist.some((entry) => entryMatches(addr, entry));
 }
 
-export function checkIpAllowlist(ctx: TApiContext): void {
-  const list = ctx.organisation.ipAllowlist;
+export function checkIpAllowlist(actor: TActor): void {
+  const list = actor.organisation.ipAllowlist;
   if (list.length === 0) return;
-  if (!ctx.clientAddress || !addressAllowed(ctx.clientAddress, list)) throw errors.ipNotAllowed();
-}
-
-export function checkPermission(ctx: TApiContext, op: Pick<TOperation, "permission" | "templateAccess">): void {
-  if (op.permission) {
-    const wanted: readonly TPermission[] = typeof op.permission === "string" ? [op.permission] : op.permission;
-    if (!wanted.some((p) => ctx.role.permissions[p])) {
-      throw wanted.length === 1 ? errors.missingPermission(wanted[0]!) : errors.missingOneOf(wanted);
-    }
-  }
-  if (op.templateAccess === "CREATE" && ctx.role.templateAccess !== "CREATE") throw errors.templateAccess("CREATE");
+  if (!actor.clientAddress || !addressAllowed(actor.clientAddress, list)) throw errors.ipNotAllowed();
 }

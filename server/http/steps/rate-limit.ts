@@ -3,7 +3,7 @@
  * counted before authentication (so unauthenticated floods are limited too).
  */
 import { now } from "@/server/lib/clock";
-import { errors } from "../errors";
+import { errors } from "@/server/lib/errors";
 
 export const RATE_LIMIT = 120;
 export const RATE_WINDOW_MS = 60_000;

@@ -6,7 +6,7 @@ import { AcceptInviteForm } from "@/components/members/accept-invite-form";
 import { buttonClasses } from "@/components/ui/button";
 import { getDb } from "@/server/db/client";
 import { getInvite } from "@/server/domain/organisation/accept-invite";
-import { AppError } from "@/server/http/errors";
+import { AppError } from "@/server/lib/errors";
 
 export const metadata: Metadata = { title: "Accept invitation" };
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { setSessionLookup } from "@/server/auth/app-route";
-import type { TSessionActor } from "@/server/domain/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
@@ -15,8 +15,9 @@ import { GET as list, POST as create } from "./route";
 const t = useTestDb();
 afterEach(() => setSessionLookup(undefined));
 
-function as(actor: TSessionActor | null) {
-  setSessionLookup(async () => actor);
+/** Signs in as the actor's user (the door loads the actor from the database, as for a real session). */
+function as(actor: TActor | null) {
+  setSessionLookup(async () => actor && { userId: actor.user.id, organisationId: actor.organisation.id });
 }
 
 function request(method: string, body?: unknown): Request {
@@ -66,6 +67,9 @@ describe("/api/app/api-keys", () => {
     const res = await list(request("GET"), noParams);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "Only the organisation's owner can do this" });
+    const created = await create(request("POST", { name: "k", roleId: org.roleIds.admin, workspaceId: org.workspaceId }), noParams);
+    expect(created.status).toBe(403);
+    expect((await revoke(request("POST"), { params: Promise.resolve({ keyId: "key_x" }) })).status).toBe(403);
 
     as(null);
     expect((await list(request("GET"), noParams)).status).toBe(401);

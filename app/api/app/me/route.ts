@@ -1,4 +1,11 @@
-import { sessionRoute } from "@/server/auth/app-route";
+import { appRoute } from "@/server/auth/app-route";
+import { appGetMe } from "@/server/domain/organisation/operations";
 
 // GET /api/app/me – the signed-in member as the app sees them
-export const GET = sessionRoute({}, async ({ actor }) => actor);
+export const GET = appRoute(appGetMe, async ({ actor }) => ({
+  user: actor.user,
+  isOwner: actor.isOwner,
+  organisation: { id: actor.organisation.id, name: actor.organisation.name },
+  workspace: actor.workspace,
+  role: { id: actor.role.id, name: actor.role.name, permissions: { ...actor.role.permissions, templateAccess: actor.role.templateAccess } },
+}));

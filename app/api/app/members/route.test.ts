@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { setSessionLookup } from "@/server/auth/app-route";
+import type { TActor } from "@/server/domain/access/actor";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
@@ -23,16 +24,21 @@ const json = (method: string, body?: unknown) =>
   });
 const noParams = { params: Promise.resolve({}) };
 
+/** Signs in as the actor's user, or as nobody (the door loads the actor from the database, as for a real session). */
+function as(actor: TActor | null) {
+  setSessionLookup(async () => actor && { userId: actor.user.id, organisationId: actor.organisation.id });
+}
+
 describe("/api/app/members", () => {
   it("adds a member with an invite link that works once, then removes them", async () => {
     const org = await createTestOrg(t.db);
-    setSessionLookup(async () => ownerActor(org));
+    as(ownerActor(org));
     const res = await add(json("POST", { method: "invite", name: "Ivy", email: "Ivy@Example.test", roleId: org.roleIds.sender }), noParams);
     expect(res.status).toBe(201);
     const { data } = (await res.json()) as { data: { userId: string; invite: { path: string } } };
     const token = data.invite.path.replace("/invite/", "");
 
-    setSessionLookup(async () => null);
+    as(null);
     const ctx = { params: Promise.resolve({ token }) };
     const short = await accept(json("POST", { password: "short" }), ctx);
     expect(short.status).toBe(422);
@@ -40,7 +46,7 @@ describe("/api/app/members", () => {
     expect((await accept(json("POST", { password: "ivy-password-1" }), ctx)).status).toBe(200);
     expect((await accept(json("POST", { password: "ivy-password-1" }), ctx)).status).toBe(404);
 
-    setSessionLookup(async () => ownerActor(org));
+    as(ownerActor(org));
     const members = (await (await list(json("GET"), noParams)).json()) as { data: { email: string; status: string }[] };
     expect(members.data.find((m) => m.email === "ivy@example.test")?.status).toBe("ACTIVE");
     const removed = await remove(json("DELETE"), { params: Promise.resolve({ userId: data.userId }) });
@@ -52,7 +58,7 @@ describe("/api/app/members", () => {
   it("refuses a member who is not the owner", async () => {
     const org = await createTestOrg(t.db);
     const member = await createTestMember(t.db, org, org.roleIds.viewer);
-    setSessionLookup(async () => member);
+    as(member);
     const res = await add(json("POST", { method: "invite", name: "X", email: "x@example.test", roleId: org.roleIds.viewer }), noParams);
     expect(res.status).toBe(403);
   });
@@ -60,7 +66,7 @@ describe("/api/app/members", () => {
   /* Regression: a NUL character in the new member's name used to reach PostgreSQL and answer 500. */
   it("answers 422, not 500, for a NUL character in the name", async () => {
     const org = await createTestOrg(t.db);
-    setSessionLookup(async () => ownerActor(org));
+    as(ownerActor(org));
     const res = await add(json("POST", { method: "invite", name: "I\u0000vy", email: "ivy@example.test", roleId: org.roleIds.sender }), noParams);
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({ error: "Validation failed", details: { name: ["Must not contain NUL characters"] } });

@@ -1,5 +1,6 @@
-import { sessionRoute } from "@/server/auth/app-route";
+import { appRoute } from "@/server/auth/app-route";
 import { getPlan } from "@/server/domain/organisation/get-plan";
+import { appGetPlan } from "@/server/domain/organisation/operations";
 
 // GET /api/app/plan – plan features and package allowance (read-only; the operator sets them)
-export const GET = sessionRoute({}, async ({ db, actor }) => getPlan(db, actor));
+export const GET = appRoute(appGetPlan, ({ db, actor }) => getPlan(db, actor));

@@ -1,8 +1,6 @@
-import { publicRoute } from "@/server/auth/app-route";
-import { createOrganisationWithOwner, ZCreateOwner } from "@/server/domain/accounts/create-organisation";
+import { publicAppRoute } from "@/server/auth/app-route";
+import { createOrganisationWithOwner } from "@/server/domain/organisation/create-organisation";
+import { appSetup } from "@/server/domain/organisation/operations";
 
 // POST /api/app/setup – first run: the owner, the organisation and its default workspace (409 once set up)
-export const POST = publicRoute({ body: ZCreateOwner, successStatus: 201 }, async ({ db, body }) => {
-  const created = await createOrganisationWithOwner(db, body);
-  return { organisationId: created.organisationId, userId: created.userId };
-});
+export const POST = publicAppRoute(appSetup, ({ db, body }) => createOrganisationWithOwner(db, body));

@@ -1,10 +1,10 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { listEndpointHealth } from "@/server/domain/webhooks-app/list-endpoint-health";
-import { ZCreateEndpointBody } from "@/server/domain/webhooks-app/schemas";
-import { createEndpoint } from "@/server/domain/webhooks/create-endpoint";
+import { appRoute } from "@/server/auth/app-route";
+import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
+import { listEndpointHealth } from "@/server/domain/webhooks/health/list-endpoint-health";
+import { appCreateWebhook, appListWebhooks } from "@/server/domain/webhooks/operations";
 
 // GET /api/app/webhooks – the current workspace's endpoints with their 24 h figures (dashboard)
-export const GET = webhookRoute({}, ({ db, scope }) => listEndpointHealth(db, scope));
+export const GET = appRoute(appListWebhooks, ({ db, actor }) => listEndpointHealth(db, actor));
 
 // POST /api/app/webhooks – register an endpoint (URL vetted as the API does); the secret is in this response only
-export const POST = webhookRoute({ body: ZCreateEndpointBody, successStatus: 201 }, ({ db, scope, body }) => createEndpoint(db, scope, body));
+export const POST = appRoute(appCreateWebhook, ({ db, actor, body }) => createEndpoint(db, actor, body));

@@ -6,9 +6,8 @@
  * replaced (no browser, no next-auth); the database is real.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { TSessionActor } from "@/server/domain/actor";
-import { createEndpoint } from "@/server/domain/webhooks/create-endpoint";
-import { resolveWebhookScope } from "@/server/domain/webhooks-app/resolve-webhook-scope";
+import type { TActor } from "@/server/domain/access/actor";
+import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { WORKSPACE_COOKIE } from "@/server/auth/workspace-cookie";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
@@ -24,8 +23,10 @@ import * as rotate from "./[endpointId]/rotate-secret/route";
 import * as testEvents from "./[endpointId]/test-events/route";
 import * as overview from "./overview/route";
 
-const session = vi.hoisted(() => ({ actor: null as TSessionActor | null }));
-vi.mock("@/server/auth/session", () => ({ getSessionActor: async () => session.actor }));
+const session = vi.hoisted(() => ({ actor: null as TActor | null }));
+vi.mock("@/server/auth/session", () => ({
+  getSessionIdentity: async () => (session.actor ? { userId: session.actor.user.id, organisationId: session.actor.organisation.id } : null),
+}));
 
 const t = useTestDb();
 beforeEach(() => {
@@ -49,7 +50,7 @@ async function call(handler: THandler, opts: { method?: string; params?: Record<
 
 async function seed() {
   const org = await createTestOrg(t.db);
-  const scope = await resolveWebhookScope(t.db, ownerActor(org), {});
+  const scope = ownerActor(org);
   return { org, scope };
 }
 
@@ -95,7 +96,7 @@ describe("app webhook routes", () => {
     const { org, scope } = await seed();
     session.actor = ownerActor(org);
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
-    const siblingScope = await resolveWebhookScope(t.db, ownerActor(org), { workspaceId: siblingId });
+    const siblingScope = ownerActor(org, { id: siblingId });
     const ep = await createEndpoint(t.db, siblingScope, { url: "http://127.0.0.1:9/never" }).catch((e: unknown) => e);
     // Registration vets the URL as the API does: loopback is refused here (the switch is off in this file).
     expect(ep).toMatchObject({ status: 422, details: { url: [expect.any(String)] } });

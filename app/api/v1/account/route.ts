@@ -1,15 +1,15 @@
 import { apiRoute } from "@/server/http/api-route";
-import { getAccount } from "@/server/http/operations/account";
+import { getAccount } from "@/server/domain/organisation/operations";
 
 // GET /api/v1/account – who the key acts as
-export const GET = apiRoute(getAccount, async ({ ctx }) => ({
-  organisation: { id: ctx.organisation.id, name: ctx.organisation.name },
-  workspace: { id: ctx.workspace.id, name: ctx.workspace.name, slug: ctx.workspace.slug },
+export const GET = apiRoute(getAccount, async ({ actor }) => ({
+  organisation: { id: actor.organisation.id, name: actor.organisation.name },
+  workspace: { id: actor.workspace.id, name: actor.workspace.name, slug: actor.workspace.slug },
   role: {
-    id: ctx.role.id,
-    name: ctx.role.name,
-    permissions: { apiAccess: ctx.role.apiAccess, ...ctx.role.permissions, templateAccess: ctx.role.templateAccess },
+    id: actor.role.id,
+    name: actor.role.name,
+    permissions: { apiAccess: actor.role.apiAccess, ...actor.role.permissions, templateAccess: actor.role.templateAccess },
   },
-  issuedBy: { id: ctx.actor.userId, email: ctx.actor.email, name: ctx.actor.name },
-  apiKey: ctx.apiKey,
+  issuedBy: actor.user,
+  apiKey: actor.apiKey,
 }));

@@ -1,8 +1,8 @@
 import { apiRoute } from "@/server/http/api-route";
-import { listWorkspaces } from "@/server/http/operations/account";
+import { listWorkspaces } from "@/server/domain/organisation/operations";
 
 // GET /api/v1/workspaces – exactly the key's own workspace
-export const GET = apiRoute(listWorkspaces, async ({ ctx }) => ({
-  active: ctx.workspace.id,
-  workspaces: [ctx.workspace],
+export const GET = apiRoute(listWorkspaces, async ({ actor }) => ({
+  active: actor.workspace.id,
+  workspaces: [actor.workspace],
 }));

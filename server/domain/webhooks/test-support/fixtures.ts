@@ -1,16 +1,17 @@
 /** Shared set-up for webhook tests: an organisation, an endpoint through the real domain function, sample events. */
+import { workspaceActor } from "@/server/test/actors";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { createTestOrg } from "@/server/test/factories";
-import { createEndpoint } from "../create-endpoint";
-import type { TWebhookCtx } from "../endpoint-view";
-import type { TEventData, TEventName } from "../event-catalogue";
-import { recordEvent } from "../record-event";
+import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
+import type { TActor } from "@/server/domain/access/actor";
+import type { TEventData, TEventName } from "@/server/domain/webhooks/events/event-catalogue";
+import { recordEvent } from "@/server/domain/webhooks/events/record-event";
 
 export async function setupEndpoint(db: Db, url: string, opts: { events?: TEventName[]; name?: string } = {}) {
   const org = await createTestOrg(db, opts.name ?? "Acme");
-  const ctx: TWebhookCtx = { organisation: { id: org.organisationId }, workspace: { id: org.workspaceId } };
+  const ctx: TActor = workspaceActor(org.organisationId, org.workspaceId);
   const endpoint = await createEndpoint(db, ctx, { url, events: opts.events });
   return { org, ctx, endpoint };
 }
@@ -19,7 +20,7 @@ export function packageSent(packageId = "pkg_1"): TEventData<"PACKAGE_SENT"> {
   return { packageId, packageTitle: "Lease renewal", signerCount: 2, sessionsSent: 1, metadata: { contract: "C-42" } };
 }
 
-export async function raisePackageSent(db: Db, ctx: TWebhookCtx, packageId = "pkg_1") {
+export async function raisePackageSent(db: Db, ctx: TActor, packageId = "pkg_1") {
   return db.transaction((tx) =>
     recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent(packageId) }),
   );

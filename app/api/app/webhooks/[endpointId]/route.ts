@@ -1,16 +1,14 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { getEndpointSummary } from "@/server/domain/webhooks-app/get-endpoint-summary";
-import { ZEndpointParams, ZUpdateEndpointBody } from "@/server/domain/webhooks-app/schemas";
-import { deleteEndpoint } from "@/server/domain/webhooks/delete-endpoint";
-import { updateEndpoint } from "@/server/domain/webhooks/update-endpoint";
+import { appRoute } from "@/server/auth/app-route";
+import { deleteEndpoint } from "@/server/domain/webhooks/endpoints/delete-endpoint";
+import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoint";
+import { getEndpointSummary } from "@/server/domain/webhooks/health/get-endpoint-summary";
+import { appDeleteWebhook, appGetWebhook, appUpdateWebhook } from "@/server/domain/webhooks/operations";
 
 // GET /api/app/webhooks/{endpointId} – settings, state, 24 h figures, previous-secret overlap
-export const GET = webhookRoute({ params: ZEndpointParams }, ({ db, scope, params }) => getEndpointSummary(db, scope, params));
+export const GET = appRoute(appGetWebhook, ({ db, actor, params }) => getEndpointSummary(db, actor, params));
 
 // PATCH /api/app/webhooks/{endpointId} – edit settings; enabled false pauses, true resumes and clears the counter
-export const PATCH = webhookRoute({ params: ZEndpointParams, body: ZUpdateEndpointBody }, ({ db, scope, params, body }) =>
-  updateEndpoint(db, scope, params.endpointId, body),
-);
+export const PATCH = appRoute(appUpdateWebhook, ({ db, actor, params, body }) => updateEndpoint(db, actor, params.endpointId, body));
 
 // DELETE /api/app/webhooks/{endpointId} – delete the endpoint and its log
-export const DELETE = webhookRoute({ params: ZEndpointParams }, ({ db, scope, params }) => deleteEndpoint(db, scope, params.endpointId));
+export const DELETE = appRoute(appDeleteWebhook, ({ db, actor, params }) => deleteEndpoint(db, actor, params.endpointId));

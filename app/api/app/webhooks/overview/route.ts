@@ -1,5 +1,6 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { getHealthOverview } from "@/server/domain/webhooks-app/get-health-overview";
+import { appRoute } from "@/server/auth/app-route";
+import { getWebhookOverview } from "@/server/domain/webhooks/health/get-webhook-overview";
+import { appWebhookOverview } from "@/server/domain/webhooks/operations";
 
 // GET /api/app/webhooks/overview – endpoints by state, deliveries by status (24 h), oldest waiting delivery
-export const GET = webhookRoute({}, ({ db, scope }) => getHealthOverview(db, scope));
+export const GET = appRoute(appWebhookOverview, ({ db, actor }) => getWebhookOverview(db, actor));

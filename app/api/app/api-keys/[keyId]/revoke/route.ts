@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { sessionRoute } from "@/server/auth/app-route";
-import { revokeApiKey } from "@/server/domain/keys";
-
-const ZParams = z.object({ keyId: z.string().min(1) });
+import { appRoute } from "@/server/auth/app-route";
+import { appRevokeApiKey } from "@/server/domain/keys/operations";
+import { revokeApiKey } from "@/server/domain/keys/revoke-api-key";
 
 // POST /api/app/api-keys/{keyId}/revoke – revoke at once and for good (owner only)
-export const POST = sessionRoute({ params: ZParams }, async ({ db, actor, params }) => revokeApiKey(db, actor, { id: params.keyId }));
+export const POST = appRoute(appRevokeApiKey, ({ db, actor, params }) => revokeApiKey(db, actor, { id: params.keyId }));

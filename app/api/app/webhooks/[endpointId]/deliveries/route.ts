@@ -1,8 +1,6 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { getDeliveryLog } from "@/server/domain/webhooks-app/get-delivery-log";
-import { ZDeliveryLogQuery, ZEndpointParams } from "@/server/domain/webhooks-app/schemas";
+import { appRoute } from "@/server/auth/app-route";
+import { getDeliveryLog } from "@/server/domain/webhooks/health/get-delivery-log";
+import { appDeliveryLog } from "@/server/domain/webhooks/operations";
 
 // GET /api/app/webhooks/{endpointId}/deliveries – the delivery log, newest first, by status and event
-export const GET = webhookRoute({ params: ZEndpointParams, query: ZDeliveryLogQuery }, ({ db, scope, params, query }) =>
-  getDeliveryLog(db, scope, { ...query, endpointId: params.endpointId }),
-);
+export const GET = appRoute(appDeliveryLog, ({ db, actor, params, query }) => getDeliveryLog(db, actor, { ...query, endpointId: params.endpointId }));

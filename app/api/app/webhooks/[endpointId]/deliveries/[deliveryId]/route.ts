@@ -1,6 +1,6 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { getDeliveryDetail } from "@/server/domain/webhooks-app/get-delivery-detail";
-import { ZDeliveryParams } from "@/server/domain/webhooks-app/schemas";
+import { appRoute } from "@/server/auth/app-route";
+import { getDeliveryDetail } from "@/server/domain/webhooks/health/get-delivery-detail";
+import { appDeliveryDetail } from "@/server/domain/webhooks/operations";
 
 // GET /api/app/webhooks/{endpointId}/deliveries/{deliveryId} – the request as sent and every attempt
-export const GET = webhookRoute({ params: ZDeliveryParams }, ({ db, scope, params }) => getDeliveryDetail(db, scope, params));
+export const GET = appRoute(appDeliveryDetail, ({ db, actor, params }) => getDeliveryDetail(db, actor, params));

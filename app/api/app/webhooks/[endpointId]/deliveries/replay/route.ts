@@ -1,8 +1,8 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { replayDeliveries } from "@/server/domain/webhooks-app/replay-deliveries";
-import { ZEndpointParams, ZReplayBody } from "@/server/domain/webhooks-app/schemas";
+import { appRoute } from "@/server/auth/app-route";
+import { replayDeliveries } from "@/server/domain/webhooks/health/replay-deliveries";
+import { appReplayDeliveries } from "@/server/domain/webhooks/operations";
 
 // POST /api/app/webhooks/{endpointId}/deliveries/replay – re-queue one EXHAUSTED delivery, or all in a time range (same ids)
-export const POST = webhookRoute({ params: ZEndpointParams, body: ZReplayBody }, ({ db, scope, params, body }) =>
-  replayDeliveries(db, scope, { ...body, endpointId: params.endpointId }),
+export const POST = appRoute(appReplayDeliveries, ({ db, actor, params, body }) =>
+  replayDeliveries(db, actor, { ...body, endpointId: params.endpointId }),
 );

@@ -1,8 +1,6 @@
-import { webhookRoute } from "@/server/auth/webhook-route";
-import { checkDeliverySignature } from "@/server/domain/webhooks-app/check-delivery-signature";
-import { ZDeliveryParams, ZSignatureBody } from "@/server/domain/webhooks-app/schemas";
+import { appRoute } from "@/server/auth/app-route";
+import { checkDeliverySignature } from "@/server/domain/webhooks/health/check-delivery-signature";
+import { appCheckDeliverySignature } from "@/server/domain/webhooks/operations";
 
 // POST /api/app/webhooks/{endpointId}/deliveries/{deliveryId}/check-signature – does the receiver's digest match?
-export const POST = webhookRoute({ params: ZDeliveryParams, body: ZSignatureBody }, ({ db, scope, params, body }) =>
-  checkDeliverySignature(db, scope, { ...params, ...body }),
-);
+export const POST = appRoute(appCheckDeliverySignature, ({ db, actor, params, body }) => checkDeliverySignature(db, actor, { ...params, ...body }));

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { SigningEndPage } from "@/components/signing/signing-end-page";
+import { SigningPage } from "@/components/signing/signing-page";
+import { getDb } from "@/server/db/client";
+import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { getSigningView } from "@/server/domain/signing/get-signing-view";
+
+// The URL holds the credential: never sent on as a Referer, never indexed.
+export const metadata: Metadata = { title: "Sign", referrer: "no-referrer", robots: { index: false, follow: false } };
+
+type TProps = { params: Promise<{ token: string }> };
+
+/** The recipient's signing page: outside the signed-in shell; the link's token is the only credential. */
+export default async function SignPage({ params }: TProps) {
+  await connection();
+  const { token } = await params;
+  const view = await getSigningView(await getDb(), { token, clientAddress: null, userAgent: null }).catch((err: unknown) => {
+    if (err instanceof SigningRefusal && err.reason === "NOT_FOUND") return null;
+    throw err;
+  });
+  if (!view) return <SigningEndPage reason="NOT_FOUND" />;
+  if (view.state === "CLOSED") return <SigningEndPage reason={view.reason} packageTitle={view.packageTitle} />;
+  return <SigningPage token={token} initial={view} />;
+}

@@ -1,0 +1,181 @@
+/**
+ * bench:uploads — a 25 MB document through the upload PUT and back out of the app's file route, in process
+ * (the real route handlers, a streamed request body, the database file store), printing time and RSS growth.
+ *
+ * Backend: PostgreSQL when DATABASE_URL is set (a scratch database `foliosign_bench_uploads_<pid>` beside it,
+ * dropped at the end), else PGlite in a temporary directory. Run with `npm run bench:uploads` (node --expose-gc).
+ *
+ * The body is a valid one-page PDF whose content stream is 25 MB of spaces, generated in 64 KiB chunks as it
+ * is sent (nothing of it is held by the bench). Phases, in this order so that the process's lifetime RSS
+ * high-water mark (`maxRSS`) also bounds each phase:
+ *   1. store: the file store's `put` alone, the body streamed in;
+ *   2. read: GET /api/app/templates/…/documents/…/file, the response consumed chunk by chunk;
+ *   3. upload: PUT /uploads/{token} end to end (store, read back, inspect, record).
+ * RSS growth = the highest RSS sampled every 5 ms during the phase minus the RSS after a full GC before it.
+ * Inspection (phase 3) must hold the PDF in memory to parse it (@libpdf/core needs the bytes); phases 1–2
+ * show the transfer itself does not.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+
+const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 25 * 1024 * 1024);
+const CHUNK = 64 * 1024;
+
+/** A one-page PDF of exactly `size` bytes, produced as a stream. */
+function pdfOfSize(size: number): () => AsyncGenerator<Uint8Array> {
+  const head = "%PDF-1.7\n";
+  const objs = [
+    "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n",
+    "2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n",
+    "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>\nendobj\n",
+  ];
+  const tailFor = (padding: number, offsets: number[], xref: number) =>
+    `\nendstream\nendobj\nxref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const offsets: number[] = [];
+  let at = head.length;
+  for (const o of objs) {
+    offsets.push(at);
+    at += o.length;
+  }
+  offsets.push(at);
+  // The stream header's /Length digits and the xref offset depend on the padding: solve by iterating.
+  let padding = size - 2000;
+  for (let i = 0; i < 5; i++) {
+    const streamHead = `4 0 obj\n<< /Length ${padding} >>\nstream\n`;
+    const xref = at + streamHead.length + padding + "\nendstream\nendobj\n".length;
+    const total = at + streamHead.length + padding + tailFor(padding, offsets, xref).length;
+    padding += size - total;
+  }
+  const streamHead = `4 0 obj\n<< /Length ${padding} >>\nstream\n`;
+  const xref = at + streamHead.length + padding + "\nendstream\nendobj\n".length;
+  const prefix = Buffer.from(head + objs.join("") + streamHead, "latin1");
+  const suffix = Buffer.from(tailFor(padding, offsets, xref), "latin1");
+  if (prefix.length + padding + suffix.length !== size) throw new Error("pdfOfSize: size not reached");
+  const spaces = Buffer.alloc(CHUNK, 0x20);
+  return async function* () {
+    yield new Uint8Array(prefix);
+    for (let left = padding; left > 0; left -= CHUNK) yield new Uint8Array(spaces.subarray(0, Math.min(CHUNK, left)));
+    yield new Uint8Array(suffix);
+  };
+}
+
+function webStream(gen: () => AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return Readable.toWeb(Readable.from(gen(), { objectMode: false })) as ReadableStream<Uint8Array>;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+async function measure<T>(label: string, run: () => Promise<T>): Promise<T> {
+  gc?.();
+  gc?.();
+  await new Promise((r) => setTimeout(r, 50));
+  const base = process.memoryUsage().rss;
+  const maxBefore = process.resourceUsage().maxRSS * 1024;
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const t0 = performance.now();
+  const result = await run();
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const maxAfter = process.resourceUsage().maxRSS * 1024;
+  console.log(
+    `${label.padEnd(8)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(SIZE / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s  RSS growth (sampled peak) ${mb(peak - base).padStart(5)} MB  maxRSS growth ${mb(Math.max(0, maxAfter - maxBefore)).padStart(5)} MB`,
+  );
+  return result;
+}
+
+async function main(): Promise<void> {
+  if (!gc) console.warn("no --expose-gc: the baselines include garbage (run through npm run bench:uploads)");
+  process.env.MAX_DOCUMENT_BYTES ??= String(Math.max(SIZE, 26_214_400));
+  process.env.LOG_LEVEL ??= "warn";
+  const { openPglite, openPostgres, setDbHandle } = await import("@/server/db/client");
+  const { migrate } = await import("@/server/db/migrate");
+  const { insertOrganisation } = await import("@/server/domain/organisation/create-organisation");
+  const { templates } = await import("@/server/db/schema");
+  const { workspaceActor } = await import("@/server/test/actors");
+  const { addDocument } = await import("@/server/domain/documents/add-document");
+  const { getFileStore } = await import("@/server/storage/get-file-store");
+  const { uploadRoute } = await import("@/server/http/upload-route");
+  const { setSessionLookup } = await import("@/server/auth/app-route");
+  const fileRoute = await import("@/app/api/app/templates/[templateId]/documents/[documentId]/file/route");
+  const { newId } = await import("@/server/lib/ids");
+
+  const base = process.env.DATABASE_URL;
+  let cleanup = async () => {};
+  let handle;
+  let backend: string;
+  if (base) {
+    const { default: postgres } = await import("postgres");
+    const name = `foliosign_bench_uploads_${process.pid}`;
+    const adminUrl = new URL(base);
+    const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+    const dbUrl = new URL(base);
+    dbUrl.pathname = `/${name}`;
+    handle = await openPostgres(dbUrl.toString(), { max: 5 });
+    backend = "PostgreSQL";
+    cleanup = async () => {
+      await handle!.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    };
+  } else {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "foliosign-bench-uploads-"));
+    handle = await openPglite({ dataDir: dir });
+    backend = "PGlite";
+    cleanup = async () => {
+      await handle!.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  setDbHandle(handle);
+  try {
+    await migrate(handle);
+    const db = handle.db;
+    const org = await insertOrganisation(db, { name: "Bench", email: "bench@bench.test", passwordHash: null, organisationName: "Bench" });
+    const actor = workspaceActor(org.organisationId, org.workspaceId);
+    const templateId = newId("tpl");
+    await db.insert(templates).values({ id: templateId, organisationId: org.organisationId, workspaceId: org.workspaceId, name: "Bench" });
+    const body = pdfOfSize(SIZE);
+    console.log(`bench:uploads — ${mb(SIZE)} MB PDF, database file store on ${backend}, node ${process.version}`);
+
+    await measure("store", async () => (await getFileStore()).put("bench/store-only", body(), { size: SIZE, contentType: "application/pdf" }));
+
+    const added = await addDocument(db, actor, { owner: { templateId }, name: "Bench.pdf", fileSize: SIZE, contentType: "application/pdf" });
+    const token = new URL(added.uploadUrl!).pathname.split("/").pop()!;
+    // Upload once untimed so the read phase has a document, then time a second document's upload last.
+    const first = await uploadRoute(new Request(added.uploadUrl!, { method: "PUT", body: webStream(body), duplex: "half" } as RequestInit), {
+      params: Promise.resolve({ token }),
+    });
+    if (first.status !== 200) throw new Error(`upload answered ${first.status}: ${await first.text()}`);
+
+    setSessionLookup(async () => ({ userId: org.userId, organisationId: org.organisationId }));
+    await measure("read", async () => {
+      const res = await fileRoute.GET(new Request(`http://localhost/api/app/templates/${templateId}/documents/${added.document.id}/file`), {
+        params: Promise.resolve({ templateId, documentId: added.document.id }),
+      });
+      let n = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
+      if (res.status !== 200 || n !== SIZE) throw new Error(`read answered ${res.status} with ${n} bytes`);
+    });
+
+    const second = await addDocument(db, actor, { owner: { templateId }, name: "Bench 2.pdf", fileSize: SIZE, contentType: "application/pdf" });
+    await measure("upload", async () => {
+      const res = await uploadRoute(new Request(second.uploadUrl!, { method: "PUT", body: webStream(body), duplex: "half" } as RequestInit), {
+        params: Promise.resolve({ token: new URL(second.uploadUrl!).pathname.split("/").pop()! }),
+      });
+      if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+    });
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

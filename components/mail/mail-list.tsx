@@ -1,0 +1,124 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { formatDateTime } from "@/components/lib/format";
+import { errorMessage } from "@/components/lib/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Select } from "@/components/ui/input";
+import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
+import type { TMailStatus } from "@/server/db/schema/mail";
+import { KIND_LABELS, MailStatusBadge } from "./mail-badges";
+import { useMailList } from "./query";
+
+const STATUS_OPTIONS: [TMailStatus, string][] = [
+  ["QUEUED", "Queued"],
+  ["SENT", "Sent"],
+  ["FAILED", "Failed"],
+  ["KEPT", "In outbox"],
+];
+
+/** The Mail page: the workspace's messages, newest first, 25 a page; a row opens the message. */
+export function MailList() {
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<TMailStatus | undefined>(undefined);
+  const list = useMailList(page, status);
+  const data = list.data;
+  const pages = data ? Math.max(1, Math.ceil(data.totalCount / data.pageSize)) : 1;
+  return (
+    <div className="space-y-4">
+      {data?.transport === "outbox" ? (
+        <Alert tone="info" title="No mail server is configured">
+          Messages are kept here instead of being sent. Open one to see it and follow its links. Set <code>SMTP_URL</code> to send mail.
+        </Alert>
+      ) : null}
+      <Card>
+        <CardHeader title="Messages" description="Invitations, reminders and notices of this workspace, newest first." />
+        <div className="flex flex-wrap gap-3 border-b border-zinc-100 px-6 py-3">
+          <label className="flex items-center gap-2 text-sm text-zinc-700">
+            Status
+            <Select
+              className="h-9 w-40"
+              value={status ?? ""}
+              onChange={(e) => {
+                setPage(1);
+                setStatus((e.target.value || undefined) as TMailStatus | undefined);
+              }}
+            >
+              <option value="">All</option>
+              {STATUS_OPTIONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </label>
+        </div>
+        {list.isError ? (
+          <div className="p-6">
+            <Alert tone="error">{errorMessage(list.error)}</Alert>
+          </div>
+        ) : list.isPending ? (
+          <p className="p-6 text-sm text-zinc-500">Loading messages…</p>
+        ) : data && data.messages.length === 0 ? (
+          <EmptyState title="No messages yet" description="Mail appears here when packages are sent, reminded, completed, declined, voided or expire." />
+        ) : (
+          <div className="overflow-x-auto">
+            <Table aria-label="Messages">
+              <THead>
+                <TR>
+                  <TH>To</TH>
+                  <TH>Subject</TH>
+                  <TH>Kind</TH>
+                  <TH>Status</TH>
+                  <TH className="text-right">Attempts</TH>
+                  <TH>Time</TH>
+                </TR>
+              </THead>
+              <TBody>
+                {data!.messages.map((m) => (
+                  <TR key={m.id}>
+                    <TD className="max-w-[14rem]">
+                      <div className="truncate font-medium text-zinc-900">{m.to.name ?? m.to.email}</div>
+                      {m.to.name ? <div className="truncate text-xs text-zinc-500">{m.to.email}</div> : null}
+                    </TD>
+                    <TD className="max-w-[22rem]">
+                      <Link href={`/mail/${encodeURIComponent(m.id)}`} className="block truncate text-brand-700 underline-offset-2 hover:underline">
+                        {m.subject}
+                      </Link>
+                      {m.lastError ? <div className="truncate text-xs text-red-700" title={m.lastError}>{m.lastError}</div> : null}
+                    </TD>
+                    <TD className="whitespace-nowrap">{KIND_LABELS[m.kind]}</TD>
+                    <TD>
+                      <MailStatusBadge status={m.status} />
+                    </TD>
+                    <TD className="text-right tabular-nums">{m.attempts}</TD>
+                    <TD className="whitespace-nowrap text-zinc-600">{formatDateTime(m.sentAt ?? m.createdAt)}</TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          </div>
+        )}
+        {data && pages > 1 ? (
+          <div className="flex items-center justify-between border-t border-zinc-100 px-6 py-3 text-sm text-zinc-600">
+            <span>
+              Page {data.page} of {pages}
+            </span>
+            <div className="flex gap-2">
+              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </Button>
+              <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                Next
+              </Button>
+            </div>
+          </div>
+        ) : null}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+"use client";
+
+import { useState } from "react";
+import type { TRenderedPage } from "@/components/documents/document-pages";
+import { cn } from "@/components/ui/cn";
+import { HANDWRITING_FONT } from "./handwriting";
+import type { TField } from "./query";
+
+const NAMES: Record<TField["type"], string> = {
+  signature: "Signature",
+  initials: "Initials",
+  date: "Date signed",
+  text: "Text",
+  checkbox: "Checkbox",
+  name: "Full name",
+  email: "Email",
+};
+
+/** The field's accessible name: its label, or what it is, and whether it is required. */
+export function fieldName(field: TField): string {
+  return `${field.label?.trim() || NAMES[field.type]}${field.required ? " (required)" : ""}`;
+}
+
+type TProps = {
+  field: TField;
+  page: TRenderedPage;
+  /** What an empty name/email/date field shows (the recipient's name and email; today's date). */
+  fallback: string | null;
+  imageUrl: string | null;
+  invalid: boolean;
+  onOpenSignature: () => void;
+  onSave: (value: string | null) => void;
+  onFocus: () => void;
+};
+
+/** One field over its page, positioned in CSS pixels from its box in points: a focusable, labelled control. */
+export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenSignature, onSave, onFocus }: TProps) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const style = {
+    left: field.x * page.scale,
+    top: field.y * page.scale,
+    width: field.width * page.scale,
+    height: field.height * page.scale,
+    fontSize: Math.max(11, Math.min(16, field.height * page.scale * 0.6)),
+  };
+  const name = fieldName(field);
+  const frame = cn(
+    "absolute rounded-sm outline-offset-1 focus-visible:outline-2 focus-visible:outline-brand-600",
+    invalid ? "ring-2 ring-red-600" : "ring-1 ring-brand-600/70",
+  );
+  const common = { id: `field-${field.id}`, "data-field-id": field.id, "aria-invalid": invalid || undefined, onFocus };
+
+  if (field.type === "signature" || field.type === "initials") {
+    const signed = Boolean(imageUrl || field.value);
+    return (
+      <button
+        type="button"
+        {...common}
+        aria-label={`${name}: ${signed ? "signed, press to change" : "press to sign"}`}
+        onClick={onOpenSignature}
+        className={cn(frame, "flex items-center justify-center overflow-hidden", signed ? "bg-white/40" : "bg-amber-100/90 text-zinc-900 hover:bg-amber-200")}
+        style={style}
+      >
+        {imageUrl ? (
+          // eslint-disable-next-line @next/next/no-img-element -- a stored signature from this page's own API
+          <img src={imageUrl} alt="" className="max-h-full max-w-full object-contain" />
+        ) : field.value ? (
+          <span dir="auto" className="truncate px-1 leading-none" style={{ fontFamily: HANDWRITING_FONT, fontSize: style.height * 0.7 }}>
+            {field.value}
+          </span>
+        ) : (
+          <span className="truncate px-1 font-medium">{field.type === "initials" ? "Initial" : "Sign here"}</span>
+        )}
+      </button>
+    );
+  }
+
+  if (field.type === "checkbox") {
+    return (
+      <span className={cn(frame, "flex items-center justify-center bg-white/70")} style={style}>
+        <input
+          type="checkbox"
+          {...common}
+          aria-label={name}
+          aria-required={field.required || undefined}
+          checked={field.value === "true"}
+          onChange={(e) => onSave(e.target.checked ? "true" : "false")}
+          className="size-[70%] max-h-5 max-w-5 accent-brand-600"
+        />
+      </span>
+    );
+  }
+
+  const readOnly = field.readOnly || field.type === "date";
+  const shown = draft ?? field.value ?? fallback ?? "";
+  return (
+    <input
+      {...common}
+      type={field.type === "email" ? "email" : "text"}
+      dir="auto"
+      aria-label={field.type === "date" ? `${name}, filled in automatically` : name}
+      aria-required={field.required || undefined}
+      readOnly={readOnly}
+      value={shown}
+      maxLength={field.type === "email" ? 254 : 500}
+      autoComplete={field.type === "name" ? "name" : field.type === "email" ? "email" : "off"}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={() => {
+        if (readOnly || draft === null) return;
+        const next = draft.trim() === "" ? null : draft;
+        setDraft(null);
+        if (next !== field.value) onSave(next);
+      }}
+      className={cn(frame, "min-w-0 bg-white/85 px-1 text-zinc-900", readOnly && "bg-zinc-100/85")}
+      style={style}
+    />
+  );
+}

@@ -1,0 +1,95 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { TVerification } from "@/server/domain/sealing/schemas";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+
+type TState = { kind: "idle" } | { kind: "error"; message: string } | { kind: "done"; result: TVerification };
+
+/** Posts the chosen PDF as the raw body to /api/app/verify and shows the verdict (announced to screen readers). */
+export function VerifyForm() {
+  const [file, setFile] = useState<File | null>(null);
+  const [pending, setPending] = useState(false);
+  const [state, setState] = useState<TState>({ kind: "idle" });
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!file) {
+      setState({ kind: "error", message: "Choose a PDF file to check" });
+      return;
+    }
+    setPending(true);
+    try {
+      const res = await fetch("/api/app/verify", { method: "POST", headers: { "content-type": "application/pdf" }, body: file });
+      const body = (await res.json().catch(() => ({}))) as { data?: TVerification; error?: string };
+      setState(res.ok && body.data ? { kind: "done", result: body.data } : { kind: "error", message: body.error ?? `The check failed (${res.status})` });
+    } catch {
+      setState({ kind: "error", message: "The check could not reach the server. Try again." });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      <Field label="PDF file" hint="A PDF downloaded from this instance: a sealed document, the merged PDF or the certificate.">
+        {(p) => (
+          <input
+            {...p}
+            type="file"
+            name="file"
+            accept="application/pdf,.pdf"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setState({ kind: "idle" });
+            }}
+            className="block w-full text-sm text-zinc-700 file:mr-3 file:rounded-md file:border-0 file:bg-zinc-100 file:px-3 file:py-2 file:text-sm file:font-medium file:text-zinc-900 hover:file:bg-zinc-200"
+          />
+        )}
+      </Field>
+      <Button type="submit" className="w-full" pending={pending}>
+        Verify
+      </Button>
+      <div aria-live="polite">
+        {state.kind === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+        {state.kind === "done" ? <Verdict result={state.result} /> : null}
+      </div>
+    </form>
+  );
+}
+
+function Verdict({ result }: { result: TVerification }) {
+  if (!result.unaltered) {
+    return (
+      <Alert tone={result.sealedHere ? "error" : "warning"} title={result.sealedHere ? "Not valid" : "Not sealed by this instance"}>
+        {result.message}
+      </Alert>
+    );
+  }
+  const pkg = result.package;
+  return (
+    <Alert tone="success" title="Valid: sealed by this instance and unchanged">
+      <p>{result.message}</p>
+      {pkg ? (
+        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+          <dt className="font-medium">Package</dt>
+          <dd className="break-words">{pkg.title}</dd>
+          <dt className="font-medium">Completed</dt>
+          <dd>{pkg.completedAt ? new Date(pkg.completedAt).toLocaleString() : "—"}</dd>
+          <dt className="font-medium">Signed by</dt>
+          <dd>
+            <ul>
+              {pkg.signers.map((name, i) => (
+                <li key={i} className="break-words">
+                  {name}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </dl>
+      ) : null}
+    </Alert>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The template editor end to end against the built app: create a template, upload a two-page PDF made here
+ * with @libpdf/core (progress bar, then pages drawn by pdf.js), add two roles, place a signature field for each
+ * — the first by keyboard only ("Signature", then "Add Signature to page 1"), the second by dragging from the
+ * palette onto page 2 — move a field with the arrow keys (autosaved), see why the template cannot be activated
+ * until it can, and activate it. Each step is screenshotted at desktop width and at 390 px.
+ * Waits are Playwright's polling expectations; nothing sleeps.
+ */
+import { PDF, StandardFonts } from "@libpdf/core";
+import { expect, test, type Page } from "@playwright/test";
+import { signInAsOwner } from "../support/owner";
+import { screenshot } from "../support/screenshot";
+
+test.describe.configure({ mode: "serial" });
+
+const pageErrors: string[] = [];
+test.afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+test.beforeEach(async ({ page }) => {
+  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
+  await signInAsOwner(page);
+});
+
+async function leasePdf(): Promise<Buffer> {
+  const pdf = PDF.create();
+  for (const title of ["Residential lease — terms", "Residential lease — signatures"]) {
+    const p = pdf.addPage({ size: "a4" });
+    p.drawText(title, { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
+    p.drawText("The tenant and the landlord agree to the terms below.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/** Desktop, then the same page at a phone's 390 px (full page), then back to desktop. */
+async function both(page: Page, name: string) {
+  await screenshot(page, name);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(size);
+}
+
+let editorUrl = "";
+
+test("the list starts empty and says how to start; a new template opens in the editor", async ({ page }) => {
+  await page.goto("/templates");
+  await expect(page.getByRole("heading", { name: "Templates", level: 1 })).toBeVisible();
+  await expect(page.getByText("No templates yet")).toBeVisible();
+  await both(page, "templates-empty");
+
+  await page.getByRole("button", { name: "New template" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New template" });
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await expect(dialog.getByText("Enter a name")).toBeVisible();
+  await dialog.getByLabel("Name").fill("Residential lease");
+  await dialog.getByLabel("Description").fill("Two signers: tenant, then landlord");
+  await screenshot(page, "templates-new-dialog");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+
+  await expect(page).toHaveURL(/\/templates\/tpl_/);
+  editorUrl = new URL(page.url()).pathname;
+  await expect(page.getByRole("heading", { name: "Residential lease", level: 1 })).toBeVisible();
+  // The edit lock is taken on open: the tools are enabled.
+  await expect(page.getByRole("button", { name: "Choose files" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Activate" })).toBeDisabled();
+  await expect(page.getByTestId("activation-blockers")).toBeVisible();
+  await both(page, "template-editor-new");
+});
+
+test("a PDF is uploaded with a progress bar and drawn page by page", async ({ page }) => {
+  await page.goto(editorUrl);
+  await page.getByLabel("Upload documents").setInputFiles({ name: "lease.pdf", mimeType: "application/pdf", buffer: await leasePdf() });
+  const doc = page.getByTestId("template-document");
+  await expect(doc.getByRole("heading", { name: "lease.pdf" })).toBeVisible();
+  await expect(doc.getByText(/2 pages/)).toBeVisible();
+  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
+  await expect(page.getByText("Page 2 of 2")).toBeVisible();
+  // Drawn by pdf.js: the canvas has pixels at the sheet's size.
+  await expect.poll(() => page.locator("[data-page='1'] canvas").evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(100);
+  await both(page, "template-editor-uploaded");
+});
+
+test("two roles, a signature for each (keyboard, then drag), moved by arrow keys, then activated", async ({ page }) => {
+  await page.goto(editorUrl);
+  await expect(page.getByRole("button", { name: "Choose files" })).toBeEnabled();
+  for (const name of ["Tenant", "Landlord"]) {
+    await page.getByLabel("New role name").fill(name);
+    await page.getByRole("button", { name: "Add role" }).click();
+    await expect(page.getByLabel(/Name of role/).last()).toHaveValue(name);
+  }
+  await expect(page.getByTestId("role-row")).toHaveCount(2);
+  await both(page, "template-editor-roles");
+
+  // Keyboard only: choose the type, then the page's "Add" button.
+  await page.getByLabel("New fields are for").selectOption({ label: "1. Tenant" });
+  await page.getByTestId("palette-signature").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("palette-signature")).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("button", { name: "Add Signature to page 1" }).focus();
+  await page.keyboard.press("Enter");
+  const tenantField = page.locator("[data-testid='template-field'][data-role-index='0']");
+  await expect(tenantField).toHaveCount(1);
+  await expect(page.getByTestId("save-state")).toHaveText("Saved");
+
+  // Arrow keys move it; the burst is saved once.
+  const before = await tenantField.boundingBox();
+  await tenantField.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+  await expect.poll(async () => (await tenantField.boundingBox())!.x).toBeGreaterThan(before!.x);
+  await expect(page.getByTestId("field-panel")).toContainText(/Page 1 · 82, 72 pt/);
+  await expect(page.getByTestId("save-state")).toHaveText("Saved");
+  await page.getByTestId("palette-signature").click();
+
+  // Pointer: drag from the palette onto page 2.
+  await page.getByLabel("New fields are for").selectOption({ label: "2. Landlord" });
+  const source = (await page.getByTestId("palette-signature").boundingBox())!;
+  const target = page.locator("[data-page-overlay='2']");
+  await target.scrollIntoViewIfNeeded();
+  const box = (await target.boundingBox())!;
+  const sourceNow = (await page.getByTestId("palette-signature").boundingBox()) ?? source;
+  await page.mouse.move(sourceNow.x + sourceNow.width / 2, sourceNow.y + sourceNow.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.7, { steps: 12 });
+  await page.mouse.up();
+  const landlordField = page.locator("[data-testid='template-field'][data-role-index='1']");
+  await expect(landlordField).toHaveCount(1);
+  await expect(page.getByTestId("save-state")).toHaveText("Saved");
+  await both(page, "template-editor-fields");
+
+  // Everything the server needs is there: the blockers are gone and the template becomes ACTIVE.
+  await expect(page.getByTestId("activation-blockers")).toHaveCount(0);
+  await page.getByRole("button", { name: "Activate" }).click();
+  await expect(page.getByRole("button", { name: "Archive" })).toBeVisible();
+  await both(page, "template-editor-active");
+
+  await page.goto("/templates");
+  const row = page.getByTestId("template-row").filter({ hasText: "Residential lease" });
+  await expect(row).toContainText("Active");
+  await both(page, "templates-list");
+  await page.getByRole("tab", { name: "Draft" }).click();
+  await expect(page.getByText("No template matches")).toBeVisible();
+});

@@ -1,0 +1,317 @@
+/**
+ * The recipient's signing page end to end against the built app. Set up through the API (a key made in the
+ * app; a template with a two-page PDF made here, two roles each with a signature and a text field, ACTIVE; a
+ * package from it with two recipients in order, sent); each recipient's link comes from the signing-URL
+ * operation. Recipient one draws a signature with the mouse and finishes; only then can recipient two get a
+ * link; recipient two, on a 390 px phone, types a non-Latin signature and finishes; the package completes.
+ * Also: the required-field messages, decline with a reason, the hold page, the void and invalid-link pages, a
+ * double submit, axe-core on every state (no serious or critical violation) and screenshots at desktop and 390 px.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { PDF, StandardFonts } from "@libpdf/core";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { signInAsOwner } from "../support/owner";
+import { screenshot } from "../support/screenshot";
+
+test.describe.configure({ mode: "serial" });
+
+const pageErrors: string[] = [];
+test.afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+test.beforeEach(async ({ page }) => {
+  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
+});
+
+let key = "";
+let templateId = "";
+
+type TPackage = { id: string; status: string; recipientSessions: { id: string; status: string }[] };
+
+function api(request: APIRequestContext) {
+  const headers = { authorization: `Bearer ${key}` };
+  return {
+    async post<T>(path: string, data: unknown, expected = [200, 201]): Promise<T> {
+      const res = await request.post(`/api/v1${path}`, { headers, data });
+      expect(expected, `${path}: ${await res.text()}`).toContain(res.status());
+      return ((await res.json()) as { data: T }).data;
+    },
+    async status(path: string, data: unknown): Promise<number> {
+      return (await request.post(`/api/v1${path}`, { headers, data })).status();
+    },
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(`/api/v1${path}`, { headers });
+      expect(res.status()).toBe(200);
+      return ((await res.json()) as { data: T }).data;
+    },
+    async patch(path: string, data: unknown): Promise<void> {
+      expect((await request.patch(`/api/v1${path}`, { headers, data })).status()).toBe(200);
+    },
+  };
+}
+
+async function agreementPdf(): Promise<Buffer> {
+  const pdf = PDF.create();
+  for (const title of ["Service agreement — terms", "Service agreement — signatures"]) {
+    const p = pdf.addPage({ size: "a4" });
+    p.drawText(title, { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
+    p.drawText("The client and the provider agree to the terms of this agreement.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/** A package from the template, two recipients in order, sent. */
+async function sentPackage(request: APIRequestContext, title: string): Promise<TPackage> {
+  return api(request).post<TPackage>("/packages/from-template", {
+    templateId,
+    title,
+    status: "sent",
+    recipients: [
+      { email: "clara@client.test", name: "Clara Client", roleIndex: 0 },
+      { email: "li@provider.test", name: "Li Provider", roleIndex: 1 },
+    ],
+  });
+}
+
+async function signingUrl(request: APIRequestContext, pkg: TPackage, index: number): Promise<string> {
+  const { url } = await api(request).post<{ url: string }>(`/packages/${pkg.id}/signing-url`, { sessionId: pkg.recipientSessions[index]!.id });
+  return new URL(url).pathname;
+}
+
+async function expectAccessible(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
+}
+
+/** Desktop, then the same page at a phone's 390 px, then back. */
+async function both(page: Page, name: string) {
+  await screenshot(page, name);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(size);
+}
+
+async function consent(page: Page) {
+  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
+  await page.getByLabel("I agree to sign electronically").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
+}
+
+test("set up: an API key, and an ACTIVE template with two roles, each with a signature and a text field", async ({ page, request }) => {
+  await signInAsOwner(page);
+  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
+  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
+  // 02-api-keys fills the organisation up to the 50-key cap when the whole suite runs: free a place if needed.
+  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
+  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
+  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
+  const created = await page.request.post("/api/app/api-keys", {
+    data: { name: "Signing e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
+  });
+  expect(created.status()).toBe(201);
+  key = ((await created.json()) as { data: { value: string } }).data.value;
+
+  const a = api(request);
+  templateId = (await a.post<{ id: string }>("/templates", { name: "Service agreement" })).id;
+  const bytes = await agreementPdf();
+  const added = await a.post<{ document: { id: string }; uploadUrl: string }>(`/templates/${templateId}/documents`, {
+    name: "agreement.pdf",
+    fileSize: bytes.length,
+    contentType: "application/pdf",
+  });
+  const uploaded = await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } });
+  expect(uploaded.status()).toBe(200);
+  await a.post(`/templates/${templateId}/roles`, { name: "Client" });
+  await a.post(`/templates/${templateId}/roles`, { name: "Provider" });
+  const documentId = added.document.id;
+  for (const [roleIndex, x] of [
+    [0, 56],
+    [1, 320],
+  ] as const) {
+    await a.post(`/templates/${templateId}/fields`, { documentId, roleIndex, type: "signature", page: 2, x, y: 560, width: 200, height: 50 });
+    await a.post(`/templates/${templateId}/fields`, { documentId, roleIndex, type: "text", label: roleIndex === 0 ? "Client address" : "Provider company", page: 2, x, y: 640, width: 200, height: 24 });
+  }
+  await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
+});
+
+test("recipient one draws and finishes; only then recipient two types a non-Latin signature on a phone; the package completes", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — Clara");
+  // Recipient two's turn has not come: no link yet.
+  expect(await api(request).status(`/packages/${pkg.id}/signing-url`, { sessionId: pkg.recipientSessions[1]!.id })).toBe(409);
+  const first = await signingUrl(request, pkg, 0);
+
+  await page.goto(first);
+  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await expectAccessible(page);
+  await both(page, "signing-consent");
+  await consent(page);
+
+  const signature = page.getByRole("button", { name: /^Signature \(required\): / });
+  const address = page.getByLabel("Client address (required)");
+  await expect(page.getByText("0 of 2")).toBeVisible();
+  // Finishing too early names what is missing.
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page.getByText("2 required fields are still empty")).toBeVisible();
+  await expect(address).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page);
+  await both(page, "signing-required-missing");
+
+  // Finish moved the focus to the first missing field; "Next field" goes on to the next empty one.
+  await expect(signature).toBeFocused();
+  await page.getByRole("button", { name: "Next field" }).click();
+  await expect(address).toBeFocused();
+  await signature.click();
+  const dialog = page.getByRole("dialog", { name: "Add your signature" });
+  const pad = dialog.getByRole("img", { name: /Draw your signature/ });
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 20, box.y + box.height * (0.7 - 0.4 * Math.abs(Math.sin(i / 2))), { steps: 3 });
+  await page.mouse.up();
+  await expectAccessible(page);
+  await screenshot(page, "signing-draw-dialog");
+  await dialog.getByRole("button", { name: "Use this signature" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(signature).toHaveAccessibleName(/signed, press to change/);
+  await expect(signature.locator("img")).toBeVisible();
+  // The stored drawing is the ink, cropped: wide and tall enough to be a signature, not an empty pixel.
+  const drawn = await signature.locator("img").evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, h: img.naturalHeight }));
+  expect(drawn.w).toBeGreaterThan(200);
+  expect(drawn.h).toBeGreaterThan(20);
+
+  await page.getByRole("button", { name: "Next field" }).click();
+  await expect(address).toBeFocused();
+  await address.fill("12 Rue de la Paix, Paris");
+  await address.press("Tab");
+  await expect(page.getByText("2 of 2")).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-filled");
+
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page.getByRole("heading", { name: "You're done — thank you" })).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-finished");
+
+  // Now it is recipient two's turn, on a phone.
+  const second = await signingUrl(request, pkg, 1);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(second);
+  await consent(page);
+  await page.getByRole("button", { name: "Next field" }).click();
+  const sig2 = page.getByRole("button", { name: /^Signature \(required\): / });
+  await expect(sig2).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog2 = page.getByRole("dialog", { name: "Add your signature" });
+  await dialog2.getByRole("button", { name: "Type" }).click();
+  await dialog2.getByLabel("Type your signature").fill("李小龙");
+  await expect(dialog2.locator("[data-typed-preview]")).toHaveText("李小龙");
+  await expectAccessible(page);
+  await screenshot(page, "signing-typed-cjk-390");
+  await dialog2.getByLabel("Type your signature").fill("Анна Иванова");
+  await screenshot(page, "signing-typed-cyrillic-390");
+  await dialog2.getByRole("button", { name: "Use this signature" }).click();
+  await expect(sig2).toContainText("Анна Иванова");
+  await page.getByLabel("Provider company (required)").fill("شركة المثال");
+  await page.getByLabel("Provider company (required)").press("Tab");
+  await expect(page.getByText("2 of 2")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "signing-filled-390");
+  await page.getByRole("button", { name: "Finish" }).click();
+  await expect(page.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
+  await expect(page.getByText("You will receive the signed copy by email")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "signing-completed-390");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await screenshot(page, "signing-completed");
+
+  // Completed (sealing is a later job; until it lands the package completes at once).
+  await expect.poll(async () => (await api(request).get<TPackage>(`/packages/${pkg.id}`)).status, { timeout: 30_000 }).toBe("COMPLETED");
+  // Recipient one's link now shows the completed page too.
+  await page.goto(first);
+  await expect(page.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
+});
+
+test("declining asks for a reason and ends the package", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — declined");
+  await page.goto(await signingUrl(request, pkg, 0));
+  await page.getByRole("button", { name: "Decline" }).click();
+  const dialog = page.getByRole("dialog", { name: "Decline to sign" });
+  await dialog.getByRole("button", { name: "Decline to sign" }).click();
+  await expect(dialog.getByText("Tell the sender why you decline")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "signing-decline-dialog");
+  await dialog.getByLabel("Reason").fill("The price is not the one we agreed");
+  await dialog.getByRole("button", { name: "Decline to sign" }).click();
+  await expect(page.getByRole("heading", { name: "You declined to sign" })).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-declined");
+  expect((await api(request).get<TPackage>(`/packages/${pkg.id}`)).status).toBe("DECLINED");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "You declined to sign" })).toBeVisible();
+});
+
+test("a package on hold shows the hold page; resumed, the link works again", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — held");
+  const link = await signingUrl(request, pkg, 0);
+  await api(request).post(`/packages/${pkg.id}/hold`, {});
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Signing is on hold" })).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-on-hold");
+  await api(request).post(`/packages/${pkg.id}/resume`, {});
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
+});
+
+test("not your turn: no link for recipient two before recipient one finishes (409)", async ({ request }) => {
+  const pkg = await sentPackage(request, "Service agreement — order");
+  expect(await api(request).status(`/packages/${pkg.id}/signing-url`, { sessionId: pkg.recipientSessions[1]!.id })).toBe(409);
+});
+
+test("a double submit completes once and both answers show the finished page", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — double");
+  const link = await signingUrl(request, pkg, 0);
+  await page.goto(link);
+  await consent(page);
+  await page.getByRole("button", { name: /^Signature \(required\): / }).click();
+  const dialog = page.getByRole("dialog", { name: "Add your signature" });
+  await dialog.getByRole("button", { name: "Type" }).click();
+  await dialog.getByLabel("Type your signature").fill("Clara Client");
+  await dialog.getByRole("button", { name: "Use this signature" }).click();
+  // The modal keeps the page inert until the signature is stored.
+  await expect(dialog).toBeHidden();
+  await page.getByLabel("Client address (required)").fill("1 Main Street");
+  await page.getByLabel("Client address (required)").press("Tab");
+  await expect(page.getByText("2 of 2")).toBeVisible();
+  const token = link.split("/sign/")[1]!;
+  const finishes = await Promise.all([0, 1, 2].map(() => page.request.post(`/api/app/sign/${token}/finish`)));
+  for (const res of finishes) {
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as { data: { reason: string } }).data.reason).toBe("FINISHED");
+  }
+  const audit = await api(request).get<{ auditEvents?: { action: string }[]; events?: { action: string }[] }>(`/packages/${pkg.id}/audit-events?pageSize=100`);
+  const actions = (audit.auditEvents ?? audit.events ?? []).map((e) => e.action);
+  expect(actions.filter((a) => a === "session.completed")).toHaveLength(1);
+  // The page, still open, finishes into the same end page.
+  await page.getByRole("button", { name: "Finish" }).dblclick();
+  await expect(page.getByRole("heading", { name: "You're done — thank you" })).toBeVisible();
+});
+
+test("a voided package and an unknown link show their own pages", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — voided");
+  const link = await signingUrl(request, pkg, 0);
+  await api(request).post(`/packages/${pkg.id}/void`, { reason: "Sent by mistake" });
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "This document was cancelled" })).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-voided");
+
+  await page.goto("/sign/this-is-not-a-real-signing-token-at-all-1234");
+  await expect(page.getByRole("heading", { name: "This signing link is not valid" })).toBeVisible();
+  await expectAccessible(page);
+  await both(page, "signing-invalid-link");
+});

@@ -1,0 +1,204 @@
+/**
+ * The app-internal API wrapper: it must tell a signed-in member (handler runs), an API key (403 with the
+ * spec's exact message, before any session lookup) and nobody (401) apart, and answer bad input and domain
+ * errors in the spec's shape. The session lookup is injected, so no browser or next-auth is needed.
+ */
+import { Writable } from "node:stream";
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import type { TActor } from "@/server/domain/access/actor";
+import type { TSessionIdentity } from "@/server/domain/access/load-session-actor";
+import { defineOperation, type TOperation } from "@/server/domain/operation";
+import { defineRoute, type THandler, type TRouteHandler } from "@/server/http/route";
+import { errors } from "@/server/lib/errors";
+import { createLogger, setLogger } from "@/server/lib/logger";
+import { useTestDb } from "@/server/test/db";
+import { createTestOrg } from "@/server/test/factories";
+import { loggablePath, publicDoor, sessionDoor, type TSessionLookup } from "./session-door";
+
+const t = useTestDb();
+
+let actor: TSessionIdentity;
+beforeEach(async () => {
+  const org = await createTestOrg(t.db);
+  actor = { userId: org.userId, organisationId: org.organisationId };
+});
+
+type TSpec = Partial<Pick<TOperation, "params" | "query" | "body" | "successStatus">>;
+const opOf = <const S extends TSpec>(spec: S) =>
+  defineOperation({ operationId: "testThing", method: "POST", path: "/api/app/things", summary: "t", tag: "Test", internal: true, response: z.unknown(), ...spec });
+
+/** The session door and the public door around an internal operation made from `spec`. */
+function createAppRoutes(lookup: TSessionLookup) {
+  return {
+    sessionRoute: <const S extends TSpec>(spec: S, handler: THandler<ReturnType<typeof opOf<S>>, TActor>) => defineRoute(sessionDoor(lookup), opOf(spec), handler),
+    publicRoute: <const S extends TSpec>(spec: S, handler: THandler<ReturnType<typeof opOf<S>>, null>) => defineRoute(publicDoor, opOf(spec), handler),
+  };
+}
+type TAppRouteHandler = TRouteHandler;
+const noParams = { params: Promise.resolve({}) };
+
+function call(route: TAppRouteHandler, init: { method?: string; headers?: Record<string, string>; body?: unknown; params?: Record<string, string> } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  const req = new Request("http://localhost:3000/api/app/things", {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return route(req, init.params ? { params: Promise.resolve(init.params) } : noParams);
+}
+
+describe("the session door", () => {
+  it("runs the handler with the signed-in actor and answers { data }", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const route = sessionRoute({}, async ({ actor: a }) => ({ who: a.user.id }));
+    const res = await call(route);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { who: actor.userId } });
+  });
+
+  it("refuses an API key with 403 and never looks up a session", async () => {
+    const lookup = vi.fn(async () => actor);
+    const { sessionRoute } = createAppRoutes(lookup);
+    const handler = vi.fn(async () => ({}));
+    const res = await call(sessionRoute({}, handler), { headers: { authorization: "Bearer fsk_abcdef" } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "This action requires a signed-in session, not an API key" });
+    expect(lookup).not.toHaveBeenCalled();
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers 401 JSON without a session", async () => {
+    const { sessionRoute } = createAppRoutes(async () => null);
+    const handler = vi.fn(async () => ({}));
+    const res = await call(sessionRoute({}, handler));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "Unauthorized" });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers 422 with details by dotted path, and 400 on invalid JSON", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const body = z.object({ name: z.string().min(1, "Name is required"), items: z.array(z.object({ email: z.email("Bad email") })) });
+    const route = sessionRoute({ body }, async () => ({}));
+    const res = await call(route, { method: "POST", body: { name: "", items: [{ email: "nope" }] } });
+    expect(res.status).toBe(422);
+    expect((await res.json()).details).toEqual({ name: ["Name is required"], "items.0.email": ["Bad email"] });
+
+    const raw = new Request("http://localhost:3000/api/app/things", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } });
+    const bad = await route(raw, noParams);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Invalid JSON body" });
+  });
+
+  it("validates route params and passes parsed values, with the declared success status", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const route = sessionRoute({ params: z.object({ id: z.string().startsWith("key_") }), successStatus: 201 }, async ({ params }) => params);
+    expect((await call(route, { method: "POST", params: { id: "key_1" } })).status).toBe(201);
+    const res = await call(route, { method: "POST", params: { id: "x" } });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()).details)).toEqual(["id"]);
+  });
+
+  /*
+   * Regression: a NUL character (U+0000) cannot be stored by PostgreSQL/PGlite, so one reaching a query used
+   * to answer 500 "Internal error". The wrapper refuses it as 422 at its dotted path, in params, query and body.
+   */
+  it("answers 422 for a NUL character in params, query or body, before the handler touches the database", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const spec = { params: z.object({ id: z.string() }), query: z.object({ q: z.string().optional() }), body: z.object({ name: z.string(), tags: z.array(z.string()) }) };
+    const route = sessionRoute(spec, async ({ db, params, query, body }) => {
+      for (const text of [params.id, query.q ?? "", body.name, ...body.tags]) await db.execute(sql`select ${text}::text`);
+      return { ok: true };
+    });
+    const post = (params: Record<string, string>, body: unknown, search = "") =>
+      route(
+        new Request(`http://localhost:3000/api/app/things${search}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        { params: Promise.resolve(params) },
+      );
+    expect((await post({ id: "a" }, { name: "n", tags: ["t"] }, "?q=x")).status).toBe(200);
+
+    const inParams = await post({ id: "a\u0000" }, { name: "n", tags: [] });
+    expect(inParams.status).toBe(422);
+    expect(await inParams.json()).toEqual({ error: "Validation failed", details: { id: ["Must not contain NUL characters"] } });
+
+    const inQuery = await post({ id: "a" }, { name: "n", tags: [] }, "?q=a%00b");
+    expect(inQuery.status).toBe(422);
+    expect(await inQuery.json()).toEqual({ error: "Validation failed", details: { q: ["Must not contain NUL characters"] } });
+
+    const inBody = await post({ id: "a" }, { name: "a\u0000b", tags: ["ok", "\u0000"] });
+    expect(inBody.status).toBe(422);
+    expect(await inBody.json()).toEqual({
+      error: "Validation failed",
+      details: { name: ["Must not contain NUL characters"], "tags.1": ["Must not contain NUL characters"] },
+    });
+  });
+
+  it("maps AppError through the shared table and hides unexpected errors", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const conflict = await call(sessionRoute({}, async () => Promise.reject(errors.conflict("At most 50 active keys"))));
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({ error: "At most 50 active keys" });
+
+    const boom = await call(sessionRoute({}, async () => Promise.reject(new Error("secret internals"))));
+    expect(boom.status).toBe(500);
+    expect(await boom.json()).toEqual({ error: "Internal error" });
+    expect(boom.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("refuses cross-site writes even with a session", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const res = await call(sessionRoute({}, async () => ({})), { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("the public door", () => {
+  it("runs without a session but still refuses API keys", async () => {
+    const { publicRoute } = createAppRoutes(async () => null);
+    const route = publicRoute({}, async ({ actor: a }) => ({ actor: a }));
+    expect(await (await call(route)).json()).toEqual({ data: { actor: null } });
+    expect((await call(route, { headers: { authorization: "bearer fsk_x" } })).status).toBe(403);
+  });
+});
+
+/*
+ * Regression: an unexpected error was logged with the request's full path, and for
+ * /api/app/invites/{token}/accept that path holds a one-time invite token — a credential written to the log.
+ * The logged path names each route param instead of its value.
+ */
+describe("the unexpected-error log", () => {
+  afterEach(() => setLogger(undefined));
+
+  it("masks route params in the logged path, so an invite token never reaches the log", async () => {
+    const lines: string[] = [];
+    setLogger(
+      createLogger(
+        new Writable({
+          write(chunk: Buffer, _enc, done) {
+            lines.push(chunk.toString("utf8"));
+            done();
+          },
+        }),
+        "info",
+      ),
+    );
+    const token = "tok-ABCdef0123456789_secret";
+    const { publicRoute } = createAppRoutes(async () => null);
+    const route = publicRoute({ params: z.object({ token: z.string() }) }, async () => Promise.reject(new Error("boom")));
+    const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST" });
+    const res = await route(req, { params: Promise.resolve({ token }) });
+    expect(res.status).toBe(500);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "unhandled error");
+    expect(logged?.path).toBe("/api/app/invites/[token]/accept");
+    expect(lines.join("\n")).not.toContain(token);
+  });
+
+  it("names catch-all and encoded params too, and leaves other segments", async () => {
+    const req = new Request("http://localhost:3000/api/app/files/a%20b/c/x");
+    expect(await loggablePath(req, Promise.resolve({ parts: ["a b", "c"] }))).toBe("/api/app/files/[parts]/[parts]/x");
+    expect(await loggablePath(req, Promise.reject(new Error("no params")))).toBe("[unavailable]");
+  });
+});

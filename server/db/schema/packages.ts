@@ -1,0 +1,185 @@
+/**
+ * Packages: documents sent to recipients for signing, each recipient with a signing session. A package made
+ * from a template carries its own copy of everything it needs (documents by reference to the stored, never
+ * modified originals; roles as sessions; fields as package fields), so later template edits never change it.
+ * The state is the schedule: a SCHEDULED package whose `send_at` passed is the scheduler's due item, a sent one
+ * whose `expires_at` passed is expiry's, a session whose `next_reminder_at` passed is the reminder's.
+ */
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, real, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns";
+import { apiKeys } from "./api-keys";
+import { tenantColumns, users } from "./organisations";
+import { signingGroups, templates, type TFieldType, type TSenderQuestion } from "./templates";
+
+export const PACKAGE_STATUSES = ["DRAFT", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "DECLINED", "ON_HOLD", "VOID"] as const;
+export type TPackageStatus = (typeof PACKAGE_STATUSES)[number];
+
+/** PENDING: not invited yet (a sequential package's later recipients, or a draft); the rest name what happened. */
+export const SESSION_STATUSES = ["PENDING", "SENT", "OPENED", "COMPLETED", "DECLINED", "CANCELLED"] as const;
+export type TSessionStatus = (typeof SESSION_STATUSES)[number];
+
+export type TReminders = { firstAfterDays: number; repeatEveryDays: number; max: number };
+
+export const packages = pgTable(
+  "packages",
+  {
+    id: id(),
+    ...tenantColumns(),
+    templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    status: text("status").$type<TPackageStatus>().notNull().default("DRAFT"),
+    externalId: text("external_id"),
+    /** Custom field values keyed by active custom-field key; only set values. */
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** The member it belongs to (the key's issuer when a key created it); `transfer` changes it. */
+    ownerUserId: text("owner_user_id")
+      .notNull()
+      .references(() => users.id),
+    createdByApiKeyId: text("created_by_api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    sequential: boolean("sequential").notNull().default(true),
+    message: text("message"),
+    mergeValues: jsonb("merge_values").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    questions: jsonb("questions").$type<TSenderQuestion[]>().notNull().default(sql`'[]'::jsonb`),
+    answers: jsonb("answers").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    reminders: jsonb("reminders").$type<TReminders | null>(),
+    sendAt: ts("send_at"),
+    /** Why the last scheduled send could not happen (no credit, a document missing…), shown to the sender. */
+    scheduleError: text("schedule_error"),
+    expiresAt: ts("expires_at"),
+    expiredAt: ts("expired_at"),
+    sentAt: ts("sent_at"),
+    holdStartedAt: ts("hold_started_at"),
+    firstViewedAt: ts("first_viewed_at"),
+    completedAt: ts("completed_at"),
+    declinedAt: ts("declined_at"),
+    voidedAt: ts("voided_at"),
+    voidReason: text("void_reason"),
+    deletedAt: ts("deleted_at"),
+    /**
+     * Sealing (server/domain/sealing/): set when the last recipient finished; the package stays IN_PROGRESS
+     * until the sealed files are stored, then reads COMPLETED in that same transaction. A package IN_PROGRESS
+     * with `seal_requested_at` set whose `seal_next_attempt_at` passed IS the sealing job's due item; a claim
+     * moves `seal_next_attempt_at` by the lease and writes `seal_claim_token`, which the commit must still match.
+     */
+    sealRequestedAt: ts("seal_requested_at"),
+    sealAttempts: integer("seal_attempts").notNull().default(0),
+    sealNextAttemptAt: ts("seal_next_attempt_at"),
+    sealLastError: text("seal_last_error"),
+    sealClaimToken: text("seal_claim_token"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("packages_due_seal_idx").on(t.sealNextAttemptAt).where(sql`${t.status} = 'IN_PROGRESS' and ${t.sealRequestedAt} is not null`),
+    index("packages_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id),
+    index("packages_ws_status_updated_idx").on(t.workspaceId, t.status, t.updatedAt, t.id),
+    uniqueIndex("packages_ws_external_id_uq").on(t.workspaceId, t.externalId).where(sql`${t.externalId} is not null`),
+    index("packages_due_send_idx").on(t.sendAt).where(sql`${t.status} = 'SCHEDULED'`),
+    index("packages_due_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('IN_PROGRESS', 'ON_HOLD') and ${t.expiresAt} is not null`),
+  ],
+);
+
+/** Members a package was shared with: they see it without canViewAllPackages. */
+export const packageShares = pgTable(
+  "package_shares",
+  {
+    id: id(),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("package_shares_uq").on(t.packageId, t.userId), index("package_shares_user_idx").on(t.userId)],
+);
+
+/** A recipient's signing session; `position` is the signing order (0-based). */
+export const recipientSessions = pgTable(
+  "recipient_sessions",
+  {
+    id: id(),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    roleIndex: integer("role_index"),
+    roleName: text("role_name"),
+    email: text("email"),
+    name: text("name"),
+    signingGroupId: text("signing_group_id").references(() => signingGroups.id, { onDelete: "set null" }),
+    status: text("status").$type<TSessionStatus>().notNull().default("PENDING"),
+    /** SHA-256 of the current signing-link token (random, revocable: replaced or cleared to revoke). */
+    tokenHash: text("token_hash"),
+    tokenExpiresAt: ts("token_expires_at"),
+    sentAt: ts("sent_at"),
+    openedAt: ts("opened_at"),
+    completedAt: ts("completed_at"),
+    declinedAt: ts("declined_at"),
+    declineReason: text("decline_reason"),
+    consentAt: ts("consent_at"),
+    clientAddress: text("client_address"),
+    userAgent: text("user_agent"),
+    remindersSent: integer("reminders_sent").notNull().default(0),
+    nextReminderAt: ts("next_reminder_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("recipient_sessions_package_idx").on(t.packageId, t.position),
+    uniqueIndex("recipient_sessions_token_uq").on(t.tokenHash),
+    index("recipient_sessions_due_reminder_idx").on(t.nextReminderAt).where(sql`${t.nextReminderAt} is not null`),
+  ],
+);
+
+/** A field of a package, for one session, with the value the recipient gave (stored, never browser-built). */
+export const packageFields = pgTable(
+  "package_fields",
+  {
+    id: id(),
+    packageId: text("package_id")
+      .notNull()
+      .references(() => packages.id, { onDelete: "cascade" }),
+    documentId: text("document_id").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => recipientSessions.id, { onDelete: "cascade" }),
+    type: text("type").$type<TFieldType>().notNull(),
+    page: integer("page").notNull(),
+    x: real("x").notNull(),
+    y: real("y").notNull(),
+    width: real("width").notNull(),
+    height: real("height").notNull(),
+    required: boolean("required").notNull().default(true),
+    label: text("label"),
+    mergeFieldKey: text("merge_field_key"),
+    /** Text, a date, "true"/"false", or for a signature/initials the typed text; drawn images live in storage. */
+    value: text("value"),
+    valueStorageKey: text("value_storage_key"),
+    valueKind: text("value_kind").$type<"typed" | "drawn" | "uploaded" | "text">(),
+    valueSetAt: ts("value_set_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("package_fields_package_idx").on(t.packageId), index("package_fields_session_idx").on(t.sessionId)],
+);
+
+/** Idempotency-Key on POSTs of /api/v1: the stored answer, replayed for 24 hours to the same key and body. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    id: id(),
+    apiKeyId: text("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is 422. */
+    requestHash: text("request_hash").notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_uq").on(t.apiKeyId, t.key), index("idempotency_keys_expiry_idx").on(t.expiresAt)],
+);

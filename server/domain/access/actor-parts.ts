@@ -1,0 +1,23 @@
+/** The parts of an actor read from rows, shared by both doors' loaders so they cannot disagree. */
+import type { organisations, roles } from "@/server/db/schema";
+import { PERMISSIONS, type TActor } from "./actor";
+
+export function organisationOf(org: typeof organisations.$inferSelect): TActor["organisation"] {
+  return {
+    id: org.id,
+    name: org.name,
+    features: { publicApi: org.featurePublicApi, webhooks: org.featureWebhooks, customFields: org.featureCustomFields },
+    ipAllowlist: org.ipAllowlist,
+  };
+}
+
+/** The effective role; an owner (signed in) holds every permission and CREATE template access. */
+export function roleOf(role: typeof roles.$inferSelect, isOwner: boolean): TActor["role"] {
+  return {
+    id: role.id,
+    name: role.name,
+    apiAccess: role.apiAccess,
+    permissions: Object.fromEntries(PERMISSIONS.map((p) => [p, isOwner || role[p]])) as TActor["role"]["permissions"],
+    templateAccess: isOwner ? "CREATE" : role.templateAccess,
+  };
+}

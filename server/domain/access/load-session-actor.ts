@@ -1,0 +1,42 @@
+/**
+ * The actor behind a signed-in session: read on every request, so removing a member, deleting a user or
+ * changing a role or plan takes effect at once instead of when the session's JWT expires. Null when the user
+ * may no longer act. The workspace is the member's choice (the switcher's cookie) when it belongs to their
+ * organisation, otherwise the default one — a stale or forged choice never reaches another organisation.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { memberships, organisations, roles, users } from "@/server/db/schema";
+import { resolveCurrentWorkspace } from "@/server/domain/organisation/resolve-current-workspace";
+import type { TActor } from "./actor";
+import { organisationOf, roleOf } from "./actor-parts";
+
+/** What the session itself carries: who signed in, for which organisation. */
+export type TSessionIdentity = { userId: string; organisationId: string };
+
+export async function loadSessionActor(
+  db: Db,
+  identity: TSessionIdentity,
+  input: { workspaceId?: string | null; requestId?: string; clientAddress?: string | null } = {},
+): Promise<TActor | null> {
+  const [row] = await db
+    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(organisations, eq(organisations.id, memberships.organisationId))
+    .innerJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organisationId, memberships.organisationId)))
+    .where(and(eq(memberships.userId, identity.userId), eq(memberships.organisationId, identity.organisationId), isNull(users.deletedAt)))
+    .limit(1);
+  if (!row) return null;
+  const workspace = await resolveCurrentWorkspace(db, { organisationId: identity.organisationId }, { requestedId: input.workspaceId });
+  return {
+    organisation: organisationOf(row.org),
+    workspace,
+    user: { id: row.user.id, email: row.user.email, name: row.user.name },
+    isOwner: row.isOwner,
+    role: roleOf(row.role, row.isOwner),
+    apiKey: null,
+    requestId: input.requestId ?? "",
+    clientAddress: input.clientAddress ?? null,
+  };
+}

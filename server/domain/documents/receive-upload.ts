@@ -1,0 +1,105 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { documents, uploadTokens } from "@/server/db/schema";
+import { inspectFile, type TInspectedFile } from "@/server/documents-io/inspect-file";
+import { env } from "@/server/env";
+import { now } from "@/server/lib/clock";
+import { sha256Hex } from "@/server/lib/crypto";
+import { AppError } from "@/server/lib/errors";
+import { newId } from "@/server/lib/ids";
+import { FileSizeMismatchError, FileTooLargeError, type TFileBody } from "@/server/storage/file-store";
+import { getFileStore } from "@/server/storage/get-file-store";
+import { auditDocumentChange } from "./audit-document-change";
+import { toDocumentView } from "./document-view";
+import { DOCUMENT_MESSAGES, DOCX_TYPE, PDF_TYPE } from "./messages";
+
+/** A PUT without a body is an empty upload (refused by the size check). */
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+/**
+ * The PUT of an upload URL: the token is the only credential.
+ *
+ * The body streams into the file store under a new key, counted against the declared `fileSize` and
+ * MAX_DOCUMENT_BYTES (longer → 413, shorter → 422); the stored bytes are then read back and inspected (a
+ * declared PDF must be a PDF that opens, unencrypted, with pages; a declared DOCX a DOCX package). Any refusal
+ * deletes what was stored and leaves the document AWAITING_UPLOAD **and the URL unused**, so the client may
+ * PUT again to the same URL while it is valid (or add the document again, as the spec says).
+ *
+ * Success records size, SHA-256, page count and sizes, UPLOADED, and the URL as used, in one transaction with
+ * an audit event. The URL is consumed by a conditional update (`used_at is null`): of two PUTs racing on one
+ * URL exactly one commits, the other answers 410 and its stored copy is deleted.
+ */
+export async function receiveUpload(db: Db, input: { token: string; body: TFileBody | null }) {
+  const startedAt = now();
+  const [found] = await db
+    .select({ token: uploadTokens, document: documents })
+    .from(uploadTokens)
+    .innerJoin(documents, eq(documents.id, uploadTokens.documentId))
+    .where(eq(uploadTokens.tokenHash, sha256Hex(input.token)));
+  if (!found) throw new AppError("NOT_FOUND", DOCUMENT_MESSAGES.uploadNotFound);
+  const { token, document } = found;
+  if (token.usedAt || document.uploadState === "UPLOADED") throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
+  if (token.expiresAt.getTime() <= startedAt.getTime()) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadExpired);
+
+  const limit = env().MAX_DOCUMENT_BYTES;
+  const store = await getFileStore();
+  const key = `documents/${document.id}/${newId("upl")}`;
+  try {
+    await store.put(key, input.body ?? emptyBody(), { size: document.fileSize, maxBytes: limit, contentType: document.contentType });
+  } catch (err) {
+    if (err instanceof FileTooLargeError) {
+      throw new AppError("PAYLOAD_TOO_LARGE", err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize));
+    }
+    if (err instanceof FileSizeMismatchError) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.uploadShorter(err.declared, err.received));
+    throw err;
+  }
+
+  try {
+    const inspected = await inspectStored(key, limit);
+    assertDeclaredKind(inspected, document.contentType);
+    return await db.transaction(async (tx) => {
+      const at = now();
+      // Started before expiry is enough: a slow upload that began in time is not refused at the finish line.
+      const [claimed] = await tx
+        .update(uploadTokens)
+        .set({ usedAt: at })
+        .where(and(eq(uploadTokens.id, token.id), isNull(uploadTokens.usedAt), gt(uploadTokens.expiresAt, startedAt)))
+        .returning({ id: uploadTokens.id });
+      if (!claimed) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
+      const [row] = await tx
+        .update(documents)
+        .set({
+          uploadState: "UPLOADED",
+          storageKey: key,
+          sha256: inspected.sha256,
+          pageCount: inspected.kind === "pdf" ? inspected.pageCount : null,
+          pageSizes: inspected.kind === "pdf" ? inspected.pages : null,
+          uploadedAt: at,
+          updatedAt: at,
+        })
+        .where(and(eq(documents.id, document.id), eq(documents.uploadState, "AWAITING_UPLOAD")))
+        .returning();
+      if (!row) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
+      await auditDocumentChange(tx, null, row, "document.uploaded", { size: inspected.size, sha256: inspected.sha256, pageCount: row.pageCount });
+      return toDocumentView(row);
+    });
+  } catch (err) {
+    await store.delete(key).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Reads the stored copy back as a stream (the request body is gone by now) and inspects it. */
+async function inspectStored(key: string, maxBytes: number): Promise<TInspectedFile> {
+  const stored = await (await getFileStore()).get(key);
+  try {
+    return await inspectFile(stored.body, { maxBytes });
+  } finally {
+    stored.body.destroy();
+  }
+}
+
+function assertDeclaredKind(inspected: TInspectedFile, declared: string): void {
+  if (inspected.kind === "pdf" && declared !== PDF_TYPE) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.wrongKind("PDF", declared));
+  if (inspected.kind === "docx" && declared !== DOCX_TYPE) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.wrongKind("DOCX", declared));
+}

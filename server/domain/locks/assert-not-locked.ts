@@ -1,0 +1,29 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { editLocks, users } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+
+export type TLockedResource = { type: "template" | "package"; id: string };
+
+/** The live lock on a resource, with its holder, or null (an expired lock is no lock). */
+export async function findLock(db: Db, resource: TLockedResource) {
+  const [row] = await db
+    .select({ userId: editLocks.userId, expiresAt: editLocks.expiresAt, name: users.name, email: users.email })
+    .from(editLocks)
+    .innerJoin(users, eq(users.id, editLocks.userId))
+    .where(and(eq(editLocks.resourceType, resource.type), eq(editLocks.resourceId, resource.id), gt(editLocks.expiresAt, now())));
+  return row ?? null;
+}
+
+/**
+ * While another member holds the app's edit lock on a template or package, changes to its documents, roles
+ * and fields are refused with 409 naming the holder, from either door. The holder's own changes pass.
+ * Call it inside the transaction of the change, after the resource was found in the actor's workspace.
+ */
+export async function assertNotLocked(db: Db, actor: Pick<TActor, "user">, resource: TLockedResource): Promise<void> {
+  const lock = await findLock(db, resource);
+  if (!lock || lock.userId === actor.user.id) return;
+  throw errors.conflict(`${lock.name} (${lock.email}) is editing this ${resource.type} in the app; try again when they are done (lock held until ${lock.expiresAt.toISOString()})`);
+}

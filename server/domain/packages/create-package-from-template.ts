@@ -1,0 +1,206 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { documents, packageFields, packages, recipientSessions, templateFields, templateRoles } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { assertCan } from "@/server/domain/access/gates";
+import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
+import { findTemplate } from "@/server/domain/templates/find-template";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { now } from "@/server/lib/clock";
+import { errors, type TErrorDetails } from "@/server/lib/errors";
+import { newId } from "@/server/lib/ids";
+import { assertRecipientLimit } from "./assert-recipient-limit";
+import { auditPackageChange } from "./audit-package-change";
+import { findByExternalId } from "./find-by-external-id";
+import { loadPackageView } from "./load-package-view";
+import { performSend } from "./perform-send";
+import { resolveMetadata } from "./resolve-metadata";
+import type { TCreateFromTemplate, TPackage } from "./schemas";
+
+export type TCreatedPackage = { created: boolean; package: TPackage };
+
+function throwIfAny(details: TErrorDetails): void {
+  if (Object.keys(details).length > 0) throw errors.validation(details);
+}
+
+async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise<TPackage> {
+  const template = await findTemplate(tx, actor, input.templateId);
+  if (template.status !== "ACTIVE") throw errors.validation({ templateId: [`The template is ${template.status}; only ACTIVE templates make packages`] });
+  const roles = await tx.select().from(templateRoles).where(eq(templateRoles.templateId, template.id)).orderBy(asc(templateRoles.position));
+
+  // Recipients: one per role, by roleIndex (the role's position).
+  const details: TErrorDetails = {};
+  const byRole = new Map<number, (typeof input.recipients)[number]>();
+  input.recipients.forEach((r, i) => {
+    if (!roles.some((role) => role.position === r.roleIndex)) {
+      details[`recipients.${i}.roleIndex`] = [`Unknown roleIndex: the template's roles are 0 to ${roles.length - 1}`];
+    } else if (byRole.has(r.roleIndex)) details[`recipients.${i}.roleIndex`] = ["This role already has a recipient"];
+    else byRole.set(r.roleIndex, r);
+  });
+  const missing = roles.filter((role) => !byRole.has(role.position));
+  if (missing.length > 0 && !details.recipients) {
+    details.recipients = missing.map((role) => `Role ${role.position} (${role.name}) needs a recipient`);
+  }
+  const mergeKeys = new Set(template.mergeFields.map((f) => f.key));
+  for (const key of Object.keys(input.mergeFields ?? {})) {
+    if (!mergeKeys.has(key)) details[`mergeFields.${key}`] = ["Unknown merge field"];
+  }
+  const questionKeys = new Set(template.questions.map((q) => q.key));
+  for (const key of Object.keys(input.answers ?? {})) {
+    if (!questionKeys.has(key)) details[`answers.${key}`] = ["Unknown sender question"];
+  }
+  throwIfAny(details);
+  const metadata = await resolveMetadata(tx, actor.workspace.id, template.id, input.metadata);
+  await assertRecipientLimit(tx, actor.organisation.id, roles.length);
+
+  const mergeValues: Record<string, string> = {};
+  for (const f of template.mergeFields) {
+    const value = input.mergeFields?.[f.key] ?? f.defaultValue ?? null;
+    if (value !== null && value !== "") mergeValues[f.key] = value;
+  }
+  const answers = Object.fromEntries(Object.entries(input.answers ?? {}).filter(([, v]) => v.trim() !== ""));
+
+  const at = now();
+  const [pkg] = await tx
+    .insert(packages)
+    .values({
+      id: newId("pkg"),
+      organisationId: actor.organisation.id,
+      workspaceId: actor.workspace.id,
+      templateId: template.id,
+      title: input.title,
+      externalId: input.externalId ?? null,
+      metadata,
+      ownerUserId: actor.user.id,
+      createdByApiKeyId: actor.apiKey?.id ?? null,
+      sequential: input.sequential ?? true,
+      message: input.message ?? null,
+      mergeValues,
+      questions: template.questions,
+      answers,
+      reminders: input.reminders ?? null,
+      expiresAt: input.expiresAt ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+
+  // Documents: new rows pointing at the same stored files (originals are never modified).
+  const templateDocs = await tx.select().from(documents).where(eq(documents.templateId, template.id)).orderBy(asc(documents.position));
+  const docIds = new Map<string, string>();
+  if (templateDocs.length > 0) {
+    await tx.insert(documents).values(
+      templateDocs.map((d) => {
+        const id = newId("doc");
+        docIds.set(d.id, id);
+        return {
+          id,
+          organisationId: d.organisationId,
+          workspaceId: d.workspaceId,
+          templateId: null,
+          packageId: pkg!.id,
+          position: d.position,
+          name: d.name,
+          contentType: d.contentType,
+          fileSize: d.fileSize,
+          uploadState: d.uploadState,
+          storageKey: d.storageKey,
+          sha256: d.sha256,
+          pageCount: d.pageCount,
+          pageSizes: d.pageSizes,
+          sourceStorageKey: d.sourceStorageKey,
+          sourceSha256: d.sourceSha256,
+          libraryDocumentId: d.libraryDocumentId,
+          uploadedAt: d.uploadedAt,
+          createdAt: at,
+          updatedAt: at,
+        };
+      }),
+    );
+  }
+
+  // One session per role, in role order.
+  const sessionByRole = new Map<string, string>();
+  await tx.insert(recipientSessions).values(
+    roles.map((role, position) => {
+      const r = byRole.get(role.position)!;
+      const id = newId("ses");
+      sessionByRole.set(role.id, id);
+      return {
+        id,
+        packageId: pkg!.id,
+        position,
+        roleIndex: role.position,
+        roleName: role.name,
+        email: r.email,
+        name: r.name ?? null,
+        signingGroupId: role.signingGroupId,
+        createdAt: at,
+        updatedAt: at,
+      };
+    }),
+  );
+
+  // Fields, for their role's session; text fields bound to a merge field start with its value.
+  const fields = await tx.select().from(templateFields).where(eq(templateFields.templateId, template.id));
+  const rows = fields.flatMap((f) => {
+    const documentId = docIds.get(f.documentId);
+    const sessionId = sessionByRole.get(f.roleId);
+    if (!documentId || !sessionId) return [];
+    const merged = f.type === "text" && f.mergeFieldKey ? (mergeValues[f.mergeFieldKey] ?? null) : null;
+    return [
+      {
+        id: newId("pfl"),
+        packageId: pkg!.id,
+        documentId,
+        sessionId,
+        type: f.type,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        label: f.label,
+        mergeFieldKey: f.mergeFieldKey,
+        value: merged,
+        valueKind: merged === null ? null : ("text" as const),
+        valueSetAt: merged === null ? null : at,
+        createdAt: at,
+      },
+    ];
+  });
+  if (rows.length > 0) await tx.insert(packageFields).values(rows);
+  await auditPackageChange(tx, actor, pkg!, "package.created", { title: pkg!.title, templateId: template.id, recipients: roles.length });
+
+  if (input.status === "sent" || input.sendAt) {
+    assertCan(actor, "canSendPackages");
+    const { package: sent } = await performSend(tx, actor, pkg!, input.sendAt);
+    return loadPackageView(tx, sent);
+  }
+  return loadPackageView(tx, pkg!);
+}
+
+/**
+ * A package from an ACTIVE template (a copy: later template edits do not change it), optionally sent at once
+ * (`status: "sent"`) or scheduled (`sendAt`) in the SAME transaction — refused send, nothing created.
+ * `externalId`: a package the actor can see answers `{ created: false }` (200) without acting; one it cannot
+ * see is 409. Two concurrent calls with one externalId: the unique index lets one insert; the other's
+ * violation is caught and the winner re-read, so it answers 200 with the winner's package.
+ */
+export async function createPackageFromTemplate(db: Db, actor: TActor, input: TCreateFromTemplate): Promise<TCreatedPackage> {
+  if (input.externalId) {
+    const existing = await findByExternalId(db, actor, input.externalId);
+    if (existing) return { created: false, package: existing };
+  }
+  try {
+    return { created: true, package: await withEvents(db, (tx) => build(tx, actor, input)) };
+  } catch (err) {
+    if (input.externalId && isUniqueViolation(err)) {
+      const existing = await findByExternalId(db, actor, input.externalId);
+      if (existing) return { created: false, package: existing };
+      throw errors.conflict("externalId is already used by another package");
+    }
+    throw err;
+  }
+}

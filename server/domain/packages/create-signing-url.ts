@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { recipientSessions } from "@/server/db/schema";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { env } from "@/server/env";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+import { auditPackageChange } from "./audit-package-change";
+import { findPackage } from "./find-package";
+import { issueSigningToken } from "./issue-signing-token";
+import type { TPackageActor } from "./package-actor";
+
+export const SIGNING_URL_MINUTES = 60;
+
+/**
+ * A signing link for a session whose turn it is (package IN_PROGRESS, session SENT or OPENED; 409 otherwise),
+ * valid 60 minutes. One token per session: the new token replaces the session's previous one (the
+ * invitation's link or an earlier signing URL), which stops working.
+ */
+export async function createSigningUrl(db: Db, actor: TPackageActor, packageId: string, input: { sessionId: string }) {
+  return withEvents(db, async (tx) => {
+    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const [session] = await tx
+      .select()
+      .from(recipientSessions)
+      .where(and(eq(recipientSessions.id, input.sessionId), eq(recipientSessions.packageId, pkg.id)));
+    if (!session) throw errors.notFound("Recipient session");
+    if (pkg.status !== "IN_PROGRESS" || (session.status !== "SENT" && session.status !== "OPENED")) {
+      throw errors.conflict("A signing link exists only for a recipient whose turn it is in an IN_PROGRESS package");
+    }
+    const at = now();
+    const expiresAt = new Date(at.getTime() + SIGNING_URL_MINUTES * 60_000);
+    const { token, tokenHash } = issueSigningToken();
+    await tx.update(recipientSessions).set({ tokenHash, tokenExpiresAt: expiresAt, updatedAt: at }).where(eq(recipientSessions.id, session.id));
+    await auditPackageChange(tx, actor, pkg, "package.signing_url_created", { sessionId: session.id });
+    return { url: `${env().publicUrl}/sign/${token}`, expiresAt: expiresAt.toISOString() };
+  });
+}

@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { now } from "@/server/lib/clock";
+import { auditPackageChange } from "./audit-package-change";
+import { cancelOpenSessions } from "./cancel-open-sessions";
+import { findPackage } from "./find-package";
+import { recordPackageEvent } from "./record-package-event";
+
+const ANNOUNCED = new Set(["SCHEDULED", "IN_PROGRESS", "ON_HOLD"]);
+
+/**
+ * Soft delete (later reads are 404). A scheduled, in-progress or on-hold package raises PACKAGE_DELETED, then
+ * SESSION_CANCELLED for every open session; a draft or an ended package raises nothing. The externalId is
+ * released (kept in the audit event) so the caller may use it again.
+ */
+export async function deletePackage(db: Db, actor: TActor, packageId: string): Promise<{ id: string; deleted: true }> {
+  return withEvents(db, async (tx) => {
+    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const at = now();
+    const [deleted] = await tx
+      .update(packages)
+      .set({ deletedAt: at, externalId: null, sendAt: null, updatedAt: at })
+      .where(eq(packages.id, pkg.id))
+      .returning();
+    if (ANNOUNCED.has(pkg.status)) {
+      await recordPackageEvent(tx, deleted!, "PACKAGE_DELETED", { deletedBy: actor.user.email });
+      await cancelOpenSessions(tx, deleted!, at);
+    }
+    await auditPackageChange(tx, actor, deleted!, "package.deleted", { status: pkg.status, externalId: pkg.externalId });
+    return { id: pkg.id, deleted: true as const };
+  });
+}

@@ -1,0 +1,50 @@
+import { and, count, desc, eq, ilike, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages, recipientSessions } from "@/server/db/schema";
+import { pageWindow } from "@/server/lib/pagination";
+import type { TPackageActor } from "./package-actor";
+import { toPackageSummary } from "./package-view";
+import type { TListPackagesQuery } from "./schemas";
+import { visiblePackages } from "./visible-packages";
+
+/** `%`, `_` and `\` in a search are literal characters, not patterns. */
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The packages the actor can see, newest `updatedAt` first, paged. VIEWED is not a state: it lists IN_PROGRESS
+ * packages a recipient has opened (`firstViewedAt` set).
+ */
+export async function listPackages(db: Db, actor: TPackageActor, query: TListPackagesQuery) {
+  const { limit, offset } = pageWindow(query);
+  const where: SQL[] = [visiblePackages(actor)];
+  if (query.status === "VIEWED") where.push(eq(packages.status, "IN_PROGRESS"), isNotNull(packages.firstViewedAt));
+  else if (query.status) where.push(eq(packages.status, query.status));
+  if (query.search) where.push(ilike(packages.title, `%${likeEscape(query.search)}%`));
+  const condition = and(...where);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(packages).where(condition).orderBy(desc(packages.updatedAt), desc(packages.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(packages).where(condition),
+  ]);
+  const counts = await recipientCounts(db, rows.map((r) => r.id));
+  const packagesOut = rows.map((r) => ({ ...toPackageSummary(r), recipientCounts: counts.get(r.id) ?? { total: 0, completed: 0 } }));
+  return { packages: packagesOut, totalCount: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+}
+
+/** Recipients and signed recipients of each listed package, in one grouped query (the list shows "1 of 2 signed"). */
+async function recipientCounts(db: Db, packageIds: string[]) {
+  const counts = new Map<string, { total: number; completed: number }>();
+  if (packageIds.length === 0) return counts;
+  const rows = await db
+    .select({
+      packageId: recipientSessions.packageId,
+      total: count(),
+      completed: sql<number>`count(*) filter (where ${recipientSessions.status} = 'COMPLETED')`.mapWith(Number),
+    })
+    .from(recipientSessions)
+    .where(inArray(recipientSessions.packageId, packageIds))
+    .groupBy(recipientSessions.packageId);
+  for (const r of rows) counts.set(r.packageId, { total: r.total, completed: r.completed });
+  return counts;
+}

@@ -1,0 +1,30 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages, recipientSessions } from "@/server/db/schema";
+import type { TPackageRow } from "./find-package";
+import type { TSessionRow } from "./invite-session";
+import { SigningRefusal } from "./signing-refusal";
+
+/**
+ * For a recipient transition: the session and its package, the package row locked (every transition of a
+ * package takes that lock, so a hold or void and a signature apply one after the other). Refuses, with a
+ * typed reason, unless the package is IN_PROGRESS and it is this session's turn (SENT or OPENED).
+ */
+export async function lockRecipientSession(tx: Db, sessionId: string): Promise<{ pkg: TPackageRow; session: TSessionRow }> {
+  const [ref] = await tx.select({ packageId: recipientSessions.packageId }).from(recipientSessions).where(eq(recipientSessions.id, sessionId));
+  if (!ref) throw new SigningRefusal("NOT_FOUND");
+  const [pkg] = await tx
+    .select()
+    .from(packages)
+    .where(and(eq(packages.id, ref.packageId), isNull(packages.deletedAt)))
+    .for("update");
+  if (!pkg) throw new SigningRefusal("NOT_FOUND");
+  const [session] = await tx.select().from(recipientSessions).where(eq(recipientSessions.id, sessionId));
+  if (!session) throw new SigningRefusal("NOT_FOUND");
+  if (pkg.status === "DRAFT" || pkg.status === "SCHEDULED") throw new SigningRefusal("NOT_SENT");
+  if (pkg.status === "ON_HOLD") throw new SigningRefusal("ON_HOLD");
+  if (pkg.status !== "IN_PROGRESS") throw new SigningRefusal("ENDED");
+  if (session.status === "PENDING") throw new SigningRefusal("NOT_YOUR_TURN");
+  if (session.status !== "SENT" && session.status !== "OPENED") throw new SigningRefusal("FINISHED");
+  return { pkg, session };
+}

@@ -1,0 +1,84 @@
+/** The one mapping from package rows to the API's shapes (never raw rows). */
+import type { documents, recipientSessions } from "@/server/db/schema";
+import { toDocumentView } from "@/server/domain/documents/document-view";
+import type { TPackageRow } from "./find-package";
+import type { TPackage } from "./schemas";
+
+type TSession = typeof recipientSessions.$inferSelect;
+type TDocument = typeof documents.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toPackageSummary(p: TPackageRow) {
+  return {
+    id: p.id,
+    title: p.title,
+    status: p.status,
+    externalId: p.externalId,
+    metadata: p.metadata,
+    templateId: p.templateId,
+    ownerUserId: p.ownerUserId,
+    sequential: p.sequential,
+    sendAt: iso(p.sendAt),
+    scheduleError: p.scheduleError,
+    expiresAt: iso(p.expiresAt),
+    expiredAt: iso(p.expiredAt),
+    sentAt: iso(p.sentAt),
+    firstViewedAt: iso(p.firstViewedAt),
+    completedAt: iso(p.completedAt),
+    declinedAt: iso(p.declinedAt),
+    voidedAt: iso(p.voidedAt),
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function toSessionView(s: TSession) {
+  return {
+    id: s.id,
+    order: s.position,
+    roleIndex: s.roleIndex,
+    roleName: s.roleName,
+    email: s.email,
+    name: s.name,
+    signingGroupId: s.signingGroupId,
+    status: s.status,
+    sentAt: iso(s.sentAt),
+    openedAt: iso(s.openedAt),
+    completedAt: iso(s.completedAt),
+    declinedAt: iso(s.declinedAt),
+    declineReason: s.declineReason,
+  };
+}
+
+/** A document with its 0-based place among the package's documents, in order. */
+export function toPackageDocumentView(d: TDocument, index: number) {
+  return { ...toDocumentView(d), position: index };
+}
+
+/** Sealing shows only while it is due: every recipient finished, the sealed files not stored yet. */
+export function toSealingView(p: TPackageRow) {
+  if (p.status !== "IN_PROGRESS" || !p.sealRequestedAt) return null;
+  return {
+    state: p.sealLastError && !p.sealClaimToken ? ("RETRYING" as const) : ("PENDING" as const),
+    requestedAt: p.sealRequestedAt.toISOString(),
+    attempts: p.sealAttempts,
+    lastError: p.sealLastError,
+    nextAttemptAt: iso(p.sealNextAttemptAt),
+  };
+}
+
+export function toPackageView(p: TPackageRow, sessions: TSession[], docs: TDocument[]): TPackage {
+  return {
+    ...toPackageSummary(p),
+    message: p.message,
+    voidReason: p.voidReason,
+    reminders: p.reminders,
+    mergeValues: p.mergeValues,
+    questions: p.questions,
+    answers: p.answers,
+    recipientSessions: [...sessions].sort((a, b) => a.position - b.position).map(toSessionView),
+    documents: [...docs].sort((a, b) => a.position - b.position).map((d, i) => toPackageDocumentView(d, i)),
+    sealing: toSealingView(p),
+  };
+}

@@ -1,0 +1,76 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { documents, packages, recipientSessions } from "@/server/db/schema";
+import { assertNotLocked, findLock } from "@/server/domain/locks/assert-not-locked";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+import { assertRecipientLimit } from "./assert-recipient-limit";
+import { auditPackageChange } from "./audit-package-change";
+import { consumePackageCredit } from "./consume-package-credit";
+import type { TPackageRow } from "./find-package";
+import { inviteSession } from "./invite-session";
+import { isServiceActor, type TPackageActor } from "./package-actor";
+import { recordPackageEvent } from "./record-package-event";
+
+export type TSendOutcome = { package: TPackageRow; scheduled: boolean };
+
+/**
+ * The send, inside the caller's transaction, on a package row the caller found and locked. The conditions
+ * in a fixed order (each one's status is the spec's):
+ *   state (400) → documents (409) → edit lock (409) → sender questions (400) → recipients (400, plan 402)
+ *   → expiry (422 at expiresAt) → [a future `sendAt` schedules here] → credit (402).
+ * Then IN_PROGRESS, PACKAGE_SENT, and SESSION_SENT for every session whose turn it is (sequential: the first;
+ * parallel: all). A SCHEDULED package may be sent too: by the scheduler when due, or by a member "now".
+ * Scheduling does not charge: the credit is taken when the package actually goes out.
+ */
+export async function performSend(tx: Db, actor: TPackageActor, pkg: TPackageRow, sendAt?: Date): Promise<TSendOutcome> {
+  const at = now();
+  if (pkg.status !== "DRAFT" && pkg.status !== "SCHEDULED") throw errors.badRequest("Only DRAFT packages can be sent");
+
+  const docs = await tx.select().from(documents).where(eq(documents.packageId, pkg.id));
+  if (docs.length === 0) throw errors.conflict("The package has no document: add one before sending");
+  if (docs.some((d) => d.uploadState !== "UPLOADED" || d.contentType !== "application/pdf")) {
+    throw errors.conflict("Every document must be uploaded (and a DOCX converted to PDF) before sending");
+  }
+
+  if (isServiceActor(actor)) {
+    const lock = await findLock(tx, { type: "package", id: pkg.id });
+    if (lock) throw errors.conflict(`${lock.name} (${lock.email}) is editing this package in the app`);
+  } else {
+    await assertNotLocked(tx, actor, { type: "package", id: pkg.id });
+  }
+
+  const unanswered = pkg.questions.find((q) => q.required && !(pkg.answers[q.key] ?? "").trim());
+  if (unanswered) throw errors.badRequest(`The template's sender question is unanswered: ${unanswered.label}`);
+
+  const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
+  if (sessions.length === 0) throw errors.badRequest("The package has no recipient: add one before sending");
+  await assertRecipientLimit(tx, pkg.organisationId, sessions.length);
+
+  if (pkg.expiresAt && pkg.expiresAt.getTime() <= at.getTime()) {
+    throw errors.validation({ expiresAt: ["The expiry date has passed; move it before sending"] });
+  }
+
+  if (sendAt && sendAt.getTime() > at.getTime()) {
+    const [scheduled] = await tx
+      .update(packages)
+      .set({ status: "SCHEDULED", sendAt, scheduleError: null, updatedAt: at })
+      .where(eq(packages.id, pkg.id))
+      .returning();
+    await recordPackageEvent(tx, scheduled!, "PACKAGE_SCHEDULED", { scheduledAt: sendAt.toISOString() });
+    await auditPackageChange(tx, actor, scheduled!, "package.scheduled", { sendAt: sendAt.toISOString() });
+    return { package: scheduled!, scheduled: true };
+  }
+
+  await consumePackageCredit(tx, pkg.organisationId);
+  const [sent] = await tx
+    .update(packages)
+    .set({ status: "IN_PROGRESS", sentAt: at, sendAt: null, scheduleError: null, updatedAt: at })
+    .where(eq(packages.id, pkg.id))
+    .returning();
+  const turn = sent!.sequential ? sessions.slice(0, 1) : sessions;
+  await recordPackageEvent(tx, sent!, "PACKAGE_SENT", { signerCount: sessions.length, sessionsSent: turn.length });
+  for (const session of turn) await inviteSession(tx, sent!, session, at);
+  await auditPackageChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
+  return { package: sent!, scheduled: false };
+}

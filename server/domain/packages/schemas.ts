@@ -1,0 +1,332 @@
+/**
+ * Every schema of the packages capability, for both doors: request bodies, params, queries and every response
+ * shape. Decisions where the spec is silent are written into the descriptions (they reach the OpenAPI document).
+ */
+import { PACKAGE_STATUSES, SESSION_STATUSES } from "@/server/db/schema";
+import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
+import { z } from "@/server/lib/zod";
+import { ZAddDocument, ZAddedDocument, ZTemplateDocument } from "@/server/domain/templates/schemas";
+
+export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
+
+/** A date-time in a request: ISO 8601 with an offset or Z, parsed to a Date. */
+const ZInputTime = z.iso
+  .datetime({ offset: true, message: "Use an ISO 8601 date-time, e.g. 2030-01-01T12:00:00Z" })
+  .transform((s) => new Date(s))
+  .openapi({ type: "string", format: "date-time", example: "2030-01-01T12:00:00Z" });
+
+const ID_EXAMPLE = "pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4";
+
+export const ZPackageStatus = z.enum(PACKAGE_STATUSES).openapi("PackageStatus", {
+  description:
+    "DRAFT → (SCHEDULED →) IN_PROGRESS → COMPLETED | DECLINED | VOID; IN_PROGRESS ↔ ON_HOLD. An expired package reads VOID with `expiredAt` set.",
+});
+export const ZSessionStatus = z.enum(SESSION_STATUSES).openapi("RecipientSessionStatus", {
+  description:
+    "PENDING: not invited yet (a draft, or a later recipient of a sequential package); SENT: invited; OPENED: opened; COMPLETED; DECLINED; CANCELLED (the package ended before they acted)",
+});
+
+export const ZPackageParams = z.object({ packageId: z.string().min(1).openapi({ example: ID_EXAMPLE }) });
+export const ZPackageDocumentParams = ZPackageParams.extend({ documentId: z.string().min(1) });
+export const ZPackageSessionParams = ZPackageParams.extend({ sessionId: z.string().min(1) });
+
+const ZEmail = z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address").max(320)).openapi({ example: "jane@example.com" });
+const ZName = z.string().trim().min(1, "Enter a name").max(200, "At most 200 characters");
+const ZTitle = z.string().trim().min(1, "Enter a title").max(300, "At most 300 characters").openapi({ example: "Lease renewal — Flat 4B" });
+const ZExternalId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200, "At most 200 characters")
+  .openapi({ description: "Your own reference; unique among the workspace's packages", example: "crm-8812" });
+
+export const ZMetadataInput = z
+  .record(z.string(), z.string().max(2000, "At most 2,000 characters").nullable())
+  .openapi({
+    description:
+      "Custom field values keyed by the key of an ACTIVE custom field definition of the workspace (one for every template, or for this template). An unknown key is 422 at `metadata.<key>`; empty and null values are dropped.",
+    example: { contractNumber: "C-42" },
+  });
+
+export const ZReminders = z
+  .object({
+    firstAfterDays: z.number().int().min(1).max(365).openapi({ description: "Days after the invitation before the first reminder" }),
+    repeatEveryDays: z.number().int().min(1).max(365).openapi({ description: "Days between later reminders" }),
+    max: z.number().int().min(0).max(20).default(3).openapi({ description: "Automatic reminders per recipient at most (default 3)" }),
+  })
+  .openapi("PackageReminders", { description: "Automatic reminders for each invited recipient; none while the package is on hold" });
+
+const ZSendAt = ZInputTime.openapi({ description: "A future time: the package is SCHEDULED and sent then (PACKAGE_SCHEDULED)" });
+const ZExpiresAt = ZInputTime.openapi({
+  description: "When the package expires if not completed (it then reads VOID with `expiredAt`, PACKAGE_EXPIRED). Sending past it is 422.",
+});
+
+export const ZBlankRecipient = z.object({
+  email: ZEmail,
+  name: ZName.optional(),
+  order: z.number().int().min(0).max(1000).optional().openapi({ description: "Signing order (smaller first); the list order when omitted" }),
+  signingGroupId: z.string().min(1).optional().openapi({ description: "A signing group of the workspace (404-free: unknown is 422)" }),
+});
+
+export const ZCreatePackage = z
+  .object({
+    title: ZTitle,
+    recipients: z.array(ZBlankRecipient).min(1, "Add at least one recipient").max(100),
+    externalId: ZExternalId.optional(),
+    metadata: ZMetadataInput.optional(),
+    sequential: z.boolean().default(true).openapi({ description: "Sign in order (default) or all at once" }),
+    expiresAt: ZExpiresAt.optional(),
+    reminders: ZReminders.optional(),
+    message: z.string().trim().max(5000).optional().openapi({ description: "A message shown to the recipients" }),
+  })
+  .openapi("CreatePackage", { description: "A blank DRAFT without a template; add documents, then send. `externalId` already used → 409." });
+export type TCreatePackage = z.output<typeof ZCreatePackage>;
+
+export const ZTemplateRecipient = z.object({
+  email: ZEmail,
+  name: ZName.optional(),
+  roleIndex: z.number().int().min(0).openapi({ description: "The template role's 0-based position; every role takes exactly one recipient" }),
+});
+
+const ZMergeValues = z
+  .record(z.string(), z.string().max(2000, "At most 2,000 characters"))
+  .openapi({ description: "Values of the template's merge fields by key (unknown key: 422 at `mergeFields.<key>`); a field's default applies when omitted" });
+
+const ZAnswers = z
+  .record(z.string(), z.string().max(5000))
+  .openapi({ description: "Answers to the template's sender questions by question key (unknown key: 422 at `answers.<key>`)" });
+
+const fromTemplateBase = {
+  templateId: z.string().min(1).openapi({ description: "An ACTIVE template of the workspace; otherwise 422 at `templateId`" }),
+  recipients: z.array(ZTemplateRecipient).min(1, "Add at least one recipient").max(100),
+  externalId: ZExternalId.optional(),
+  metadata: ZMetadataInput.optional(),
+  mergeFields: ZMergeValues.optional(),
+  answers: ZAnswers.optional(),
+  expiresAt: ZExpiresAt.optional(),
+  reminders: ZReminders.optional(),
+  sequential: z.boolean().optional().openapi({ description: "Sign in role order (default) or all at once" }),
+  message: z.string().trim().max(5000).optional(),
+};
+
+export const ZCreateFromTemplate = z
+  .object({
+    ...fromTemplateBase,
+    title: ZTitle,
+    status: z.enum(["draft", "sent"]).optional().openapi({
+      description:
+        "`sent` sends at once, in the same transaction as the creation: when the send is refused (no credit, an unanswered question…) nothing is created and the send's error is answered. Omitted: a DRAFT.",
+    }),
+    sendAt: ZSendAt.optional(),
+  })
+  .openapi("CreatePackageFromTemplate", {
+    description:
+      "Copies the template (documents by reference to the same stored files, roles as recipient sessions, fields, merge values, questions): later template edits do not change the package. An `externalId` the key can see answers 200 with that package; one it cannot see is 409.",
+  });
+export type TCreateFromTemplate = z.output<typeof ZCreateFromTemplate>;
+
+export const ZBulkItem = z.object({
+  title: ZTitle.optional().openapi({ description: "The template's name when omitted" }),
+  recipients: fromTemplateBase.recipients,
+  externalId: fromTemplateBase.externalId,
+  metadata: fromTemplateBase.metadata,
+  mergeFields: fromTemplateBase.mergeFields,
+});
+export const ZBulkSend = z
+  .object({
+    templateId: fromTemplateBase.templateId,
+    answers: ZAnswers.optional(),
+    items: z.array(ZBulkItem).min(1, "Add at least one item").max(100, "At most 100 items"),
+  })
+  .openapi("BulkSendPackages", { description: "Each item is created and sent in its own transaction; one failing item does not stop the others. Each sent item consumes one package of the allowance." });
+export type TBulkSend = z.output<typeof ZBulkSend>;
+
+export const ZBulkResult = z
+  .object({
+    results: z.array(
+      z.object({
+        index: z.number().int(),
+        packageId: z.string().optional(),
+        status: z.enum(["sent", "existing", "failed"]).openapi({ description: "`existing`: the item's externalId named a package you can see (not sent again)" }),
+        error: z.string().optional(),
+        details: z.record(z.string(), z.array(z.string())).optional(),
+      }),
+    ),
+  })
+  .openapi("BulkSendResult");
+
+export const ZListPackagesQuery = ZPageQuery.extend({
+  status: z
+    .enum([...PACKAGE_STATUSES, "VIEWED"])
+    .optional()
+    .openapi({ description: "A package state, or VIEWED: IN_PROGRESS packages a recipient has opened (`firstViewedAt` set)" }),
+  search: z.string().trim().max(200).optional().openapi({ description: "Case-insensitive match anywhere in the title" }),
+});
+export type TListPackagesQuery = z.output<typeof ZListPackagesQuery>;
+
+export const ZUpdatePackage = z
+  .object({
+    title: ZTitle.optional(),
+    metadata: ZMetadataInput.optional().openapi({ description: "Replaces the metadata" }),
+    externalId: ZExternalId.nullable().optional(),
+    expiresAt: ZExpiresAt.nullable().optional(),
+    sendAt: ZSendAt.optional().openapi({ description: "SCHEDULED packages only: moves the send (PACKAGE_SCHEDULED again). Schedule a draft with send." }),
+    sequential: z.boolean().optional(),
+    reminders: ZReminders.nullable().optional(),
+    message: z.string().trim().max(5000).nullable().optional(),
+  })
+  .openapi("UpdatePackage", { description: "DRAFT or SCHEDULED packages only (400 otherwise)" });
+export type TUpdatePackage = z.output<typeof ZUpdatePackage>;
+
+export const ZSendPackage = z
+  .object({ sendAt: ZSendAt.optional() })
+  .openapi("SendPackage", { description: "Without `sendAt` (or with a past one) the package is sent now" });
+export type TSendPackage = z.output<typeof ZSendPackage>;
+
+export const ZVoidPackage = z.object({ reason: z.string().trim().max(1000).optional() }).openapi("VoidPackage");
+export const ZRemindPackage = z
+  .object({ sessionId: z.string().min(1).optional().openapi({ description: "Only this recipient; every open session when omitted" }) })
+  .openapi("RemindPackage");
+export const ZTransferPackage = z
+  .object({ userId: z.string().min(1).optional(), email: ZEmail.optional() })
+  .refine((b) => (b.userId === undefined) !== (b.email === undefined), { message: "Give either userId or email", path: ["userId"] })
+  .openapi("TransferPackage", { description: "The new owner: a member of the organisation, by user id or email (400 outside it)" });
+export type TTransferPackage = z.output<typeof ZTransferPackage>;
+export const ZSigningUrlBody = z.object({ sessionId: z.string().min(1) }).openapi("CreateSigningUrl");
+
+export const ZAddRecipient = z
+  .object({
+    email: ZEmail,
+    name: ZName.optional(),
+    order: z.number().int().min(0).max(1000).optional().openapi({
+      description:
+        "0-based signing position; at the end when omitted. In a sent sequential package it must come after every recipient already invited.",
+    }),
+  })
+  .openapi("AddRecipient");
+export type TAddRecipient = z.output<typeof ZAddRecipient>;
+export const ZUpdateRecipient = z
+  .object({ email: ZEmail.optional(), name: ZName.nullable().optional() })
+  .openapi("UpdateRecipient", { description: "An invited recipient whose email changes is invited again (new link, SESSION_SENT)" });
+export type TUpdateRecipient = z.output<typeof ZUpdateRecipient>;
+
+/** The same two forms as a template's document (a PDF or DOCX to upload, or a library document). */
+export const ZAddPackageDocument = ZAddDocument;
+export type TAddPackageDocument = z.output<typeof ZAddPackageDocument>;
+
+// ——— Responses ———
+
+export const ZRecipientSession = z
+  .object({
+    id: z.string().openapi({ description: "The session id used in session events" }),
+    order: z.number().int().openapi({ description: "0-based signing position" }),
+    roleIndex: z.number().int().nullable(),
+    roleName: z.string().nullable(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    signingGroupId: z.string().nullable(),
+    status: ZSessionStatus,
+    sentAt: ZTime.nullable(),
+    openedAt: ZTime.nullable(),
+    completedAt: ZTime.nullable(),
+    declinedAt: ZTime.nullable(),
+    declineReason: z.string().nullable(),
+  })
+  .openapi("RecipientSession");
+
+export const ZPackageDocument = ZTemplateDocument.extend({
+  position: z.number().int().openapi({ description: "0-based place in the package's order" }),
+}).openapi("PackageDocument", { description: "A document of the package (the same shape as a template's, with its place in the order)" });
+
+const summaryFields = {
+  id: z.string(),
+  title: z.string(),
+  status: ZPackageStatus,
+  externalId: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()).openapi({ description: "Only fields with a value; `{}` when none" }),
+  templateId: z.string().nullable(),
+  ownerUserId: z.string(),
+  sequential: z.boolean(),
+  sendAt: ZTime.nullable(),
+  scheduleError: z.string().nullable().openapi({
+    description:
+      "Set when a scheduled send was refused when due (no credit, a document missing, an edit lock, expiry passed…): the package is a DRAFT again and this is the refusal's message. Cleared by the next send or schedule; null otherwise.",
+  }),
+  expiresAt: ZTime.nullable(),
+  expiredAt: ZTime.nullable(),
+  sentAt: ZTime.nullable(),
+  firstViewedAt: ZTime.nullable(),
+  completedAt: ZTime.nullable(),
+  declinedAt: ZTime.nullable(),
+  voidedAt: ZTime.nullable(),
+  createdAt: ZTime,
+  updatedAt: ZTime,
+};
+
+export const ZSealing = z
+  .object({
+    state: z.enum(["PENDING", "RETRYING"]).openapi({ description: "PENDING: queued or in progress; RETRYING: the last attempt failed and another is scheduled" }),
+    requestedAt: ZTime.openapi({ description: "When the last recipient finished" }),
+    attempts: z.number().int().openapi({ description: "Attempts started so far" }),
+    lastError: z.string().nullable().openapi({ description: "Why the last attempt failed" }),
+    nextAttemptAt: ZTime.nullable(),
+  })
+  .openapi("Sealing", { description: "Sealing in progress: the sealed PDFs and the certificate are being made; PACKAGE_COMPLETED follows when they are stored" });
+
+export const ZPackageSummary = z
+  .object({
+    ...summaryFields,
+    recipientCounts: z
+      .object({ total: z.number().int(), completed: z.number().int() })
+      .openapi({ description: "The package's recipients, and how many of them have signed (for \"1 of 2 signed\")" }),
+  })
+  .openapi("PackageSummary");
+
+export const ZPackage = z
+  .object({
+    ...summaryFields,
+    message: z.string().nullable(),
+    voidReason: z.string().nullable(),
+    reminders: ZReminders.nullable(),
+    mergeValues: z.record(z.string(), z.string()),
+    questions: z.array(z.object({ key: z.string(), label: z.string(), required: z.boolean() })),
+    answers: z.record(z.string(), z.string()),
+    recipientSessions: z.array(ZRecipientSession).openapi({ description: "In signing order" }),
+    documents: z.array(ZPackageDocument),
+    sealing: ZSealing.nullable().openapi({ description: "While every recipient has finished and the sealed files are being made (the package still reads IN_PROGRESS); null otherwise" }),
+  })
+  .openapi("Package");
+export type TPackage = z.infer<typeof ZPackage>;
+
+export const ZPackageList = pagedSchema("packages", ZPackageSummary).openapi("PackageList");
+export const ZDeletedPackage = z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedPackage");
+export const ZRemindResult = z.object({ reminded: z.array(z.string()).openapi({ description: "Session ids reminded" }) }).openapi("RemindResult");
+export const ZSigningUrl = z
+  .object({ url: z.string(), expiresAt: ZTime })
+  .openapi("SigningUrl", { description: "Valid 60 minutes; issuing a new one revokes the previous link of that session" });
+export const ZPackageDocumentList = z.object({ documents: z.array(ZPackageDocument) }).openapi("PackageDocumentList");
+export const ZAddedPackageDocument = ZAddedDocument;
+export const ZDeletedDocument = z.object({ id: z.string(), deleted: z.literal(true) });
+export const ZDeletedRecipient = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const ZAuditEvent = z
+  .object({
+    id: z.string(),
+    action: z.string().openapi({ example: "package.sent" }),
+    actorUserId: z.string().nullable(),
+    actorEmail: z.string().nullable(),
+    apiKeyId: z.string().nullable(),
+    clientAddress: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    createdAt: ZTime,
+    previousHash: z.string().nullable().openapi({ description: "The hash of the package's previous audit event (null for its first)" }),
+    hash: z.string().nullable().openapi({
+      description:
+        "SHA-256 (hex) over `previousHash` and this event's content (action, actor, key, client address, data, createdAt): the package's events form a hash chain, so a changed or removed event is detectable",
+    }),
+  })
+  .openapi("AuditEvent");
+export const ZAuditEventList = pagedSchema("auditEvents", ZAuditEvent).openapi("AuditEventList");
+
+/** Never parsed: file operations answer a RawResponse (their `binaryResponse` type), not `{ data }`. */
+export const ZFileResponse = z.unknown().openapi({ description: "The file itself (application/pdf or application/zip)" });

@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { recipientSessions } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+import { assertCorrectable } from "./assert-correctable";
+import { auditPackageChange } from "./audit-package-change";
+import { findPackage } from "./find-package";
+import { inviteSession } from "./invite-session";
+import { loadPackageView } from "./load-package-view";
+import type { TPackage, TUpdateRecipient } from "./schemas";
+
+/**
+ * Correction: a recipient's email or name. A recipient already invited (SENT or OPENED) whose email changes is
+ * invited again: a new token (the old link stops working), SESSION_SENT again. A finished recipient is 409.
+ */
+export async function updateRecipient(db: Db, actor: TActor, packageId: string, sessionId: string, input: TUpdateRecipient): Promise<TPackage> {
+  return withEvents(db, async (tx) => {
+    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const [session] = await tx.select().from(recipientSessions).where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
+    if (!session) throw errors.notFound("Recipient session");
+    assertCorrectable(pkg);
+    if (session.status === "COMPLETED" || session.status === "DECLINED" || session.status === "CANCELLED") {
+      throw errors.conflict("This recipient has already finished and can no longer be changed");
+    }
+    const at = now();
+    const [updated] = await tx
+      .update(recipientSessions)
+      .set({ email: input.email, name: input.name, updatedAt: at })
+      .where(eq(recipientSessions.id, session.id))
+      .returning();
+    const reinvite = input.email !== undefined && input.email !== session.email && (session.status === "SENT" || session.status === "OPENED");
+    if (reinvite) await inviteSession(tx, pkg, updated!, at);
+    await auditPackageChange(tx, actor, pkg, "package.recipient_updated", { sessionId, from: session.email, to: updated!.email, reinvited: reinvite });
+    return loadPackageView(tx, pkg);
+  });
+}

@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages } from "@/server/db/schema";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+import { actorLabel } from "./actor-label";
+import { auditPackageChange } from "./audit-package-change";
+import { cancelOpenSessions } from "./cancel-open-sessions";
+import { findPackage } from "./find-package";
+import { loadPackageView } from "./load-package-view";
+import type { TPackageActor } from "./package-actor";
+import { recordPackageEvent } from "./record-package-event";
+import type { TPackage } from "./schemas";
+
+/**
+ * A sent package that has not ended → VOID: PACKAGE_VOIDED, then SESSION_CANCELLED for every open session.
+ * 400 for a package never sent (DRAFT, SCHEDULED: delete it instead); 409 once ended.
+ */
+export async function voidPackage(db: Db, actor: TPackageActor, packageId: string, input: { reason?: string } = {}): Promise<TPackage> {
+  return withEvents(db, async (tx) => {
+    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    if (pkg.status === "DRAFT" || pkg.status === "SCHEDULED") throw errors.badRequest("Only a sent package can be voided; delete a draft or scheduled package instead");
+    if (pkg.status !== "IN_PROGRESS" && pkg.status !== "ON_HOLD") throw errors.conflict("The package has already ended");
+    const at = now();
+    const [voided] = await tx
+      .update(packages)
+      .set({ status: "VOID", voidedAt: at, voidReason: input.reason ?? null, holdStartedAt: null, updatedAt: at })
+      .where(eq(packages.id, pkg.id))
+      .returning();
+    await recordPackageEvent(tx, voided!, "PACKAGE_VOIDED", { voidedBy: actorLabel(actor) });
+    await cancelOpenSessions(tx, voided!, at);
+    await auditPackageChange(tx, actor, voided!, "package.voided", { reason: input.reason ?? null });
+    return loadPackageView(tx, voided!);
+  });
+}

@@ -1,0 +1,30 @@
+import { createHash } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { auditEvents } from "@/server/db/schema";
+
+type TAuditRow = typeof auditEvents.$inferSelect;
+
+/**
+ * The head of a package's hash-chained audit trail, printed on the certificate. When the trail stores its own
+ * chain (`audit_events.hash`), the newest event's hash is the head. For a trail written before the chain existed,
+ * the head is computed the same way over the events in order: SHA-256 of the previous hash and the event's
+ * canonical content, so any changed or removed event changes the head.
+ */
+export async function auditChainHead(db: Db, packageId: string, rows?: TAuditRow[]): Promise<string> {
+  const events =
+    rows ??
+    (await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectType, "package"), eq(auditEvents.subjectId, packageId)))
+      .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id)));
+  const last = events.at(-1);
+  if (last?.hash) return last.hash;
+  let head = "";
+  for (const e of events) {
+    const content = JSON.stringify([e.id, e.action, e.actorUserId, e.apiKeyId, e.clientAddress, e.data, e.createdAt.toISOString()]);
+    head = createHash("sha256").update(head).update(content).digest("hex");
+  }
+  return head || createHash("sha256").update("").digest("hex");
+}

@@ -1,0 +1,105 @@
+import { Readable } from "node:stream";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages, sealedFiles, type TSealedFileKind } from "@/server/db/schema";
+import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { serviceActor } from "@/server/domain/packages/package-actor";
+import { recordPackageEvent } from "@/server/domain/packages/record-package-event";
+import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { now } from "@/server/lib/clock";
+import { newId } from "@/server/lib/ids";
+import { logger } from "@/server/lib/logger";
+import { sealPackage } from "@/server/sealing/seal-package";
+import { getFileStore } from "@/server/storage/get-file-store";
+import type { TSealClaim } from "./jobs";
+import { loadSealInput } from "./load-seal-input";
+import { sealRetryDelay } from "./seal-retry-delay";
+import { getSigningIdentity } from "./signing-identity";
+
+export type TSealOutcome = "sealed" | "failed" | "superseded";
+
+type TSealedRow = typeof sealedFiles.$inferInsert;
+
+const MAX_ERROR_LENGTH = 500;
+
+function describe(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
+}
+
+/**
+ * Seals one claimed package (see jobs.ts): reads the originals and stored values, builds every sealed file
+ * with the engine, stores them, then — in ONE transaction fenced by the claim token — inserts the
+ * `sealed_files` rows, sets COMPLETED and `completedAt`, and records PACKAGE_COMPLETED and the audit event.
+ * The heavy work runs outside any transaction. A failure (or a lost fence) removes the files it stored; a
+ * failure also stores the error and the next attempt's time, which the package page and GET show.
+ */
+export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSealOutcome> {
+  const stored: string[] = [];
+  const store = await getFileStore();
+  const discard = async () => {
+    for (const key of stored) await store.delete(key).catch((err: unknown) => logger().warn({ err, key }, "could not remove an unused sealed file"));
+  };
+  try {
+    const [pkg] = await db
+      .select()
+      .from(packages)
+      .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)));
+    if (!pkg) return "superseded";
+    const input = await loadSealInput(db, pkg);
+    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) });
+
+    const rows: TSealedRow[] = [];
+    const keep = async (kind: TSealedFileKind, name: string, position: number, file: { bytes: Uint8Array; sha256: string; pages: number }, documentId: string | null) => {
+      const key = `sealed/${pkg.id}/${claim.token}/${kind}-${position}.pdf`;
+      stored.push(key);
+      const put = await store.put(key, Readable.from([file.bytes]), { size: file.bytes.byteLength, contentType: "application/pdf" });
+      rows.push({ id: newId("sfl"), organisationId: pkg.organisationId, workspaceId: pkg.workspaceId, packageId: pkg.id, kind, documentId, name, position, storageKey: key, sha256: put.sha256, size: put.size, pages: file.pages });
+    };
+    for (const [i, doc] of result.documents.entries()) await keep("document", doc.name, i, doc, doc.id);
+    await keep("merged", pkg.title, 0, result.merged, null);
+    await keep("certificate", `${pkg.title} – certificate`, 0, result.certificate, null);
+
+    const committed = await withEvents(db, async (tx) => {
+      const [due] = await tx
+        .select()
+        .from(packages)
+        .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)))
+        .for("update");
+      if (!due) return false;
+      const at = now();
+      const completedAt = due.sealRequestedAt ?? at;
+      await tx.insert(sealedFiles).values(rows);
+      const [done] = await tx
+        .update(packages)
+        .set({ status: "COMPLETED", completedAt, sealClaimToken: null, sealNextAttemptAt: null, sealLastError: null, updatedAt: at })
+        .where(eq(packages.id, due.id))
+        .returning();
+      await recordPackageEvent(tx, done!, "PACKAGE_COMPLETED", { completedAt: completedAt.toISOString() });
+      await auditPackageChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", { sealedFiles: rows.length, attempts: due.sealAttempts });
+      return true;
+    });
+    if (!committed) {
+      await discard();
+      return "superseded";
+    }
+    logger().info({ packageId: pkg.id, attempts: pkg.sealAttempts }, "package sealed and completed");
+    return "sealed";
+  } catch (err) {
+    await discard();
+    await recordSealFailure(db, claim, err);
+    return "failed";
+  }
+}
+
+async function recordSealFailure(db: Db, claim: TSealClaim, err: unknown): Promise<void> {
+  const at = now();
+  const [row] = await db.select({ attempts: packages.sealAttempts }).from(packages).where(eq(packages.id, claim.id));
+  const attempts = row?.attempts ?? 1;
+  const nextAttemptAt = new Date(at.getTime() + sealRetryDelay(attempts));
+  await db
+    .update(packages)
+    .set({ sealLastError: describe(err), sealNextAttemptAt: nextAttemptAt, sealClaimToken: null })
+    .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token)));
+  logger().error({ err, packageId: claim.id, attempts, nextAttemptAt }, "sealing failed; the package stays IN_PROGRESS and is retried");
+}

@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages, recipientSessions, sealedFiles, signingKeys } from "@/server/db/schema";
+import { logger } from "@/server/lib/logger";
+import { verifySealed } from "@/server/sealing/verify-sealed";
+import type { TVerification } from "./schemas";
+import { getSigningIdentity } from "./signing-identity";
+
+/** This instance's signing certificates, current and past (a rotated identity must still verify what it sealed). */
+async function trustedCertificates(db: Db): Promise<Uint8Array[]> {
+  const rows = await db.select({ certificate: signingKeys.certificate }).from(signingKeys);
+  const trusted: Uint8Array[] = rows.map((r) => new Uint8Array(Buffer.from(r.certificate, "base64")));
+  try {
+    trusted.push((await getSigningIdentity(db)).certificateDer);
+  } catch (err) {
+    logger().warn({ err }, "verify: the signing identity could not be loaded; checking against stored certificates only");
+  }
+  return trusted;
+}
+
+/**
+ * The /verify page's check, for anyone: was this PDF sealed by this instance, and is it exactly the file it
+ * sealed? "Unaltered" needs both the signature intact and the file's SHA-256 found among the stored sealed
+ * files; only then does the answer name the package's title, completion time and signers' names — what the
+ * file's own certificate already shows, so a stranger learns nothing the file does not already say.
+ */
+export async function verifySealedUpload(db: Db, bytes: Uint8Array): Promise<TVerification> {
+  const none = { package: null };
+  const check = await verifySealed(bytes, await trustedCertificates(db));
+  if (!check.signed) return { sealedHere: false, unaltered: false, message: "This file carries no seal of this instance: it has no digital signature we can read.", ...none };
+  if (!check.signerMatches) return { sealedHere: false, unaltered: false, message: "This file was not sealed by this instance.", ...none };
+  if (!check.intact) return { sealedHere: true, unaltered: false, message: "This file was changed after it was sealed.", ...none };
+
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const [found] = await db
+    .select({ pkg: packages })
+    .from(sealedFiles)
+    .innerJoin(packages, eq(packages.id, sealedFiles.packageId))
+    .where(and(eq(sealedFiles.sha256, sha256), eq(packages.status, "COMPLETED"), isNull(packages.deletedAt)))
+    .limit(1);
+  if (!found) {
+    return { sealedHere: true, unaltered: false, message: "The seal is intact, but this instance keeps no completed package with this exact file (it may have been deleted).", ...none };
+  }
+  const sessions = await db.select({ name: recipientSessions.name, position: recipientSessions.position }).from(recipientSessions).where(eq(recipientSessions.packageId, found.pkg.id)).orderBy(asc(recipientSessions.position));
+  return {
+    sealedHere: true,
+    unaltered: true,
+    message: "This file was sealed by this instance and has not been changed since.",
+    package: {
+      title: found.pkg.title,
+      completedAt: found.pkg.completedAt?.toISOString() ?? null,
+      signers: sessions.map((s) => s.name ?? `Recipient ${s.position + 1}`),
+    },
+  };
+}

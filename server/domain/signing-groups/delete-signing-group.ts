@@ -1,0 +1,19 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { signingGroups } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { findSigningGroup } from "./find-signing-group";
+
+/**
+ * Deletes a group and its members. Template roles that named it lose the link (the foreign key sets it to
+ * null) and fall back to an ordinary role; packages already created keep whom they invited.
+ */
+export async function deleteSigningGroup(db: Db, actor: TActor, groupId: string) {
+  return db.transaction(async (tx) => {
+    const group = await findSigningGroup(tx, actor, groupId, { forUpdate: true });
+    await tx.delete(signingGroups).where(eq(signingGroups.id, group.id));
+    await auditSigningGroupChange(tx, actor, group.id, "signing_group.deleted", { name: group.name });
+    return { id: group.id, deleted: true as const };
+  });
+}

@@ -1,0 +1,25 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { signingGroupMembers, signingGroups } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { now } from "@/server/lib/clock";
+import { errors } from "@/server/lib/errors";
+import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { findSigningGroup } from "./find-signing-group";
+import { toSigningGroupView } from "./signing-group-view";
+
+/** Removes a person from a group (404 for a member or group not in the workspace). Returns the whole group. */
+export async function removeSigningGroupMember(db: Db, actor: TActor, groupId: string, memberId: string) {
+  return db.transaction(async (tx) => {
+    const group = await findSigningGroup(tx, actor, groupId, { forUpdate: true });
+    const [removed] = await tx
+      .delete(signingGroupMembers)
+      .where(and(eq(signingGroupMembers.id, memberId), eq(signingGroupMembers.groupId, group.id)))
+      .returning();
+    if (!removed) throw errors.notFound("Signing group member");
+    const [updated] = await tx.update(signingGroups).set({ updatedAt: now() }).where(eq(signingGroups.id, group.id)).returning();
+    await auditSigningGroupChange(tx, actor, group.id, "signing_group.member_removed", { email: removed.email });
+    const members = await tx.select().from(signingGroupMembers).where(eq(signingGroupMembers.groupId, group.id));
+    return toSigningGroupView(updated!, members);
+  });
+}

@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { packages, recipientSessions } from "@/server/db/schema";
+import type { TPackageRow } from "@/server/domain/packages/find-package";
+import type { TSessionRow } from "@/server/domain/packages/invite-session";
+import type { TRecipientActor } from "@/server/domain/packages/package-actor";
+import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { now } from "@/server/lib/clock";
+import { sha256Hex } from "@/server/lib/crypto";
+import type { TSigningRequest } from "./schemas";
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
+
+/**
+ * The session a signing link opens: looked up by the SHA-256 of the token (only the hash is stored). An unknown
+ * token, one replaced by a newer link (revoked), or a signing URL past its `token_expires_at` are all the same
+ * NOT_FOUND refusal, so a link never tells which. The package is returned even when deleted: the page says so.
+ */
+export async function findSigningSession(
+  db: Db,
+  request: TSigningRequest,
+): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
+  if (!TOKEN_PATTERN.test(request.token)) throw new SigningRefusal("NOT_FOUND");
+  const [row] = await db
+    .select({ session: recipientSessions, pkg: packages })
+    .from(recipientSessions)
+    .innerJoin(packages, eq(packages.id, recipientSessions.packageId))
+    .where(eq(recipientSessions.tokenHash, sha256Hex(request.token)));
+  if (!row) throw new SigningRefusal("NOT_FOUND");
+  if (row.session.tokenExpiresAt && row.session.tokenExpiresAt.getTime() <= now().getTime()) throw new SigningRefusal("NOT_FOUND");
+  const recipient: TRecipientActor = {
+    kind: "recipient",
+    sessionId: row.session.id,
+    clientAddress: request.clientAddress,
+    userAgent: request.userAgent?.slice(0, 500) ?? null,
+  };
+  return { pkg: row.pkg, session: row.session, recipient };
+}

@@ -1,0 +1,38 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { documents, packageFields } from "@/server/db/schema";
+import { now } from "@/server/lib/clock";
+import { closedReason } from "./closed-reason";
+import { findSigningSession } from "./find-signing-session";
+import { fieldView } from "./field-view";
+import type { TSigningRequest, TSigningView } from "./schemas";
+
+/**
+ * What the signing page shows for a link: the documents and this recipient's fields (never another
+ * recipient's), or the end page's reason. Unknown, revoked and expired links are refused (NOT_FOUND).
+ */
+export async function getSigningView(db: Db, request: TSigningRequest): Promise<TSigningView> {
+  const { pkg, session } = await findSigningSession(db, request);
+  const reason = closedReason(pkg, session);
+  if (reason) return { state: "CLOSED", reason, packageTitle: reason === "DELETED" ? null : pkg.title };
+  const docs = await db
+    .select({ id: documents.id, name: documents.name, pageCount: documents.pageCount, pageSizes: documents.pageSizes })
+    .from(documents)
+    .where(eq(documents.packageId, pkg.id))
+    .orderBy(asc(documents.position), asc(documents.createdAt));
+  const rows = await db.select().from(packageFields).where(eq(packageFields.sessionId, session.id));
+  const order = new Map(docs.map((d, i) => [d.id, i]));
+  // Reading order: document, page, top to bottom, left to right — the order "Next field" follows.
+  rows.sort((a, b) => (order.get(a.documentId) ?? 0) - (order.get(b.documentId) ?? 0) || a.page - b.page || a.y - b.y || a.x - b.x);
+  const fields = rows.map(fieldView);
+  return {
+    state: "OPEN",
+    packageTitle: pkg.title,
+    message: pkg.message,
+    recipient: { name: session.name, email: session.email, role: session.roleName },
+    consentAt: session.consentAt?.toISOString() ?? null,
+    today: now().toISOString().slice(0, 10),
+    documents: docs,
+    fields,
+  };
+}

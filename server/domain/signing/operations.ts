@@ -1,0 +1,111 @@
+/**
+ * The recipient's signing page backend. No session and no key: the token in the path is the credential
+ * (publicAppRoute; the log shows `[token]`, never its value). Every answer concerns that one recipient.
+ */
+import { defineOperation } from "@/server/domain/operation";
+import { z } from "@/server/lib/zod";
+import { ZConsentResult, ZDeclineSigning, ZOpenResult, ZSetFieldValue, ZSigningDocumentParams, ZSigningField, ZSigningFieldParams, ZSigningParams, ZSigningView } from "./schemas";
+
+const app = { tag: "App: signing", internal: true } as const;
+
+export const appGetSigningView = defineOperation({
+  ...app,
+  operationId: "appGetSigningView",
+  method: "GET",
+  path: "/api/app/sign/{token}",
+  summary: "What the signing page shows: the documents and this recipient's fields, or why it cannot sign",
+  params: ZSigningParams,
+  response: ZSigningView,
+  errors: [404],
+});
+
+export const appOpenSigning = defineOperation({
+  ...app,
+  operationId: "appOpenSigning",
+  method: "POST",
+  path: "/api/app/sign/{token}/open",
+  summary: "The page was opened in a browser: the first open raises SESSION_OPENED",
+  params: ZSigningParams,
+  response: ZOpenResult,
+  errors: [404],
+});
+
+export const appConsentSigning = defineOperation({
+  ...app,
+  operationId: "appConsentSigning",
+  method: "POST",
+  path: "/api/app/sign/{token}/consent",
+  summary: "Agree to sign electronically (recorded once with time, address and user agent)",
+  params: ZSigningParams,
+  response: ZConsentResult,
+  errors: [404, 409],
+});
+
+export const appGetSigningDocumentFile = defineOperation({
+  ...app,
+  operationId: "appGetSigningDocumentFile",
+  method: "GET",
+  path: "/api/app/sign/{token}/documents/{documentId}/file",
+  summary: "The original PDF of one of the package's documents, streamed",
+  params: ZSigningDocumentParams,
+  response: z.unknown().openapi({ description: "The PDF's bytes (not JSON)" }),
+  errors: [404, 409],
+});
+
+export const appSetSigningField = defineOperation({
+  ...app,
+  operationId: "appSetSigningField",
+  method: "PUT",
+  path: "/api/app/sign/{token}/fields/{fieldId}",
+  summary: "Store a typed value of one of this recipient's fields (null clears it)",
+  params: ZSigningFieldParams,
+  body: ZSetFieldValue,
+  response: ZSigningField,
+  errors: [404, 409],
+});
+
+export const appSetSigningFieldImage = defineOperation({
+  ...app,
+  operationId: "appSetSigningFieldImage",
+  method: "PUT",
+  path: "/api/app/sign/{token}/fields/{fieldId}/image",
+  summary: "Store a drawn or uploaded signature image: the body is PNG bytes (512 KB at most), checked by content",
+  params: ZSigningFieldParams,
+  query: z.object({ kind: z.enum(["drawn", "uploaded"]).default("drawn") }),
+  response: ZSigningField,
+  errors: [404, 409, 413],
+});
+
+export const appGetSigningFieldImage = defineOperation({
+  ...app,
+  operationId: "appGetSigningFieldImage",
+  method: "GET",
+  path: "/api/app/sign/{token}/fields/{fieldId}/image",
+  summary: "The stored signature image of one of this recipient's fields",
+  params: ZSigningFieldParams,
+  response: z.unknown().openapi({ description: "PNG bytes (not JSON)" }),
+  errors: [404, 409],
+});
+
+export const appFinishSigning = defineOperation({
+  ...app,
+  operationId: "appFinishSigning",
+  method: "POST",
+  path: "/api/app/sign/{token}/finish",
+  summary: "Finish: every required field filled; SESSION_COMPLETED, then the next recipient or completion",
+  params: ZSigningParams,
+  response: ZSigningView,
+  errors: [400, 404, 409],
+});
+
+export const appDeclineSigning = defineOperation({
+  ...app,
+  operationId: "appDeclineSigning",
+  method: "POST",
+  path: "/api/app/sign/{token}/decline",
+  summary: "Decline with a reason: the package ends DECLINED",
+  params: ZSigningParams,
+  body: ZDeclineSigning,
+  response: ZSigningView,
+  errors: [404, 409],
+});

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { recipientSessions } from "@/server/db/schema";
+import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
+import { now } from "@/server/lib/clock";
+import { findSigningSession } from "./find-signing-session";
+import type { TSigningRequest } from "./schemas";
+
+/**
+ * The recipient agrees to sign electronically: recorded once (time, client address, user agent) on the
+ * session and in the audit trail; agreeing again keeps the first record.
+ */
+export async function recordConsent(db: Db, request: TSigningRequest): Promise<{ consentAt: string }> {
+  const { session, recipient } = await findSigningSession(db, request);
+  return db.transaction(async (tx) => {
+    const { pkg, session: locked } = await lockRecipientSession(tx, session.id);
+    if (locked.consentAt) return { consentAt: locked.consentAt.toISOString() };
+    const at = now();
+    await tx
+      .update(recipientSessions)
+      .set({ consentAt: at, clientAddress: recipient.clientAddress, userAgent: recipient.userAgent, updatedAt: at })
+      .where(eq(recipientSessions.id, locked.id));
+    await auditPackageChange(tx, recipient, pkg, "session.consented", { email: locked.email, userAgent: recipient.userAgent });
+    return { consentAt: at.toISOString() };
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * Schemas of the recipient's signing page backend (internal /api/app/sign/{token}/… operations): the token in
+ * the path is the only credential, so every shape here says only what this one recipient may see.
+ */
+import { FIELD_TYPES } from "@/server/db/schema";
+import { z } from "@/server/lib/zod";
+
+/** Tokens are 32 random bytes in base64url (43 characters); anything else cannot match and is refused early. */
+export const ZSigningParams = z.object({ token: z.string().min(1).max(128) });
+export const ZSigningDocumentParams = ZSigningParams.extend({ documentId: z.string().min(1).max(100) });
+export const ZSigningFieldParams = ZSigningParams.extend({ fieldId: z.string().min(1).max(100) });
+
+/** Why the page shows an end page instead of the documents. */
+export const SIGNING_CLOSED_REASONS = [
+  "NOT_SENT",
+  "ON_HOLD",
+  "VOIDED",
+  "EXPIRED",
+  "DELETED",
+  "COMPLETED",
+  "FINISHED",
+  "DECLINED",
+  "NOT_YOUR_TURN",
+  "ENDED",
+] as const;
+export type TSigningClosedReason = (typeof SIGNING_CLOSED_REASONS)[number];
+
+export const ZSigningField = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  type: z.enum(FIELD_TYPES),
+  page: z.number().int(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  required: z.boolean(),
+  label: z.string().nullable(),
+  /** Set by the sender (a merge field): shown, not editable. */
+  readOnly: z.boolean(),
+  value: z.string().nullable(),
+  valueKind: z.enum(["typed", "drawn", "uploaded", "text"]).nullable(),
+  /** A drawn or uploaded image is stored; the page shows it from here. */
+  hasImage: z.boolean(),
+});
+export type TSigningField = z.output<typeof ZSigningField>;
+
+const ZPageSize = z.object({ width: z.number(), height: z.number() });
+
+export const ZSigningDocument = z.object({
+  id: z.string(),
+  name: z.string(),
+  pageCount: z.number().int().nullable(),
+  pageSizes: z.array(ZPageSize).nullable(),
+});
+
+const ZOpenView = z.object({
+  state: z.literal("OPEN"),
+  packageTitle: z.string(),
+  message: z.string().nullable(),
+  recipient: z.object({ name: z.string().nullable(), email: z.string().nullable(), role: z.string().nullable() }),
+  consentAt: z.string().nullable(),
+  /** Today's date as the server sees it (UTC, yyyy-mm-dd): what a date field is filled with. */
+  today: z.string(),
+  documents: z.array(ZSigningDocument),
+  fields: z.array(ZSigningField),
+});
+
+const ZClosedView = z.object({
+  state: z.literal("CLOSED"),
+  reason: z.enum(SIGNING_CLOSED_REASONS),
+  packageTitle: z.string().nullable(),
+});
+
+export const ZSigningView = z.discriminatedUnion("state", [ZOpenView, ZClosedView]).openapi("SigningView");
+export type TSigningView = z.output<typeof ZSigningView>;
+export type TOpenSigningView = z.output<typeof ZOpenView>;
+
+export const TEXT_VALUE_MAX = 500;
+
+export const ZSetFieldValue = z.object({
+  /** Text, a date (yyyy-mm-dd), "true"/"false" for a checkbox, the typed signature or initials; null clears. */
+  value: z.string().max(TEXT_VALUE_MAX, `At most ${TEXT_VALUE_MAX} characters`).nullable(),
+});
+export type TSetFieldValue = z.output<typeof ZSetFieldValue>;
+
+export const ZDeclineSigning = z.object({
+  reason: z.string().trim().min(1, "Tell the sender why you decline").max(1000, "At most 1000 characters"),
+});
+
+export const ZConsentResult = z.object({ consentAt: z.string() });
+export const ZOpenResult = z.object({ opened: z.boolean() });
+
+/** Who is at the signing page: the link's token and where the request came from (for the audit trail). */
+export type TSigningRequest = { token: string; clientAddress: string | null; userAgent: string | null };

@@ -1,0 +1,46 @@
+import { count, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { templateRoles } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { errors } from "@/server/lib/errors";
+import type { z } from "@/server/lib/zod";
+import { assertSigningGroup } from "./assert-signing-group";
+import { findTemplateRole } from "./find-template-role";
+import type { ZUpdateRole } from "./schemas";
+import { shiftRolePositions } from "./shift-role-positions";
+import { toRoleView } from "./template-view";
+import { withTemplateEdit } from "./with-template-edit";
+
+export type TUpdateTemplateRoleInput = z.output<typeof ZUpdateRole>;
+
+/**
+ * Renames a role, sets or clears its signing group, or moves it to `order` (the roles in between close up
+ * behind it). Its fields go with it: they belong to the role, not to a position.
+ */
+export async function updateTemplateRole(db: Db, actor: TActor, templateId: string, roleIndex: number, input: TUpdateTemplateRoleInput) {
+  return withTemplateEdit(db, actor, templateId, async (tx, template) => {
+    const role = await findTemplateRole(tx, template.id, roleIndex);
+    if (input.signingGroupId) await assertSigningGroup(tx, actor, input.signingGroupId);
+    const changes: Partial<typeof templateRoles.$inferInsert> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.signingGroupId !== undefined) changes.signingGroupId = input.signingGroupId;
+    if (input.order !== undefined && input.order !== roleIndex) {
+      const [all] = await tx.select({ n: count() }).from(templateRoles).where(eq(templateRoles.templateId, template.id));
+      const last = (all?.n ?? 1) - 1;
+      if (input.order > last) throw errors.validation({ order: [`The template's roles are numbered 0 to ${last}`] });
+      // Park the role, close the gap it leaves, open one where it goes.
+      await tx.update(templateRoles).set({ position: -1 }).where(eq(templateRoles.id, role.id));
+      if (input.order > roleIndex) await shiftRolePositions(tx, template.id, { from: roleIndex + 1, to: input.order }, -1);
+      else await shiftRolePositions(tx, template.id, { from: input.order, to: roleIndex - 1 }, 1);
+      changes.position = input.order;
+    }
+    const [row] = Object.keys(changes).length
+      ? await tx.update(templateRoles).set(changes).where(eq(templateRoles.id, role.id)).returning()
+      : [role];
+    return {
+      result: toRoleView(row!),
+      action: "template.role_updated",
+      data: { roleId: role.id, from: roleIndex, to: row!.position, changed: Object.keys(changes) },
+    };
+  });
+}

@@ -1,0 +1,240 @@
+/**
+ * Protects the claim's promises that an audit found broken, on the real database with an injected clock:
+ * - a lost worker never earns a delivery a tenth attempt: a delivery whose worker died during its ninth
+ *   attempt ends EXHAUSTED "worker lost during the last attempt" once the lease expires, instead of being
+ *   claimed (and POSTed) again; the lost worker's late write is refused by the token;
+ * - every lost attempt is in the attempt log (error, no status, no duration, started when it was claimed), and
+ *   none counts toward the endpoint's health (they once left no trace in the log);
+ * - a delivery that crashes its worker every time is retried on the retry table (1, 2, 4 … 128 min), not at
+ *   every lease expiry (it once looped every 30 s forever), and ends EXHAUSTED after nine attempts;
+ * - fairness is per endpoint BEFORE the batch limit: one endpoint with a long queue (or already at its cap)
+ *   cannot fill the candidate list and starve other endpoints' newer deliveries;
+ * - the migration creates the partial indexes the claim relies on;
+ * - (PostgreSQL) the claim statement runs only once the claimers' advisory lock is held, so its in-flight
+ *   counts include a claim another worker committed meanwhile — the per-endpoint cap holds across workers.
+ *   The claim was once sent before the lock (drizzle's queries start when first awaited) and read stale counts.
+ */
+import postgres from "postgres";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { queryRows } from "@/server/db/client";
+import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
+import { setClock } from "@/server/lib/clock";
+import { useTestDb } from "@/server/test/db";
+import { databaseUrl } from "@/server/test/global-setup";
+import { CLAIM_LOCK, claimDeliveries, claimStatements, LOST_ATTEMPT_ERROR, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
+import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
+import { recordAttemptOutcome } from "./record-attempt-outcome";
+import { scheduledDelayMs } from "./retry-schedule";
+import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+
+const t = useTestDb();
+let clock = new Date("2030-01-01T00:00:00.000Z");
+const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const useClock = () => {
+  clock = new Date("2030-01-01T00:00:00.000Z");
+  setClock(() => clock);
+};
+const URL_A = "https://93.184.216.34/a";
+const LEASE = WEBHOOK_LIMITS.leaseMs;
+const CAP = WEBHOOK_LIMITS.perEndpointCap;
+
+describe("a worker lost mid-attempt", () => {
+  it("on the ninth attempt: EXHAUSTED after the lease, never a tenth claim; the lost worker's write is refused", async () => {
+    useClock();
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    // Eight failed attempts behind it; the ninth is due now.
+    await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8 }).where(eq(webhookDeliveries.id, id!));
+    const [ninth] = await claimDeliveries(t.db, { limit: 10 });
+    expect(ninth).toMatchObject({ id, attempt: 9 });
+
+    // The worker dies. While the lease runs nothing happens; after it, the delivery is over.
+    advance(LEASE - 1);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    expect((await deliveryRow(t.db, id!)).status).toBe("FAILED");
+    advance(2);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    expect(await deliveryRow(t.db, id!)).toMatchObject({
+      status: "EXHAUSTED",
+      attempts: 9,
+      lastError: WORKER_LOST_ERROR,
+      claimToken: null,
+      lockedUntil: null,
+      completedAt: clock,
+    });
+    advance(24 * 3600_000);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+
+    const late = await recordAttemptOutcome(t.db, ninth!, {
+      ok: true, status: 200, body: "late", error: null, durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock,
+    });
+    expect(late).toEqual({ kind: "stale" });
+    expect((await deliveryRow(t.db, id!)).status).toBe("EXHAUSTED");
+    // The lost ninth attempt is logged once (not by the late write), and is not held against the receiver.
+    const logged = await t.db.select().from(webhookAttempts);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        deliveryId: id, attemptNumber: 9, error: LOST_ATTEMPT_ERROR, responseStatus: null, durationMs: null, responseBody: null,
+        startedAt: new Date("2030-01-01T00:00:00.000Z"),
+      }),
+    ]);
+    expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
+  });
+
+  it("every time: retried on the retry table, not at each lease expiry, and EXHAUSTED after nine", async () => {
+    useClock();
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const claimedAt: number[] = [];
+    for (let attempt = 1; attempt <= WEBHOOK_LIMITS.maxAttempts; attempt++) {
+      const claims = await claimDeliveries(t.db, { limit: 10 });
+      expect(claims.map((c) => [c.id, c.attempt])).toEqual([[id, attempt]]);
+      claimedAt.push(clock.getTime());
+      // The worker crashes: no outcome is ever written. At the lease's expiry the delivery is not due yet.
+      advance(LEASE + 1);
+      expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+      if (attempt < WEBHOOK_LIMITS.maxAttempts) {
+        // Due exactly when the table says, counted from the lost attempt — not a millisecond earlier.
+        advance(scheduledDelayMs(attempt) - LEASE - 2);
+        expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+        advance(1);
+      }
+    }
+    const gaps = claimedAt.slice(1).map((at, i) => (at - claimedAt[i]!) / 60_000);
+    expect(gaps).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
+    expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", attempts: 9, lastError: WORKER_LOST_ERROR });
+    advance(24 * 3600_000);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
+    // Nine lost attempts, nine rows in the log, each started when it was claimed; the endpoint's health untouched.
+    const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!)).orderBy(webhookAttempts.attemptNumber);
+    expect(logged.map((a) => [a.attemptNumber, a.startedAt.getTime(), a.error, a.responseStatus])).toEqual(
+      claimedAt.map((at, i) => [i + 1, at, LOST_ATTEMPT_ERROR, null]),
+    );
+    expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
+  });
+});
+
+describe("fairness across endpoints", () => {
+  it("claims another endpoint's newer deliveries although one endpoint has 60 older ones due", async () => {
+    useClock();
+    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
+    advance(1000);
+    const bIds = [];
+    for (let i = 0; i < 3; i++) bIds.push(...(await raisePackageSent(t.db, ctxB, `b_${i}`)).deliveryIds);
+
+    // A batch with room for A's cap and B's three: B's are in it although A alone has 60 older ones.
+    const claims = await claimDeliveries(t.db, { limit: CAP + 3 });
+    expect(claims.filter((c) => c.endpointId === b.id).map((c) => c.id).sort()).toEqual([...bIds].sort());
+    expect(claims.filter((c) => c.endpointId === a.id)).toHaveLength(CAP);
+    // Handed out oldest first: A's (older) before B's.
+    expect(claims.map((c) => c.endpointId)).toEqual([...Array<string>(CAP).fill(a.id), b.id, b.id, b.id]);
+  });
+
+  it("claims another endpoint's deliveries while the endpoint with the long queue is at its cap", async () => {
+    useClock();
+    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
+    const first = await claimDeliveries(t.db, { limit: CAP + 6 });
+    expect(first.map((c) => c.endpointId)).toEqual(Array<string>(CAP).fill(a.id));
+    advance(1000);
+    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctxB, `b_${i}`);
+    const second = await claimDeliveries(t.db, { limit: 2 });
+    expect(second.map((c) => c.endpointId)).toEqual([b.id, b.id]);
+  });
+});
+
+type TPlanNode = { "Node Type": string; "Parent Relationship"?: string; "Subplan Name"?: string; "Actual Loops"?: number; Plans?: TPlanNode[] };
+const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
+  match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
+
+describe("the claim's cost", () => {
+  it("looks only at endpoints with queued deliveries, not at every endpoint (read from its plan)", async () => {
+    useClock();
+    const { ctx: busy } = await setupEndpoint(t.db, URL_A, { name: "Busy" });
+    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, busy, `b_${i}`);
+    // An endpoint whose only queued delivery is a retry due in an hour: queued, though nothing is due.
+    const { ctx: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
+    await raisePackageSent(t.db, later, "l_0");
+    await t.db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) })
+      .where(eq(webhookDeliveries.endpointId, laterEndpoint.id));
+    // Forty endpoints with nothing queued; one of them has a finished delivery.
+    const { ctx: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
+    for (let i = 1; i < 40; i++) await createEndpoint(t.db, idle, { url: `${URL_A}/${i}`, events: ["PACKAGE_COMPLETED"] });
+    await raisePackageSent(t.db, idle, "done");
+    await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.endpointId, finishedEndpoint.id));
+
+    // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
+    let plan: TPlanNode | undefined;
+    await t.db
+      .transaction(async (tx) => {
+        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(
+          tx,
+          sql`explain (analyze, format json) ${claimStatements({ limit: 10 }, clock).claim}`,
+        );
+        const json = row!["QUERY PLAN"];
+        plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
+    const leases = subtree(plan!, (n) => n["Subplan Name"] === "CTE leases");
+    // (the lateral count is the inner side of the loop over endpoints: one run per endpoint looked at)
+    const perEndpoint = leases?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
+    expect(perEndpoint?.["Actual Loops"]).toBe(2);
+    expect(await claimDeliveries(t.db, { limit: 10 })).toHaveLength(3);
+  });
+});
+
+describe("the claim's indexes", () => {
+  it("exist as partial indexes: in-flight per endpoint, and due first attempts and retries per endpoint", async () => {
+    const rows = await queryRows<{ indexname: string; indexdef: string }>(
+      t.db,
+      sql`select indexname, indexdef from pg_indexes where tablename = 'webhook_deliveries' order by indexname`,
+    );
+    const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
+    expect(byName.get("webhook_deliveries_in_flight_idx")).toMatch(/\(endpoint_id\) WHERE \(claim_token IS NOT NULL\)/);
+    expect(byName.get("webhook_deliveries_endpoint_first_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts = 0/);
+    expect(byName.get("webhook_deliveries_endpoint_retry_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts > 0/);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory lock (PostgreSQL)", () => {
+  it("counts the in-flight rows another claimer committed while this claim waited for the lock", async () => {
+    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const ids: string[] = [];
+    for (let i = 0; i < 2 * CAP; i++) ids.push(...(await raisePackageSent(t.db, ctx, `p_${i}`)).deliveryIds);
+    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
+    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    try {
+      // Another worker holds the claim lock and claims the CAP NEWEST deliveries (the endpoint's whole cap).
+      const reserved = await other.reserve();
+      await reserved`begin`;
+      await reserved`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
+      await reserved`update webhook_deliveries set attempts = 1, claim_token = 'other-worker', locked_until = now() + interval '30 seconds'
+                     where id = any(${ids.slice(CAP)})`;
+      // Our claim starts meanwhile and must wait for the lock.
+      const claiming = claimDeliveries(t.db, { limit: 2 * CAP });
+      for (;;) {
+        const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+        if (waiting!.n > 0) break;
+      }
+      await reserved`commit`;
+      reserved.release();
+      expect(await claiming).toEqual([]);
+      const inFlight = await t.db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.claimToken), inArray(webhookDeliveries.id, ids)));
+      expect(inFlight).toHaveLength(CAP);
+    } finally {
+      await other.end();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Protects pause against the claim that came just before it: a delivery claimed by a worker, whose endpoint
+ * is then paused before the request leaves, must not be POSTed. It ends EXHAUSTED "endpoint paused" without a
+ * request, without counting a failure against the endpoint, without an attempt in the log, and with the
+ * attempt that was never made uncounted. (It was once sent anyway: a pause skips deliveries a worker holds.)
+ * Also: a claim taken over by another worker is not sent either, and the worker's batching gate gives each
+ * claim of a batch its own verdict. A local receiver (127.0.0.1, the development switch on) counts requests.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
+import { useTestDb } from "@/server/test/db";
+import { claimDeliveries } from "./claim-deliveries";
+import { performDelivery } from "./perform-delivery";
+import { createSendGate } from "./send-gate";
+import { answer } from "@/server/domain/webhooks/test-support/receiver";
+import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
+import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoint";
+
+const t = useTestDb();
+const rx = useLocalReceiver(answer(500));
+
+
+describe("a claim made just before a pause", () => {
+  it("is dropped unsent: EXHAUSTED 'endpoint paused', no failure counted, no attempt logged", async () => {
+    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const [claim] = await claimDeliveries(t.db, { limit: 10 });
+    expect(claim).toMatchObject({ id, attempt: 1 });
+
+    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: false });
+    const sent = rx.received.length;
+    expect(await performDelivery(t.db, claim!, { random: () => 0 })).toMatchObject({ kind: "recorded", status: "EXHAUSTED" });
+
+    expect(rx.received.length).toBe(sent);
+    expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", attempts: 0, claimToken: null, lockedUntil: null });
+    expect(await t.db.select().from(webhookAttempts)).toEqual([]);
+    expect(await endpointRow(t.db, endpoint.id)).toMatchObject({ consecutiveFailures: 0, enabled: false });
+  });
+});
+
+describe("the send gate", () => {
+  it("gives each claim of a batch its verdict: send, paused (dropped) or stale (not sent)", async () => {
+    const { ctx: live } = await setupEndpoint(t.db, rx.url, { name: "Live" });
+    const { ctx: paused, endpoint: pausedEndpoint } = await setupEndpoint(t.db, rx.url, { name: "Paused" });
+    await raisePackageSent(t.db, live, "p1");
+    await raisePackageSent(t.db, live, "p2");
+    await raisePackageSent(t.db, paused, "p3");
+    const claims = await claimDeliveries(t.db, { limit: 10 });
+    expect(claims).toHaveLength(3);
+    const [keep, takenOver] = claims.filter((c) => c.endpointId !== pausedEndpoint.id);
+    const onPaused = claims.find((c) => c.endpointId === pausedEndpoint.id)!;
+    await updateEndpoint(t.db, paused, pausedEndpoint.id, { enabled: false });
+    await t.db.update(webhookDeliveries).set({ claimToken: "another-worker" }).where(eq(webhookDeliveries.id, takenOver!.id));
+
+    const gate = createSendGate(t.db);
+    const verdicts = await Promise.all([gate.confirm(keep!), gate.confirm(takenOver!), gate.confirm(onPaused)]);
+    expect(verdicts).toEqual(["send", "stale", "paused"]);
+    expect(await deliveryRow(t.db, keep!.id)).toMatchObject({ status: "PENDING", claimToken: keep!.token, attempts: 1 });
+    expect(await deliveryRow(t.db, takenOver!.id)).toMatchObject({ status: "PENDING", claimToken: "another-worker" });
+    expect(await deliveryRow(t.db, onPaused.id)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", attempts: 0 });
+
+    // The stale claim is not sent by performDelivery either.
+    const sent = rx.received.length;
+    expect(await performDelivery(t.db, takenOver!, { confirm: gate.confirm })).toEqual({ kind: "stale" });
+    expect(rx.received.length).toBe(sent);
+  });
+});

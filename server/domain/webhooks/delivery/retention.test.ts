@@ -1,0 +1,79 @@
+/**
+ * Protects webhook housekeeping: finished deliveries (and then their orphaned events) older than the
+ * retention age are pruned while anything still queued is kept whatever its age; and the safety net drops
+ * queued deliveries of a paused endpoint that a pause could not reach (their worker died while holding them);
+ * a dropped delivery whose worker was lost has that attempt in the log, whether the safety net or a pause drops it.
+ */
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/server/db/schema";
+import { setClock } from "@/server/lib/clock";
+import { useTestDb } from "@/server/test/db";
+import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
+import { dropPausedDeliveries } from "./drop-paused-deliveries";
+import { pruneDeliveries } from "./prune-deliveries";
+import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoint";
+import { deliveryRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+
+const t = useTestDb();
+const DAY = 24 * 3600_000;
+
+describe("retention", () => {
+  it("prunes finished deliveries older than the retention age, keeps queued ones and recent ones", async () => {
+    let clock = new Date("2030-01-01T00:00:00Z");
+    setClock(() => clock);
+    const { ctx } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [oldDone] = (await raisePackageSent(t.db, ctx, "old_done")).deliveryIds;
+    const [oldQueued] = (await raisePackageSent(t.db, ctx, "old_queued")).deliveryIds;
+    await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.id, oldDone!));
+    clock = new Date(clock.getTime() + 20 * DAY);
+    const [recentDone] = (await raisePackageSent(t.db, ctx, "recent")).deliveryIds;
+    await t.db.update(webhookDeliveries).set({ status: "EXHAUSTED" }).where(eq(webhookDeliveries.id, recentDone!));
+    clock = new Date(clock.getTime() + 11 * DAY);
+
+    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1 });
+    const left = await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
+    expect(left.map((r) => r.id).sort()).toEqual([oldQueued, recentDone].sort());
+    expect((await t.db.select({ n: count() }).from(webhookEvents))[0]!.n).toBe(2);
+  });
+
+  it("drops queued deliveries of a paused endpoint once no worker holds them", async () => {
+    const at = new Date("2030-01-01T00:00:00Z");
+    setClock(() => at);
+    const { ctx, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [held] = (await raisePackageSent(t.db, ctx, "a")).deliveryIds;
+    const [orphan] = (await raisePackageSent(t.db, ctx, "b")).deliveryIds;
+    await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpoint.id));
+    await t.db.update(webhookDeliveries).set({ claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) }).where(eq(webhookDeliveries.id, held!));
+    const claimedAt = new Date(at.getTime() - 30_001);
+    await t.db
+      .update(webhookDeliveries)
+      .set({ claimToken: "dead", attempts: 1, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
+      .where(eq(webhookDeliveries.id, orphan!));
+
+    expect(await dropPausedDeliveries(t.db)).toBe(1);
+    expect(await deliveryRow(t.db, orphan!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", claimToken: null });
+    expect(await deliveryRow(t.db, held!)).toMatchObject({ status: "PENDING", claimToken: "alive" });
+    // The orphan's attempt (counted at its claim, its worker lost) is in the log; the held one's is not yet.
+    const logged = await t.db.select().from(webhookAttempts);
+    expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 1, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR, responseStatus: null })]);
+  });
+
+  it("a pause logs the lost attempt of a delivery whose worker's lease had expired, as it drops it", async () => {
+    const at = new Date("2030-01-01T00:00:00Z");
+    setClock(() => at);
+    const { ctx, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [orphan] = (await raisePackageSent(t.db, ctx, "a")).deliveryIds;
+    const [queued] = (await raisePackageSent(t.db, ctx, "b")).deliveryIds;
+    const claimedAt = new Date(at.getTime() - 60_000);
+    await t.db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", claimToken: "dead", attempts: 3, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
+      .where(eq(webhookDeliveries.id, orphan!));
+
+    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: false });
+    for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
+    const logged = await t.db.select().from(webhookAttempts);
+    expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 3, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR })]);
+  });
+});

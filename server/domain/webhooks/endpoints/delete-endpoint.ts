@@ -1,0 +1,24 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookEndpoints } from "@/server/db/schema";
+import { errors } from "@/server/lib/errors";
+import { foldAttemptsIntoHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
+import { auditEndpointChange } from "./audit-endpoint-change";
+import { findEndpoint } from "./find-endpoint";
+import type { TActor } from "@/server/domain/access/actor";
+
+/** Deletes the endpoint and, by cascade, its deliveries; an attempt in flight finds its claim gone and records nothing. */
+export async function deleteEndpoint(db: Db, ctx: TActor, endpointId: string) {
+  return db.transaction(async (tx) => {
+    await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
+    // Its deliveries and attempts go by cascade: keep their durations in the cumulative metrics histogram.
+    await foldAttemptsIntoHistogram(tx, sql`select id from webhook_deliveries where endpoint_id = ${endpointId}`);
+    const [row] = await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, ctx.workspace.id)))
+      .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+    if (!row) throw errors.notFound("Webhook endpoint");
+    await auditEndpointChange(tx, ctx, endpointId, "webhook.endpoint_deleted", { url: row.url });
+    return { id: endpointId, deleted: true as const };
+  });
+}

@@ -1,0 +1,40 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookDeliveries, webhookEvents, type TDeliveryStatus } from "@/server/db/schema";
+import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
+import type { TActor } from "@/server/domain/access/actor";
+import { toDeliveryView, toEndpointView } from "./endpoint-view";
+import { findEndpoint } from "./find-endpoint";
+
+/** One endpoint with its delivery log: newest first, paged, optionally one status; `deliveryCount` counts the filter. */
+export async function getEndpoint(
+  db: Db,
+  ctx: TActor,
+  endpointId: string,
+  query: TPageQuery & { status?: TDeliveryStatus },
+) {
+  const endpoint = await findEndpoint(db, ctx, endpointId);
+  const { limit, offset } = pageWindow(query);
+  const where = and(
+    eq(webhookDeliveries.endpointId, endpoint.id),
+    query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ delivery: webhookDeliveries, test: webhookEvents.test })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return {
+    ...toEndpointView(endpoint),
+    deliveries: rows.map((r) => toDeliveryView(r.delivery, r.test)),
+    deliveryCount: total?.n ?? 0,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * PATCH an endpoint. `enabled: false` pauses it: in the same transaction every queued delivery that no
+ * worker holds ends EXHAUSTED "endpoint paused" (drop-paused-deliveries.ts); one a worker has claimed but not yet sent is dropped by that
+ * worker's check just before sending (confirm-claims.ts); a request already on the wire finishes, and if it
+ * fails its worker sees the pause and drops it instead of retrying. `enabled: true` resumes AND clears the failure counter and
+ * the Failing mark — also on an endpoint that was never paused, which is how a Failing endpoint is re-enabled.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookEndpoints } from "@/server/db/schema";
+import { now } from "@/server/lib/clock";
+import { assertRegistrableUrl } from "./assert-registrable-url";
+import { auditEndpointChange } from "./audit-endpoint-change";
+import { dropQueuedDeliveries } from "@/server/domain/webhooks/delivery/drop-paused-deliveries";
+import { EVENT_NAMES, type TEventName } from "@/server/domain/webhooks/events/event-catalogue";
+import type { TActor } from "@/server/domain/access/actor";
+import { toEndpointView } from "./endpoint-view";
+import { findEndpoint } from "./find-endpoint";
+
+export type TUpdateEndpointInput = {
+  url?: string;
+  events?: TEventName[];
+  description?: string | null;
+  enabled?: boolean;
+};
+
+export async function updateEndpoint(db: Db, ctx: TActor, endpointId: string, input: TUpdateEndpointInput) {
+  // Tenancy first: another workspace's endpoint is 404 whatever the body says — never a 422 on `url`, and no
+  // DNS lookup made on its behalf. The URL is vetted outside the transaction (DNS can be slow; no row lock is
+  // held meanwhile), and the endpoint is found again, locked, inside it.
+  await findEndpoint(db, ctx, endpointId);
+  const url = input.url === undefined ? undefined : await assertRegistrableUrl(input.url);
+  return db.transaction(async (tx) => {
+    await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
+    const at = now();
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        updatedAt: at,
+        ...(url === undefined ? {} : { url }),
+        ...(input.events === undefined ? {} : { events: EVENT_NAMES.filter((n) => input.events!.includes(n)) }),
+        ...(input.description === undefined ? {} : { description: input.description }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...(input.enabled === true ? { consecutiveFailures: 0, failingSince: null } : {}),
+      })
+      .where(eq(webhookEndpoints.id, endpointId))
+      .returning();
+    if (input.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
+    const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
+    await auditEndpointChange(tx, ctx, endpointId, "webhook.endpoint_updated", changed);
+    return toEndpointView(row!);
+  });
+}
+

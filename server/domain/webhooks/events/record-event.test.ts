@@ -1,0 +1,122 @@
+/**
+ * Protects the outbox: an event and its deliveries are written in the caller's transaction or not at all
+ * (a rolled-back change leaves no event, no delivery, no sequence step); fan-out reaches exactly the
+ * subscribed, enabled, non-Failing endpoints of the event's workspace; the envelope is the spec's, with
+ * `metadata` always present and an additive per-package `sequence`; workers are woken after commit only.
+ */
+import { workspaceActor } from "@/server/test/actors";
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/server/db/schema";
+import { WAKE_CHANNEL } from "@/server/db/client";
+import { setClock } from "@/server/lib/clock";
+import { useTestDb } from "@/server/test/db";
+import { createTestWorkspace } from "@/server/test/factories";
+import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
+import { recordEvent } from "./record-event";
+import { packageSent, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { withEvents } from "./with-events";
+
+const t = useTestDb();
+const URL_A = "https://93.184.216.34/a";
+
+async function counts() {
+  const [events] = await t.db.select({ n: count() }).from(webhookEvents);
+  const [deliveries] = await t.db.select({ n: count() }).from(webhookDeliveries);
+  return { events: events!.n, deliveries: deliveries!.n };
+}
+
+describe("recordEvent", () => {
+  it("fans out to subscribed, enabled, non-Failing endpoints of the workspace only", async () => {
+    const { org, ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const onlySessions = await createEndpoint(t.db, ctx, { url: URL_A, events: ["SESSION_SENT"] });
+    const paused = await createEndpoint(t.db, ctx, { url: URL_A });
+    const failing = await createEndpoint(t.db, ctx, { url: URL_A });
+    await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, paused.id));
+    await t.db.update(webhookEndpoints).set({ consecutiveFailures: 10, failingSince: new Date() }).where(eq(webhookEndpoints.id, failing.id));
+    const otherWs = await createTestWorkspace(t.db, org.organisationId, "north");
+    await createEndpoint(t.db, workspaceActor(org.organisationId, otherWs), { url: URL_A });
+
+    const recorded = await raisePackageSent(t.db, ctx);
+    const rows = await t.db.select().from(webhookDeliveries);
+    expect(rows.map((r) => r.endpointId)).toEqual([endpoint.id]);
+    expect(recorded.deliveryIds).toEqual([rows[0]!.id]);
+    expect(rows[0]).toMatchObject({ status: "PENDING", attempts: 0, event: "PACKAGE_SENT" });
+    expect(onlySessions.events).toEqual(["SESSION_SENT"]);
+  });
+
+  it("serialises the spec's envelope once, metadata always present, with a per-package sequence", async () => {
+    const { ctx } = await setupEndpoint(t.db, URL_A);
+    setClock(() => new Date("2030-05-01T10:00:00.000Z"));
+    const first = await raisePackageSent(t.db, ctx, "pkg_a");
+    const second = await t.db.transaction((tx) =>
+      recordEvent(tx, {
+        organisationId: ctx.organisation.id,
+        workspaceId: ctx.workspace.id,
+        event: "SESSION_OPENED",
+        data: { packageId: "pkg_a", sessionId: "ses_1", recipientName: null, recipientEmail: null, metadata: {} },
+      }),
+    );
+    const other = await raisePackageSent(t.db, ctx, "pkg_b");
+    expect([first.sequence, second.sequence, other.sequence]).toEqual([1, 2, 1]);
+    const [event] = await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, second.eventId));
+    expect(JSON.parse(event!.body)).toEqual({
+      event: "SESSION_OPENED",
+      timestamp: "2030-05-01T10:00:00.000Z",
+      sequence: 2,
+      data: { packageId: "pkg_a", sessionId: "ses_1", recipientName: null, recipientEmail: null, metadata: {} },
+    });
+  });
+
+  it("refuses a payload that does not match the catalogue, taking the caller's change with it", async () => {
+    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const bad = { ...packageSent(), signerCount: "two" } as unknown as ReturnType<typeof packageSent>;
+    await expect(
+      t.db.transaction((tx) =>
+        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: bad }),
+      ),
+    ).rejects.toThrow();
+    expect(await counts()).toEqual({ events: 0, deliveries: 0 });
+  });
+
+  it("leaves no event and no delivery when the caller's transaction rolls back", async () => {
+    const { ctx } = await setupEndpoint(t.db, URL_A);
+    await expect(
+      t.db.transaction(async (tx) => {
+        await recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
+        expect((await tx.select({ n: count() }).from(webhookDeliveries))[0]!.n).toBe(1);
+        throw new Error("the package change failed after the event was recorded");
+      }),
+    ).rejects.toThrow("the package change failed");
+    expect(await counts()).toEqual({ events: 0, deliveries: 0 });
+    // The sequence did not advance either: the next event of that package is still number 1.
+    expect((await raisePackageSent(t.db, ctx)).sequence).toBe(1);
+  });
+
+  it("wakes workers after the commit, when the rows are visible, and not on rollback", async () => {
+    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const seenAtWake: number[] = [];
+    const original = t.handle.notify.bind(t.handle);
+    const notify = vi.spyOn(t.handle, "notify").mockImplementation(async (channel) => {
+      // Read from outside the transaction: a worker woken now must already see the delivery.
+      seenAtWake.push((await t.db.select({ n: count() }).from(webhookDeliveries))[0]!.n);
+      return original(channel);
+    });
+    try {
+      await expect(
+        withEvents(t.db, async (tx) => {
+          await recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
+          throw new Error("rolled back");
+        }),
+      ).rejects.toThrow("rolled back");
+      expect(notify).not.toHaveBeenCalled();
+      await withEvents(t.db, (tx) =>
+        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() }),
+      );
+      expect(notify).toHaveBeenCalledExactlyOnceWith(WAKE_CHANNEL);
+      expect(seenAtWake).toEqual([1]);
+    } finally {
+      notify.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The outbox. In the caller's transaction: validates the payload against the catalogue, gives it the next
+ * per-package `sequence`, serialises the envelope ONCE (every attempt signs these exact bytes), stores the
+ * event and one PENDING delivery per subscribed, enabled, non-Failing endpoint of the workspace. Nothing is
+ * sent here and nothing is notified: see with-events.ts for the wake-up after commit.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { now } from "@/server/lib/clock";
+import { newId, sqlNewId } from "@/server/lib/ids";
+import { EVENT_DATA, type TEnvelope, type TEventData, type TEventName } from "./event-catalogue";
+import { queryPrepared } from "@/server/domain/webhooks/delivery/query-prepared";
+
+export type TRecordEventInput<E extends TEventName> = {
+  organisationId: string;
+  workspaceId: string;
+  event: E;
+  data: TEventData<E>;
+  /** A sample from "Send test event": `test: true`, no sequence, delivered only to `endpointId`. */
+  test?: { endpointId: string };
+};
+
+export type TRecordedEvent = { eventId: string; sequence: number | null; deliveryIds: string[] };
+
+// The outbox's statements are prepared (queryPrepared, server's default plans): in a 100-endpoint fan-out each
+// unprepared statement cost a second round trip for postgres.js to learn its parameter types.
+const PREPARED = { genericPlans: false } as const;
+
+async function nextSequence(tx: Db, packageId: string): Promise<number> {
+  const [row] = await queryPrepared<{ value: number }>(
+    tx,
+    sql`insert into package_event_sequences (package_id, last_sequence) values (${packageId}, 1)
+        on conflict (package_id) do update set last_sequence = package_event_sequences.last_sequence + 1
+        returning last_sequence as value`,
+    PREPARED,
+  );
+  return row!.value;
+}
+
+export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEventInput<E>): Promise<TRecordedEvent> {
+  // A payload that does not match the catalogue is a bug in the caller: throwing rolls its change back.
+  const data = EVENT_DATA[input.event].parse(input.data) as Record<string, unknown> & { packageId: string };
+  const at = now();
+  const sequence = input.test ? null : await nextSequence(tx, data.packageId);
+  const envelope: TEnvelope = {
+    event: input.event,
+    timestamp: at.toISOString(),
+    ...(sequence === null ? {} : { sequence }),
+    data,
+    ...(input.test ? { test: true as const } : {}),
+  };
+  const body = JSON.stringify(envelope);
+  const eventId = newId("whe");
+  const atIso = at.toISOString();
+  const insertEvent = sql`insert into webhook_events (id, organisation_id, workspace_id, event, package_id, sequence, test, payload, body, created_at)
+    values (${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId}, ${sequence}::int,
+            ${Boolean(input.test)}::boolean, ${body}::jsonb, ${body}, ${atIso}::timestamptz)`;
+
+  // One INSERT … SELECT fans out to every target endpoint (100 endpoints stay one statement, no 800 parameters);
+  // the ids are therefore made in SQL (sqlNewId: the same format as newId, made by PostgreSQL).
+  const target = input.test
+    ? sql`e.workspace_id = ${input.workspaceId} and e.id = ${input.test.endpointId}`
+    : sql`e.workspace_id = ${input.workspaceId} and e.enabled and e.failing_since is null
+          and e.events @> ${JSON.stringify([input.event])}::jsonb`;
+  const insertDeliveries = sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts, next_attempt_at, created_at, updated_at)
+        select ${sqlNewId("whd")}, ${eventId}, e.id, ${input.event}, 'PENDING', 0,
+               ${atIso}::timestamptz, ${atIso}::timestamptz, ${atIso}::timestamptz
+        from webhook_endpoints e where ${target}
+        returning id`;
+  // Sent together (pipelined on the transaction's connection), run in order: the event, then its deliveries.
+  const [, rows] = await Promise.all([
+    queryPrepared(tx, insertEvent, PREPARED),
+    queryPrepared<{ id: string }>(tx, insertDeliveries, PREPARED),
+  ]);
+  return { eventId, sequence, deliveryIds: rows.map((r) => r.id) };
+}

@@ -1,0 +1,99 @@
+/**
+ * Figures for the endpoints dashboard, per endpoint of one workspace, over the 24 hours before `at`:
+ * - successRate: share of attempts answered with a 2xx (null when there were no attempts);
+ * - deliveryCount: deliveries created;
+ * - p50Ms / p95Ms: response time of the attempts that got an answer (continuous percentiles);
+ * - lastAttempt: the newest attempt ever (time, status, error), whatever its age.
+ */
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { endpointState, type TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
+
+export type TEndpointHealth = {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  state: TEndpointState;
+  consecutiveFailures: number;
+  failingSince: Date | null;
+  createdAt: Date;
+  deliveryCount24h: number;
+  attemptCount24h: number;
+  successRate24h: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  lastAttempt: { at: Date; responseStatus: number | null; error: string | null } | null;
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): Promise<TEndpointHealth[]> {
+  const since = new Date(at.getTime() - DAY_MS);
+  const endpoints = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.workspaceId, workspaceId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  if (endpoints.length === 0) return [];
+  const ids = endpoints.map((e) => e.id);
+
+  const deliveryCounts = await db
+    .select({ endpointId: webhookDeliveries.endpointId, n: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.endpointId, ids), gte(webhookDeliveries.createdAt, since)))
+    .groupBy(webhookDeliveries.endpointId);
+
+  const attemptStats = await db
+    .select({
+      endpointId: webhookDeliveries.endpointId,
+      attempts: sql<number>`count(*)::int`,
+      ok: sql<number>`count(*) filter (where ${webhookAttempts.responseStatus} between 200 and 299)::int`,
+      p50: sql<number | null>`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p95: sql<number | null>`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+    })
+    .from(webhookAttempts)
+    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+    .where(and(inArray(webhookDeliveries.endpointId, ids), gte(webhookAttempts.startedAt, since)))
+    .groupBy(webhookDeliveries.endpointId);
+
+  const lastAttempts = await db
+    .selectDistinctOn([webhookDeliveries.endpointId], {
+      endpointId: webhookDeliveries.endpointId,
+      at: webhookAttempts.startedAt,
+      responseStatus: webhookAttempts.responseStatus,
+      error: webhookAttempts.error,
+    })
+    .from(webhookAttempts)
+    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+    .where(inArray(webhookDeliveries.endpointId, ids))
+    .orderBy(webhookDeliveries.endpointId, desc(webhookAttempts.startedAt));
+
+  const countBy = new Map(deliveryCounts.map((r) => [r.endpointId, Number(r.n)]));
+  const statsBy = new Map(attemptStats.map((r) => [r.endpointId, r]));
+  const lastBy = new Map(lastAttempts.map((r) => [r.endpointId, r]));
+  const round = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Math.round(Number(v)));
+
+  return endpoints.map((e) => {
+    const s = statsBy.get(e.id);
+    const last = lastBy.get(e.id);
+    const attempts = Number(s?.attempts ?? 0);
+    return {
+      id: e.id,
+      url: e.url,
+      description: e.description,
+      events: e.events,
+      state: endpointState(e),
+      consecutiveFailures: e.consecutiveFailures,
+      failingSince: e.failingSince,
+      createdAt: e.createdAt,
+      deliveryCount24h: countBy.get(e.id) ?? 0,
+      attemptCount24h: attempts,
+      successRate24h: attempts ? Number(s?.ok ?? 0) / attempts : null,
+      p50Ms: round(s?.p50),
+      p95Ms: round(s?.p95),
+      lastAttempt: last ? { at: last.at, responseStatus: last.responseStatus, error: last.error } : null,
+    };
+  });
+}

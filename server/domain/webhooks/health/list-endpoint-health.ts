@@ -1,0 +1,20 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { getEndpointHealth } from "./get-endpoint-health";
+import { now } from "@/server/lib/clock";
+import { toHealthView } from "./health-view";
+import type { TActor } from "@/server/domain/access/actor";
+
+/** The endpoints dashboard: every endpoint of the current workspace with its figures, Failing ones first. */
+export async function listEndpointHealth(db: Db, scope: TActor) {
+  const health = await getEndpointHealth(db, scope.workspace.id, now());
+  const order = { FAILING: 0, ACTIVE: 1, PAUSED: 2 } as const;
+  const endpoints = health.map(toHealthView).sort((a, b) => order[a.state] - order[b.state]);
+  const [waiting] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookEndpoints.workspaceId, scope.workspace.id), inArray(webhookDeliveries.status, ["PENDING"])));
+  return { workspace: { id: scope.workspace.id, name: scope.workspace.name }, endpoints, pendingDeliveries: Number(waiting?.n ?? 0) };
+}

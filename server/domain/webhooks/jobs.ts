@@ -1,0 +1,98 @@
+/**
+ * Webhook housekeeping as declared jobs (server/lib/jobs.ts; run by the worker, see server/jobs/README.md).
+ * The delivery queue itself is NOT one of them: it keeps its specialised claim (claim-deliveries.ts).
+ * - drop-paused: a paused endpoint that still has queued deliveries no worker holds is the due item (the
+ *   pause drops them itself; this catches those whose worker died while holding them).
+ * - prune-deliveries / prune-events: a batch of finished deliveries older than WEBHOOK_RETENTION_DAYS, then of
+ *   events no delivery refers to any more, is the due item; one batch per transaction.
+ */
+import { and, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-orm";
+import { queryRows, type Db } from "@/server/db/client";
+import { webhookDeliveries, webhookEvents } from "@/server/db/schema";
+import { env } from "@/server/env";
+import { defineJob, type TDueItem } from "@/server/lib/jobs";
+import { foldAttemptsIntoHistogram } from "./delivery/attempt-histogram";
+import { dropQueuedDeliveries } from "./delivery/drop-paused-deliveries";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Rows removed per transaction: short transactions, and one array parameter of bounded size. */
+const BATCH = 1000;
+
+/** A batch of rows, named by its first id. */
+export type TIdBatch = TDueItem & { ids: string[] };
+
+/**
+ * Locks up to BATCH rows of `table` that `where` selects, skipping those another transaction holds (they wait
+ * for the next batch) and those the runner asked to skip.
+ */
+async function lockBatch(tx: Db, table: typeof webhookDeliveries | typeof webhookEvents, where: SQL | undefined, skip: readonly string[]): Promise<TIdBatch | undefined> {
+  const rows = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(where, notInArray(table.id, [...skip])))
+    .limit(BATCH)
+    .for("update", { skipLocked: true });
+  return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
+}
+const idArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
+
+/** `retentionDays` overrides WEBHOOK_RETENTION_DAYS (tests); read when a job looks, not when it is declared. */
+export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
+  const cutoff = (at: Date) => new Date(at.getTime() - (opts.retentionDays ?? env().WEBHOOK_RETENTION_DAYS) * DAY);
+  const orphanEvents = (db: Db) => notExists(db.select({ one: sql`1` }).from(webhookDeliveries).where(sql`${webhookDeliveries.eventId} = ${webhookEvents.id}`));
+
+  return {
+    dropPaused: defineJob<TDueItem>({
+      name: "webhook-drop-paused",
+      everyMs: 60_000,
+      async due(tx, { at, skip }) {
+        // "Queued and no worker holds it" as in dropQueuedDeliveries. The endpoint is locked FOR NO KEY UPDATE
+        // (as the pause's own update does), so inserting deliveries (FOR KEY SHARE) is never blocked.
+        const rows = await queryRows<{ id: string }>(
+          tx,
+          sql`select e.id from webhook_endpoints e
+          where not e.enabled and ${notInArray(sql`e.id`, [...skip])}
+            and exists (
+              select 1 from webhook_deliveries d
+              where d.endpoint_id = e.id and d.status in ('PENDING', 'FAILED')
+                and (d.locked_until is null or d.locked_until <= ${at.toISOString()}::timestamptz))
+          order by e.id limit 1
+          for no key update of e skip locked`,
+        );
+        return rows[0];
+      },
+      async handle(tx, endpoint, { at }) {
+        await dropQueuedDeliveries(tx, sql`e.id = ${endpoint.id}`, at);
+      },
+    }),
+
+    pruneDeliveries: defineJob<TIdBatch>({
+      name: "webhook-prune-deliveries",
+      everyMs: 10 * 60_000,
+      async due(tx, { at, skip }) {
+        // Locked, so the attempts folded into the histogram are exactly those deleted (a replay cannot turn
+        // one back to PENDING in between).
+        const finished = and(lt(webhookDeliveries.createdAt, cutoff(at)), inArray(webhookDeliveries.status, ["DELIVERED", "EXHAUSTED"]));
+        return lockBatch(tx, webhookDeliveries, finished, skip);
+      },
+      async handle(tx, batch) {
+        const ids = idArray(batch.ids);
+        await foldAttemptsIntoHistogram(tx, sql`select unnest(${ids}::text[])`);
+        await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} = any(${ids}::text[])`);
+      },
+    }),
+
+    pruneEvents: defineJob<TIdBatch>({
+      name: "webhook-prune-events",
+      everyMs: 10 * 60_000,
+      async due(tx, { at, skip }) {
+        return lockBatch(tx, webhookEvents, and(lt(webhookEvents.createdAt, cutoff(at)), orphanEvents(tx)), skip);
+      },
+      async handle(tx, batch) {
+        // Checked again: a delivery committed since the claim's snapshot keeps its event.
+        await tx.delete(webhookEvents).where(and(sql`${webhookEvents.id} = any(${idArray(batch.ids)}::text[])`, orphanEvents(tx)));
+      },
+    }),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * One error class and one status table. Domain code throws `AppError`; only `errorResponse`
+ * (server/http/errors.ts) builds the spec's `{ error, details? }` body. Anything else thrown is a bug:
+ * 500 "Internal error", logged, no stack.
+ */
+export type TErrorDetails = Record<string, string[]>;
+
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  /** An upload URL that was used or has expired (PUT /uploads/{token}). */
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  BAD_GATEWAY: 502,
+} as const;
+
+export type TErrorKind = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override name = "AppError";
+  readonly kind: TErrorKind;
+  readonly details?: TErrorDetails;
+  readonly headers?: Record<string, string>;
+
+  constructor(kind: TErrorKind, message: string, opts: { details?: TErrorDetails; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.kind = kind;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.kind];
+  }
+}
+
+/** The messages the spec fixes, in one place. */
+export const errors = {
+  invalidJson: () => new AppError("BAD_REQUEST", "Invalid JSON body"),
+  badRequest: (message: string) => new AppError("BAD_REQUEST", message),
+  unauthorized: () => new AppError("UNAUTHORIZED", "Unauthorized"),
+  planFeature: (feature: string) =>
+    new AppError("PAYMENT_REQUIRED", `Your plan does not include ${feature}`),
+  /** A plan limit (templates, recipients per package) that the change would exceed. */
+  planLimit: (limit: number, what: string) => new AppError("PAYMENT_REQUIRED", `Your plan's limit of ${limit} ${what} is reached`),
+  ipNotAllowed: () => new AppError("FORBIDDEN", "IP address not allowed"),
+  missingPermission: (permission: string) => new AppError("FORBIDDEN", `Missing permission: ${permission}`),
+  missingOneOf: (permissions: readonly string[]) =>
+    new AppError("FORBIDDEN", `Missing permission: one of ${permissions.join(", ")}`),
+  templateAccess: (level: string) => new AppError("FORBIDDEN", `Insufficient template access: ${level} required`),
+  sessionOnly: () => new AppError("FORBIDDEN", "This action requires a signed-in session, not an API key"),
+  forbidden: (message = "Forbidden") => new AppError("FORBIDDEN", message),
+  notFound: (what = "Resource") => new AppError("NOT_FOUND", `${what} not found`),
+  methodNotAllowed: (allow: readonly string[]) =>
+    new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { headers: { Allow: allow.join(", ") } }),
+  conflict: (message: string) => new AppError("CONFLICT", message),
+  payloadTooLarge: (message = "Request body too large") => new AppError("PAYLOAD_TOO_LARGE", message),
+  validation: (details: TErrorDetails, message = "Validation failed") =>
+    new AppError("UNPROCESSABLE", message, { details }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError("RATE_LIMITED", "Rate limit exceeded", { headers: { "Retry-After": String(retryAfterSeconds) } }),
+  badGateway: (message: string) => new AppError("BAD_GATEWAY", message),
+  idempotencyInProgress: () => new AppError("CONFLICT", "A request with this Idempotency-Key is still in progress"),
+  idempotencyMismatch: () =>
+    new AppError("UNPROCESSABLE", "Idempotency-Key was used with a different request", {
+      details: { "Idempotency-Key": ["Idempotency-Key was used with a different request"] },
+    }),
+};

@@ -1,0 +1,61 @@
+/**
+ * Every output of a completed package, in the order that lets each certificate print the most hashes:
+ * 1. each document: original + values, flattened, + certificate, signed (its own file);
+ * 2. the merged PDF: every stamped document, then a certificate that lists each document's sealed SHA-256,
+ *    signed once;
+ * 3. the certificate alone, listing the sealed SHA-256 of every document and of the merged PDF, signed.
+ * A file never holds its own hash; the caller stores every returned sha256 for the /verify lookup.
+ */
+import { createHash } from "node:crypto";
+import { PDFDocument } from "pdf-lib";
+import { renderCertificate } from "./render-certificate";
+import { appendPdf } from "./append-pdf";
+import { signPdf } from "./sign-pdf";
+import { stampDocument } from "./stamp-document";
+import type { TCertificateData, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
+
+export type TSealPackageInput = {
+  documents: TSealDocumentInput[];
+  /** Everything but the documents' hashes and page counts, which are computed here. */
+  certificate: Omit<TCertificateData, "documents" | "mergedSha256">;
+  identity: TSigningIdentity;
+};
+
+export type TSealPackageResult = {
+  documents: (TSealedFile & { id: string; name: string; originalSha256: string; documentPages: number })[];
+  merged: TSealedFile;
+  certificate: TSealedFile;
+};
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+export async function sealPackage(input: TSealPackageInput): Promise<TSealPackageResult> {
+  const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
+  for (const doc of input.documents) {
+    const pdf = await stampDocument(doc.original, doc.fields);
+    stamped.push({ doc, bytes: await pdf.save(), pages: pdf.getPageCount(), originalSha256: sha256(doc.original) });
+  }
+  const listing = stamped.map((s) => ({ name: s.doc.name, pages: s.pages, originalSha256: s.originalSha256 }));
+
+  const plainCertificate = await renderCertificate({ ...input.certificate, documents: listing });
+  const documents: TSealPackageResult["documents"] = [];
+  for (const s of stamped) {
+    const pdf = await PDFDocument.load(s.bytes, { updateMetadata: false });
+    await appendPdf(pdf, plainCertificate);
+    const sealed = await signPdf(await pdf.save(), input.identity);
+    documents.push({ ...sealed, id: s.doc.id, name: s.doc.name, originalSha256: s.originalSha256, documentPages: s.pages });
+  }
+
+  const withSealed = listing.map((d, i) => ({ ...d, sealedSha256: documents[i]!.sha256 }));
+  const merged = await PDFDocument.create({ updateMetadata: false });
+  merged.setTitle(input.certificate.packageTitle);
+  for (const s of stamped) await appendPdf(merged, s.bytes);
+  await appendPdf(merged, await renderCertificate({ ...input.certificate, documents: withSealed }));
+  const mergedSealed = await signPdf(await merged.save(), input.identity);
+
+  const certificate = await signPdf(
+    await renderCertificate({ ...input.certificate, documents: withSealed, mergedSha256: mergedSealed.sha256 }),
+    input.identity,
+  );
+  return { documents, merged: mergedSealed, certificate };
+}

@@ -1,0 +1,84 @@
+/**
+ * The sealing engine's inputs and outputs. The caller (the sealing job) builds these from storage: the original
+ * file bytes and the stored field values, never anything a browser assembled.
+ *
+ * Coordinates: PDF points (1/72 in), origin at the TOP-LEFT corner of the page as it is displayed (its CropBox,
+ * after the page's /Rotate is applied), y growing downwards — the editor's convention, so positions are stored
+ * exactly as placed on screen. `pageIndex` is 0-based.
+ */
+import type { Signer } from "@libpdf/core";
+
+export type TFieldBox = { pageIndex: number; x: number; y: number; width: number; height: number };
+
+export type TSealField = TFieldBox &
+  (
+    | { type: "signature" | "initials"; image: Uint8Array; text?: undefined }
+    | { type: "signature" | "initials"; text: string; image?: undefined }
+    | { type: "date" | "text" | "name" | "email"; text: string }
+    | { type: "checkbox"; checked: boolean }
+  );
+
+export type TSealDocumentInput = {
+  id: string;
+  name: string;
+  /** The original upload, unchanged; never modified by the engine. */
+  original: Uint8Array;
+  fields: TSealField[];
+};
+
+export type TCertificateRecipient = {
+  name: string;
+  email: string;
+  role: string;
+  signingOrder: number;
+  ipAddress: string | null;
+  userAgent: string | null;
+  consentedAt: Date | null;
+  sentAt: Date | null;
+  openedAt: Date | null;
+  completedAt: Date | null;
+  /** IANA zone the times are printed in (the recipient's, when known); default UTC. */
+  timeZone?: string;
+  /** The signature as the recipient gave it: a PNG, or the typed text. */
+  signatureImage?: Uint8Array;
+  signatureText?: string;
+};
+
+export type TCertificateEvent = { at: Date; type: string; actor: string; detail?: string };
+
+export type TCertificateDocument = {
+  name: string;
+  pages: number;
+  originalSha256: string;
+  /** Known only for files sealed before this certificate was rendered (a file never contains its own hash). */
+  sealedSha256?: string;
+};
+
+export type TCertificateData = {
+  packageId: string;
+  packageTitle: string;
+  completedAt: Date | null;
+  timeZone?: string;
+  documents: TCertificateDocument[];
+  recipients: TCertificateRecipient[];
+  events: TCertificateEvent[];
+  /** Hash of the last audit event (the head of the hash chain). */
+  auditChainHead: string;
+  /** SHA-256 of the merged sealed PDF, printed on the standalone certificate only. */
+  mergedSha256?: string;
+  /** Where anyone can check a file against this instance, e.g. https://sign.example.com/verify. */
+  verifyUrl?: string;
+  instanceName?: string;
+};
+
+export type TSigningIdentity = {
+  signer: Signer;
+  /** DER X.509 of the signing certificate. */
+  certificateDer: Uint8Array;
+  source: "pkcs12" | "instance";
+  subject: string;
+  fingerprintSha256: string;
+  notAfter: Date;
+};
+
+export type TSealedFile = { bytes: Uint8Array; sha256: string; pages: number };

@@ -1,0 +1,37 @@
+/**
+ * The layer rule of docs/architecture.md is enforced by ESLint (eslint.config.mjs): a domain file that imports
+ * the HTTP, jobs or auth layer, Next or React, and a component that imports server code other than as a type,
+ * fail `npm run lint`. This runs the project's real ESLint configuration on small pieces of code placed at those
+ * paths, so the rule cannot quietly stop matching (a renamed folder, a changed glob).
+ */
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+}
+
+describe("layer rule", () => {
+  it("refuses HTTP, jobs, auth, Next and React in the domain", async () => {
+    const file = "server/domain/example/do-thing.ts";
+    for (const spec of ["@/server/http/errors", "@/server/jobs/worker", "@/server/auth/session", "next/navigation", "react"]) {
+      const messages = await restrictedImports(file, `import { x } from "${spec}";\nexport const y = x;\n`);
+      expect(messages, spec).toHaveLength(1);
+    }
+  });
+
+  it("lets the domain use lib, db, env and other capabilities", async () => {
+    const code = `import { errors } from "@/server/lib/errors";\nimport { getDb } from "@/server/db/client";\nimport { findTemplate } from "@/server/domain/templates/find-template";\nexport const y = [errors, getDb, findTemplate];\n`;
+    expect(await restrictedImports("server/domain/example/do-thing.ts", code)).toEqual([]);
+  });
+
+  it("lets components import server types only", async () => {
+    const file = "components/example/thing.tsx";
+    expect(await restrictedImports(file, `import { listMembers } from "@/server/domain/organisation/list-members";\nexport const y = listMembers;\n`)).toHaveLength(1);
+    expect(await restrictedImports(file, `import type { TActor } from "@/server/domain/access/actor";\nexport type Y = TActor;\n`)).toEqual([]);
+    expect(await restrictedImports(file, `import { isIpOrCidr } from "@/common/ip-entry";\nexport const y = isIpOrCidr;\n`)).toEqual([]);
+  });
+});
