@@ -8,7 +8,7 @@ import { useWorkspaces } from "@/components/workspaces/query";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmItemDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { CreateKeyDialog } from "./create-key-dialog";
@@ -110,23 +110,13 @@ export function ApiKeysPanel() {
         workspaces={workspaces.data ?? []}
       />
       <KeyCreatedDialog apiKey={created} onDone={() => setCreated(null)} />
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke “${revoking?.name ?? ""}”?`}
+      <ConfirmItemDialog
+        item={revoking}
+        onClose={() => setRevoking(null)}
+        mutation={revoke}
+        title={(key) => `Revoke “${key.name}”?`}
         description="Requests with this key are refused from now on (401). This cannot be undone; create a new key if you need one again."
         confirmLabel="Revoke key"
-        pending={revoke.isPending}
-        error={revoke.isError ? errorMessage(revoke.error) : null}
-        onCancel={() => {
-          revoke.reset();
-          setRevoking(null);
-        }}
-        onConfirm={() =>
-          revoking &&
-          revoke.mutate(revoking.id, {
-            onSuccess: () => setRevoking(null),
-          })
-        }
       />
     </>
   );

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmItemDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TTemplateChoice } from "@/server/domain/custom-fields/list-template-choices";
@@ -98,18 +98,13 @@ export function CustomFieldsPanel({ canManage, templates }: { canManage: boolean
         )}
       </Card>
       <CustomFieldDialog open={editing !== null} onClose={() => setEditing(null)} field={editing?.field} templates={templates} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the field “${deleting?.key ?? ""}”?`}
+      <ConfirmItemDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        title={(f) => `Delete the field “${f.key}”?`}
         description="Values already stored in packages stay as they are; new packages can no longer set it. To stop using it for a while, make it inactive instead."
         confirmLabel="Delete field"
-        pending={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onCancel={() => {
-          remove.reset();
-          setDeleting(null);
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
       />
     </>
   );

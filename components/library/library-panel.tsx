@@ -6,7 +6,7 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmItemDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
@@ -119,18 +119,13 @@ export function LibraryPanel({ canManage, maxBytes }: { canManage: boolean; maxB
         )}
       </Card>
       <RenameDialog document={renaming} onClose={() => setRenaming(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ""}” from the library?`}
+      <ConfirmItemDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        title={(doc) => `Delete “${doc.name}” from the library?`}
         description="Templates and packages that already added it keep their copy. It can no longer be added to new ones."
         confirmLabel="Delete document"
-        pending={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onCancel={() => {
-          remove.reset();
-          setDeleting(null);
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
       />
     </div>
   );

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmItemDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { PERMISSION_LABELS, TEMPLATE_ACCESS_LABELS } from "./permissions";
@@ -125,18 +125,13 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
         ) : null}
       </Card>
       <RoleDialog open={editing !== null} onClose={() => setEditing(null)} role={editing?.role} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the role “${deleting?.name ?? ""}”?`}
+      <ConfirmItemDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        title={(role) => `Delete the role “${role.name}”?`}
         description="Nothing uses this role. Deleting it cannot be undone."
         confirmLabel="Delete role"
-        pending={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onCancel={() => {
-          remove.reset();
-          setDeleting(null);
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
       />
     </>
   );

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ConfirmItemDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { CreateGroupDialog } from "./create-group-dialog";
 import { ManageGroupDialog } from "./manage-group-dialog";
@@ -88,18 +88,13 @@ export function SigningGroupsPanel({ canManage }: { canManage: boolean }) {
       </Card>
       <CreateGroupDialog open={creating} onClose={() => setCreating(false)} />
       <ManageGroupDialog group={editing} onClose={() => setEditingId(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the group “${deleting?.name ?? ""}”?`}
+      <ConfirmItemDialog
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        mutation={remove}
+        title={(group) => `Delete the group “${group.name}”?`}
         description="Template roles that name it become ordinary roles. Packages already sent are not changed."
         confirmLabel="Delete group"
-        pending={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onCancel={() => {
-          remove.reset();
-          setDeleting(null);
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
       />
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
@@ -41,5 +42,46 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
     >
       {error ? <Alert tone="error">{error}</Alert> : null}
     </Dialog>
+  );
+}
+
+/** The part of a TanStack mutation keyed by an item's id that a confirmation needs. */
+type TItemMutation = {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  reset: () => void;
+  mutate: (id: string, options: { onSuccess: () => void }) => void;
+};
+
+type TConfirmItemDialogProps<T extends { id: string }> = {
+  /** The item asked about; null closes the dialog. */
+  item: T | null;
+  onClose: () => void;
+  mutation: TItemMutation;
+  title: (item: T) => string;
+  description: ReactNode;
+  confirmLabel: string;
+};
+
+/**
+ * Asks before a list's destructive action on one item (delete, revoke) and runs the mutation with its id: the
+ * error stays in the dialog, cancelling clears it, success closes it.
+ */
+export function ConfirmItemDialog<T extends { id: string }>({ item, onClose, mutation, title, description, confirmLabel }: TConfirmItemDialogProps<T>) {
+  return (
+    <ConfirmDialog
+      open={item !== null}
+      title={item ? title(item) : ""}
+      description={description}
+      confirmLabel={confirmLabel}
+      pending={mutation.isPending}
+      error={mutation.isError ? errorMessage(mutation.error) : null}
+      onCancel={() => {
+        mutation.reset();
+        onClose();
+      }}
+      onConfirm={() => item && mutation.mutate(item.id, { onSuccess: onClose })}
+    />
   );
 }

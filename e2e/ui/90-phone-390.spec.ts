@@ -56,7 +56,7 @@ async function signInOnPhone(page: Page) {
   await page.setViewportSize(PHONE);
 }
 
-test("signed out: sign-in, the reference, the webhooks guide and the 404 fit at 390 px", async ({ page }) => {
+test("signed out: sign-in, the reference, the webhooks guide, /verify and the 404 fit at 390 px", async ({ page }) => {
   await page.setViewportSize(PHONE);
   const outside: string[] = [];
   page.on("request", (r) => {
@@ -82,6 +82,10 @@ test("signed out: sign-in, the reference, the webhooks guide and the 404 fit at 
   await expect(page.getByRole("heading", { name: "There is no page at this address." })).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to Foliosign" })).toHaveAttribute("href", "/");
   await expectFits(page, "not-found");
+
+  await page.goto("/verify");
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await expectFits(page, "verify");
 
   const icon = await page.request.get("/icon.svg");
   expect(icon.status()).toBe(200);
@@ -124,15 +128,36 @@ test("signed in: every page of the app fits at 390 px, with the navigation behin
   await expect(page.getByTestId("delivery-row").first().getByText("DELIVERED", { exact: true })).toBeVisible({ timeout: 20_000 });
   await expectFits(page, "webhook-endpoint");
 
+  // The earlier specs leave a template, a package and a message in this workspace: their pages are checked too.
+  const firstId = async (path: string, list: string) => {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(200);
+    const items = ((await res.json()) as { data: Record<string, { id: string }[]> }).data[list] ?? [];
+    expect(items.length, `${path} lists something to check`).toBeGreaterThan(0);
+    return items[0]!.id;
+  };
+  const templateId = await firstId("/api/app/templates?status=all", "templates");
+  const packageId = await firstId("/api/app/packages", "packages");
+  const messageId = await firstId("/api/app/mail", "messages");
+
   for (const [path, name] of [
     ["/packages", "packages"],
+    ["/packages/new", "package-new"],
+    [`/packages/${packageId}`, "package-detail"],
     ["/templates", "templates"],
+    [`/templates/${templateId}`, "template-editor"],
+    ["/library", "library"],
+    ["/mail", "mail"],
+    [`/mail/${messageId}`, "mail-message"],
     ["/settings/api-keys", "api-keys"],
     ["/settings/members", "members"],
     ["/settings/roles", "roles"],
     ["/settings/workspaces", "workspaces"],
     ["/settings/plan", "plan"],
     ["/settings/security", "security"],
+    ["/settings/custom-fields", "custom-fields"],
+    ["/settings/signing-groups", "signing-groups"],
+    ["/settings/mail", "mail-settings"],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
