@@ -31,3 +31,8 @@ export function formatRelative(iso: string, nowMs: number = Date.now()): string 
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
+
+/** "1 package", "3 packages": the count with its noun, singular for one. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

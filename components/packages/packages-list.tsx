@@ -1,18 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { errorMessage } from "@/components/lib/api-client";
 import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
-import { Button, buttonClasses } from "@/components/ui/button";
+import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Input } from "@/components/ui/input";
+import { ListPager, ListToolbar, useListFilters } from "@/components/ui/filtered-list";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { PackageStatusBadge } from "./badges";
-import { PACKAGES_PAGE_SIZE, useActiveTemplates, useMembers, usePackageList, type TListTab, type TPackageFilters, type TPackageSummary } from "./query";
+import { PACKAGES_PAGE_SIZE, useActiveTemplates, useMembers, usePackageList, type TListTab, type TPackageSummary } from "./query";
 
 const TABS: { value: TListTab; label: string }[] = [
   { value: "all", label: "All" },
@@ -26,10 +25,6 @@ const TABS: { value: TListTab; label: string }[] = [
   { value: "VOID", label: "Void" },
 ];
 
-function plural(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 export function progressText(counts: TPackageSummary["recipientCounts"]): string {
   if (counts.total === 0) return "No recipients";
   return `${counts.completed} of ${counts.total} signed`;
@@ -37,21 +32,13 @@ export function progressText(counts: TPackageSummary["recipientCounts"]): string
 
 /** The packages the member can see, newest change first: tabs by status, search by title, 20 a page. */
 export function PackagesList() {
-  const [filters, setFilters] = useState<TPackageFilters>({ status: "all", search: "", page: 1 });
-  const [typed, setTyped] = useState("");
+  const { filters, setFilters, typed, setTyped } = useListFilters<TListTab>("all");
   const list = usePackageList(filters);
   const templates = useActiveTemplates();
   const members = useMembers();
   const names = useMemo(() => new Map((members.data ?? []).map((m) => [m.userId, m.name])), [members.data]);
 
-  // Searching as one types, without a request per keystroke.
-  useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.search === typed ? f : { ...f, search: typed, page: 1 })), 300);
-    return () => clearTimeout(timer);
-  }, [typed]);
-
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.totalCount / data.pageSize)) : 1;
   const filtered = filters.status !== "all" || filters.search !== "";
   const noTemplate = templates.data !== undefined && templates.data.totalCount === 0;
   const newLink = (
@@ -62,38 +49,7 @@ export function PackagesList() {
 
   return (
     <Card>
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-100 px-4 py-4 sm:px-6">
-        <div role="tablist" aria-label="Package status" className="flex flex-wrap gap-1">
-          {TABS.map((tab) => (
-            <button
-              key={tab.value}
-              type="button"
-              role="tab"
-              aria-selected={filters.status === tab.value}
-              onClick={() => setFilters((f) => ({ ...f, status: tab.value, page: 1 }))}
-              className={cn(
-                "shrink-0 rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-brand-600",
-                filters.status === tab.value ? "bg-brand-50 text-brand-700" : "text-zinc-600 hover:bg-zinc-100",
-              )}
-            >
-              {tab.label}
-            </button>
-          ))}
-        </div>
-        <div className="flex w-full items-center gap-3">
-          <label className="sr-only" htmlFor="package-search">
-            Search packages
-          </label>
-          <Input
-            id="package-search"
-            type="search"
-            placeholder="Search by title"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            className="h-9 min-w-0 flex-1 sm:max-w-xs"
-          />
-        </div>
-      </div>
+      <ListToolbar noun="Package" tabs={TABS} filters={filters} setFilters={setFilters} typed={typed} setTyped={setTyped} searchPlaceholder="Search by title" />
       {list.isPending ? (
         <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading packages…</p>
       ) : list.isError || !data ? (
@@ -156,20 +112,8 @@ export function PackagesList() {
           </TBody>
         </Table>
       )}
-      {data && data.totalCount > PACKAGES_PAGE_SIZE ? (
-        <nav aria-label="Package pages" className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-100 px-6 py-3 text-sm text-zinc-600">
-          <span>
-            {plural(data.totalCount, "package")} · page {filters.page} of {pages}
-          </span>
-          <span className="flex gap-2">
-            <Button variant="secondary" size="sm" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>
-              Previous
-            </Button>
-            <Button variant="secondary" size="sm" disabled={filters.page >= pages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>
-              Next
-            </Button>
-          </span>
-        </nav>
+      {data ? (
+        <ListPager noun="Package" totalCount={data.totalCount} pageSize={PACKAGES_PAGE_SIZE} page={filters.page} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
       ) : null}
     </Card>
   );
