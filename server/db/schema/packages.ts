@@ -6,11 +6,11 @@
  * whose `expires_at` passed is expiry's, a session whose `next_reminder_at` passed is the reminder's.
  */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, real, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { apiKeys } from "./api-keys";
 import { tenantColumns, users } from "./organisations";
-import { signingGroups, templates, type TFieldType, type TSenderQuestion } from "./templates";
+import { fieldPlacementColumns, signingGroups, templates, type TSenderQuestion } from "./templates";
 
 export const PACKAGE_STATUSES = ["DRAFT", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "DECLINED", "ON_HOLD", "VOID"] as const;
 export type TPackageStatus = (typeof PACKAGE_STATUSES)[number];
@@ -146,15 +146,7 @@ export const packageFields = pgTable(
     sessionId: text("session_id")
       .notNull()
       .references(() => recipientSessions.id, { onDelete: "cascade" }),
-    type: text("type").$type<TFieldType>().notNull(),
-    page: integer("page").notNull(),
-    x: real("x").notNull(),
-    y: real("y").notNull(),
-    width: real("width").notNull(),
-    height: real("height").notNull(),
-    required: boolean("required").notNull().default(true),
-    label: text("label"),
-    mergeFieldKey: text("merge_field_key"),
+    ...fieldPlacementColumns(),
     /** Text, a date, "true"/"false", or for a signature/initials the typed text; drawn images live in storage. */
     value: text("value"),
     valueStorageKey: text("value_storage_key"),

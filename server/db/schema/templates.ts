@@ -116,6 +116,23 @@ export const uploadTokens = pgTable(
   (t) => [uniqueIndex("upload_tokens_hash_uq").on(t.tokenHash), index("upload_tokens_document_idx").on(t.documentId)],
 );
 
+/**
+ * Where a field sits and what it asks, shared by a template's fields and the package fields copied from them:
+ * the type, the 1-based page, the box in points from the page's top-left corner as displayed (rotation
+ * applied), whether it is required, its label and the merge field it is filled from.
+ */
+export const fieldPlacementColumns = () => ({
+  type: text("type").$type<TFieldType>().notNull(),
+  page: integer("page").notNull(),
+  x: real("x").notNull(),
+  y: real("y").notNull(),
+  width: real("width").notNull(),
+  height: real("height").notNull(),
+  required: boolean("required").notNull().default(true),
+  label: text("label"),
+  mergeFieldKey: text("merge_field_key"),
+});
+
 export const templateFields = pgTable(
   "template_fields",
   {
@@ -129,16 +146,7 @@ export const templateFields = pgTable(
     roleId: text("role_id")
       .notNull()
       .references(() => templateRoles.id, { onDelete: "cascade" }),
-    type: text("type").$type<TFieldType>().notNull(),
-    /** 1-based page; points from the page's top-left corner as displayed (rotation applied). */
-    page: integer("page").notNull(),
-    x: real("x").notNull(),
-    y: real("y").notNull(),
-    width: real("width").notNull(),
-    height: real("height").notNull(),
-    required: boolean("required").notNull().default(true),
-    label: text("label"),
-    mergeFieldKey: text("merge_field_key"),
+    ...fieldPlacementColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
