@@ -41,5 +41,6 @@ describe("shutdown", () => {
     const result = await handle.db.execute("select count(*)::int as n from organisations");
     await handle.close();
     expect(JSON.stringify(result)).toContain('"n":0');
-  });
+    // A child process that boots the app (tsx, migrations): slow on a loaded machine, so a generous limit.
+  }, 180_000);
 });

@@ -62,5 +62,6 @@ describe("npm run worker", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "server/jobs/worker-main.ts"], { env, encoding: "utf8" });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("npm run worker needs PostgreSQL (set DATABASE_URL)");
-  });
+    // A child process started through tsx: slow on a loaded machine, so a generous limit.
+  }, 120_000);
 });

@@ -14,7 +14,8 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return (result?.messages ?? []).filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
 }
 
-describe("layer rule", () => {
+// Each case runs the real ESLint config (type-aware): slow on a loaded machine, hence the generous limit.
+describe("layer rule", { timeout: 180_000 }, () => {
   it("refuses HTTP, jobs, auth, Next and React in the domain", async () => {
     const file = "server/domain/example/do-thing.ts";
     for (const spec of ["@/server/http/errors", "@/server/jobs/worker", "@/server/auth/session", "next/navigation", "react"]) {
