@@ -3,7 +3,7 @@
  * package operations and jobs, with the mail job delivering to a real SMTP server on 127.0.0.1
  * (test-support/smtp-sink.ts):
  * - every SESSION_SENT queues the invitation in the same transaction (first send, the sequential advance, a
- *   scheduled send, a corrected address), and the link in the delivered message opens that recipient's
+ *   scheduled send, a bulk send, a corrected address), and the link in the delivered message opens that recipient's
  *   signing view; a rolled-back send queues nothing;
  * - manual and automatic reminders carry the invitation's own link (its encrypted copy), and after a 60-minute
  *   signing URL replaced it, a fresh lasting link that works;
@@ -17,6 +17,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
+import { POST as bulkRoute } from "@/app/api/v1/packages/bulk-send/route";
 import { POST as remindRoute } from "@/app/api/v1/packages/[packageId]/remind/route";
 import { POST as voidRoute } from "@/app/api/v1/packages/[packageId]/void/route";
 import { POST as signingUrlRoute } from "@/app/api/v1/packages/[packageId]/signing-url/route";
@@ -178,6 +179,18 @@ describe("invitations on SESSION_SENT", () => {
     const mails = await deliver();
     expect(to(mails)).toEqual(["ana@example.com"]);
     expect(await viewOf(linkToken(mails[0]))).toMatchObject({ state: "OPEN" });
+  });
+
+  it("a bulk send invites the first recipient of every package sent", async () => {
+    const s = await setup();
+    await deliver();
+    const [pkg] = await t.db.select().from(packages).where(eq(packages.id, s.packageId));
+    const items = ["cleo", "dan"].map((n) => ({ title: `Lease ${n}`, recipients: [{ email: `${n}@example.com`, name: n, roleIndex: 0 }, { email: `${n}.2@example.com`, roleIndex: 1 }] }));
+    const res = await callJson<{ data: { results: { status: string }[] } }>(bulkRoute, { key: s.key, body: { templateId: pkg!.templateId, items } });
+    expect(res.body.data.results.map((r) => r.status)).toEqual(["sent", "sent"]);
+    const mails = await deliver();
+    expect(to(mails)).toEqual(["cleo@example.com", "dan@example.com"]);
+    for (const m of mails) expect(await viewOf(linkToken(m))).toMatchObject({ state: "OPEN" });
   });
 
   it("a corrected address gets a new invitation; the old link stops working", async () => {
