@@ -116,8 +116,8 @@ export const recipientSessions = pgTable(
     tokenExpiresAt: ts("token_expires_at"),
     /**
      * The current link's raw token encrypted with ENCRYPTION_KEY (server/lib/crypto), kept only so that a
-     * reminder and the completed mail carry the same working link as the invitation. Null for a 60-minute
-     * signing URL (the mail then issues a fresh link) and cleared once the package ends (docs/mail.md).
+     * reminder and the completed mail carry the same working link as the invitation (or the signing URL the
+     * recipient signed with); cleared once the package ends (docs/mail.md).
      */
     tokenCiphertext: text("token_ciphertext"),
     sentAt: ts("sent_at"),

@@ -267,6 +267,21 @@ describe("completion", () => {
     expect(await ciphertexts(s.packageId)).toEqual([]);
   });
 
+  it("a recipient who signed through a 60-minute signing URL keeps that link: the completed mail carries it, past its hour", async () => {
+    const s = await setup();
+    await deliver();
+    const url = await callJson<{ data: { url: string } }>(signingUrlRoute, { key: s.key, params: { packageId: s.packageId }, body: { sessionId: s.first } });
+    const signedWith = decodeURIComponent(url.body.data.url.split("/sign/")[1]!);
+    await sign(s.first, "Ana Tenant");
+    await sign(s.second, "Ben Landlord");
+    await deliver();
+    expect(await sealDuePackages(t.db)).toEqual([{ packageId: s.packageId, outcome: "sealed" }]);
+    const ana = (await deliver()).find((m) => m.to.includes("ana@example.com"));
+    expect(linkToken(ana)).toBe(signedWith);
+    clock = new Date(T0.getTime() + 2 * 60 * 60 * 1000);
+    expect(await viewOf(signedWith)).toMatchObject({ state: "CLOSED", reason: "COMPLETED", signedCopy: true });
+  });
+
   it("before completion the recipient's download is 409; an unknown link is 404", async () => {
     const s = await setup();
     const token = linkToken((await deliver())[0]);

@@ -138,7 +138,7 @@ export function packageJobs() {
           kind: "REMINDER",
           pkg: await loadMailPackage(tx, pkg!),
           recipient: { sessionId: session!.id, email: session!.email, name: session!.name },
-          token: await mailSigningToken(tx, session!, at),
+          token: await mailSigningToken(tx, session!, at, "reminder"),
         });
         await auditPackageChange(tx, serviceActor(pkg!.organisationId, pkg!.workspaceId), pkg!, "package.reminded", {
           trigger: "automatic",

@@ -33,7 +33,7 @@ export async function remindPackage(db: Db, actor: TPackageActor, packageId: str
     const mailPkg = await loadMailPackage(tx, pkg);
     for (const s of open) {
       await recordSessionEvent(tx, pkg, s, "SESSION_REMINDED", { trigger: "manual" });
-      const token = await mailSigningToken(tx, s, at);
+      const token = await mailSigningToken(tx, s, at, "reminder");
       await queuePackageMail(tx, { kind: "REMINDER", pkg: mailPkg, recipient: { sessionId: s.id, email: s.email, name: s.name }, token });
     }
     await auditPackageChange(tx, actor, pkg, "package.reminded", { sessionIds: open.map((s) => s.id) });

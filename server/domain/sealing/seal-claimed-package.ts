@@ -110,7 +110,7 @@ async function queueCompletedMail(tx: Db, pkg: TPackageRow, at: Date): Promise<v
   const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
   const recipients = [];
   for (const s of sessions) {
-    const downloadUrl = s.email ? `${base}/sign/${encodeURIComponent(await mailSigningToken(tx, s, at))}` : null;
+    const downloadUrl = s.email ? `${base}/sign/${encodeURIComponent(await mailSigningToken(tx, s, at, "completed"))}` : null;
     recipients.push({ sessionId: s.id, email: s.email, name: s.name, downloadUrl });
   }
   await queuePackageMail(tx, { kind: "COMPLETED", pkg: await loadMailPackage(tx, pkg), recipients });
