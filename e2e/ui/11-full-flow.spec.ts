@@ -22,7 +22,8 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { signInAsOwner } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
-test.describe.configure({ mode: "serial" });
+// The flow test drives two recipients through the browser: on a busy two-core machine it nears the default 60 s.
+test.describe.configure({ mode: "serial", timeout: 150_000 });
 
 const pageErrors: string[] = [];
 test.afterEach(() => {
