@@ -1,5 +1,6 @@
 import type { TSigningClosedReason } from "@/server/domain/signing/schemas";
 import { Logo } from "@/components/shell/logo";
+import { buttonClasses } from "@/components/ui/button";
 
 export type TEndReason = TSigningClosedReason | "NOT_FOUND";
 
@@ -39,9 +40,12 @@ const ICONS = {
   stop: { className: "bg-zinc-100 text-zinc-700", path: "M8 8l8 8M16 8l-8 8" },
 } as const;
 
-/** The clear page a link shows when there is nothing to sign: not an error, a sentence saying what happened. */
-export function SigningEndPage({ reason, packageTitle }: { reason: TEndReason; packageTitle?: string | null }) {
-  const page = PAGES[reason];
+/**
+ * The clear page a link shows when there is nothing to sign: not an error, a sentence saying what happened. Once
+ * the package is sealed (`signedCopy`) the same link — the one the completed mail carries — offers the signed PDF.
+ */
+export function SigningEndPage({ reason, packageTitle, signedCopy, token }: { reason: TEndReason; packageTitle?: string | null; signedCopy?: boolean; token?: string }) {
+  const page = signedCopy && token ? { ...PAGES[reason], body: "The document is complete and sealed. Download your signed copy below: it carries a digital signature and a certificate of completion." } : PAGES[reason];
   const icon = ICONS[page.tone];
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-zinc-50 px-4 py-12" data-signing-end={reason}>
@@ -56,6 +60,15 @@ export function SigningEndPage({ reason, packageTitle }: { reason: TEndReason; p
         <h1 className="text-xl font-semibold text-zinc-900">{page.title}</h1>
         {packageTitle ? <p className="mt-1 text-sm font-medium text-zinc-600" dir="auto">{packageTitle}</p> : null}
         <p className="mt-4 text-sm leading-6 text-zinc-700">{page.body}</p>
+        {signedCopy && token ? (
+          <a
+            href={`/api/app/sign/${encodeURIComponent(token)}/download`}
+            download
+            className={buttonClasses("primary", "md", "mt-6 h-11 px-5")}
+          >
+            Download the signed PDF
+          </a>
+        ) : null}
       </div>
     </main>
   );

@@ -155,7 +155,7 @@ export function SigningPage({ token, initial }: TProps) {
     });
   }
 
-  if (ended) return <SigningEndPage reason={ended.reason} packageTitle={ended.packageTitle} />;
+  if (ended) return <SigningEndPage reason={ended.reason} packageTitle={ended.packageTitle} signedCopy={ended.signedCopy} token={token} />;
 
   const progress = `${filledCount} of ${fillable.length}`;
 

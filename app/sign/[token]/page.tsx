@@ -20,6 +20,6 @@ export default async function SignPage({ params }: TProps) {
     throw err;
   });
   if (!view) return <SigningEndPage reason="NOT_FOUND" />;
-  if (view.state === "CLOSED") return <SigningEndPage reason={view.reason} packageTitle={view.packageTitle} />;
+  if (view.state === "CLOSED") return <SigningEndPage reason={view.reason} packageTitle={view.packageTitle} signedCopy={view.signedCopy} token={token} />;
   return <SigningPage token={token} initial={view} />;
 }

@@ -114,6 +114,12 @@ export const recipientSessions = pgTable(
     /** SHA-256 of the current signing-link token (random, revocable: replaced or cleared to revoke). */
     tokenHash: text("token_hash"),
     tokenExpiresAt: ts("token_expires_at"),
+    /**
+     * The current link's raw token encrypted with ENCRYPTION_KEY (server/lib/crypto), kept only so that a
+     * reminder and the completed mail carry the same working link as the invitation (or the signing URL the
+     * recipient signed with); cleared once the package ends (docs/mail.md).
+     */
+    tokenCiphertext: text("token_ciphertext"),
     sentAt: ts("sent_at"),
     openedAt: ts("opened_at"),
     completedAt: ts("completed_at"),

@@ -1,10 +1,13 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { auditPackageChange } from "./audit-package-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
+import { forgetSigningTokens } from "./forget-signing-tokens";
+import { loadMailPackage } from "./load-mail-package";
 import { lockRecipientSession } from "./lock-recipient-session";
 import type { TRecipientActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
@@ -12,7 +15,8 @@ import { recordSessionEvent } from "./record-session-event";
 
 /**
  * A recipient declines: SESSION_DECLINED, PACKAGE_DECLINED, then SESSION_CANCELLED for every other open
- * session (the spec's order); the package reads DECLINED.
+ * session (the spec's order); the package reads DECLINED. The decline notice (with the reason) goes to the owner
+ * and to the other recipients who were invited, in the same transaction.
  */
 export async function declineSession(db: Db, recipient: TRecipientActor, input: { reason?: string | null } = {}): Promise<{ sessionId: string }> {
   return withEvents(db, async (tx) => {
@@ -26,7 +30,21 @@ export async function declineSession(db: Db, recipient: TRecipientActor, input: 
     const [declined] = await tx.update(packages).set({ status: "DECLINED", declinedAt: at, updatedAt: at }).where(eq(packages.id, pkg.id)).returning();
     await recordSessionEvent(tx, declined!, session, "SESSION_DECLINED", { reason });
     await recordPackageEvent(tx, declined!, "PACKAGE_DECLINED", { reason });
+    // The notice: the owner, and the other recipients who were invited (those whose turn never came knew nothing).
+    const others = await tx
+      .select()
+      .from(recipientSessions)
+      .where(and(eq(recipientSessions.packageId, pkg.id), ne(recipientSessions.id, session.id), isNotNull(recipientSessions.sentAt)))
+      .orderBy(asc(recipientSessions.position));
+    await queuePackageMail(tx, {
+      kind: "DECLINED",
+      pkg: await loadMailPackage(tx, declined!),
+      declinedBy: { sessionId: session.id, email: session.email, name: session.name },
+      reason,
+      recipients: others.map((s) => ({ sessionId: s.id, email: s.email, name: s.name })),
+    });
     await cancelOpenSessions(tx, declined!, at, session.id);
+    await forgetSigningTokens(tx, pkg.id);
     await auditPackageChange(tx, recipient, declined!, "session.declined", { email: session.email, reason });
     return { sessionId: session.id };
   });

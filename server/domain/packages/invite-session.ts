@@ -1,25 +1,30 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import type { TPackageRow } from "./find-package";
 import { firstReminderAt } from "./first-reminder-at";
 import { issueSigningToken } from "./issue-signing-token";
+import { loadMailPackage } from "./load-mail-package";
 import { recordSessionEvent } from "./record-session-event";
 
 export type TSessionRow = typeof recipientSessions.$inferSelect;
 
 /**
  * It is this recipient's turn: the session becomes SENT with a fresh signing token (any earlier link is
- * revoked), its reminder schedule starts, and SESSION_SENT is recorded. The raw token is returned for the
- * invitation mail only (sent by the notifications issue); it is not stored.
+ * revoked), its reminder schedule starts, SESSION_SENT is recorded and the invitation mail is queued — all in
+ * the caller's transaction, so the event and the mail commit or roll back with the change. Every SESSION_SENT
+ * goes through here (first send, sequential advance, scheduled and bulk send, corrections). The raw token is
+ * returned (tests follow it); only its hash and its encrypted copy are stored.
  */
 export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionRow, at: Date): Promise<{ token: string }> {
-  const { token, tokenHash } = issueSigningToken();
+  const { token, tokenHash, tokenCiphertext } = issueSigningToken();
   await tx
     .update(recipientSessions)
     .set({
       status: "SENT",
       tokenHash,
+      tokenCiphertext,
       tokenExpiresAt: null,
       sentAt: at,
       openedAt: null,
@@ -29,5 +34,11 @@ export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionR
     })
     .where(eq(recipientSessions.id, session.id));
   await recordSessionEvent(tx, pkg, session, "SESSION_SENT", {});
+  await queuePackageMail(tx, {
+    kind: "INVITATION",
+    pkg: await loadMailPackage(tx, pkg),
+    recipient: { sessionId: session.id, email: session.email, name: session.name },
+    token,
+  });
   return { token };
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { sha256Hex } from "@/server/lib/crypto";
+import { encryptSecret, sha256Hex } from "@/server/lib/crypto";
 
 /**
- * A fresh signing-link token: 32 random bytes. Only its SHA-256 is stored (recipient_sessions.token_hash); the
- * raw token goes into the link once and is never stored or logged, so a database leak opens no session.
+ * A fresh signing-link token: 32 random bytes. The session stores its SHA-256 (recipient_sessions.token_hash),
+ * which is how a link is looked up, and an AES-256-GCM copy (`token_ciphertext`, ENCRYPTION_KEY) so that a
+ * reminder and the completed mail can carry a link the recipient already has (docs/mail.md). A database leak alone opens no session; the raw token is never logged.
  */
-export function issueSigningToken(): { token: string; tokenHash: string } {
+export function issueSigningToken(): { token: string; tokenHash: string; tokenCiphertext: string } {
   const token = randomBytes(32).toString("base64url");
-  return { token, tokenHash: sha256Hex(token) };
+  return { token, tokenHash: sha256Hex(token), tokenCiphertext: encryptSecret(token) };
 }

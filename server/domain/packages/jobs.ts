@@ -7,19 +7,25 @@
  *   fifteen events have none for it): integrators read `scheduleError` on GET /packages/{id}.
  * - expire-packages: an IN_PROGRESS or ON_HOLD package whose `expires_at` has passed becomes VOID with
  *   `expiredAt`: PACKAGE_EXPIRED, then SESSION_CANCELLED per open session. Drafts and scheduled packages are
- *   never due (a scheduled one past expiry is refused at its send, above).
+ *   never due (a scheduled one past expiry is refused at its send, above). The expiry notice goes to the owner
+ *   and to those invited who had not finished, in the same transaction.
  * - remind-sessions: an open session (SENT/OPENED) of an IN_PROGRESS package whose `next_reminder_at` has
  *   passed and that has had fewer than `reminders.max` automatic reminders: SESSION_REMINDED (automatic).
- *   Never while ON_HOLD (resume moves `next_reminder_at` later by the time on hold).
+ *   Never while ON_HOLD (resume moves `next_reminder_at` later by the time on hold). The reminder mail is queued
+ *   in the same transaction, with the invitation's link.
  */
 import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { AppError } from "@/server/lib/errors";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
 import { logger } from "@/server/lib/logger";
 import { auditPackageChange } from "./audit-package-change";
 import { cancelOpenSessions, OPEN_SESSION_STATUSES } from "./cancel-open-sessions";
+import { forgetSigningTokens } from "./forget-signing-tokens";
+import { loadMailPackage } from "./load-mail-package";
+import { mailSigningToken } from "./mail-signing-token";
 import { serviceActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
 import { recordSessionEvent } from "./record-session-event";
@@ -78,7 +84,20 @@ export function packageJobs() {
           .where(eq(packages.id, item.id))
           .returning();
         await recordPackageEvent(tx, expired!, "PACKAGE_EXPIRED", {});
+        // The notice: the owner, and those invited who had not finished (the sessions cancelled next).
+        const unfinished = await tx
+          .select()
+          .from(recipientSessions)
+          .where(and(eq(recipientSessions.packageId, item.id), inArray(recipientSessions.status, [...OPEN_SESSION_STATUSES])))
+          .orderBy(asc(recipientSessions.position));
+        await queuePackageMail(tx, {
+          kind: "EXPIRED",
+          pkg: await loadMailPackage(tx, expired!),
+          expiredAt: at,
+          recipients: unfinished.map((s) => ({ sessionId: s.id, email: s.email, name: s.name })),
+        });
         const cancelled = await cancelOpenSessions(tx, expired!, at);
+        await forgetSigningTokens(tx, item.id);
         await auditPackageChange(tx, serviceActor(item.organisationId, item.workspaceId), expired!, "package.expired", { sessionsCancelled: cancelled });
       },
     }),
@@ -115,6 +134,12 @@ export function packageJobs() {
         const next = sent < reminders.max && reminders.repeatEveryDays > 0 ? new Date(at.getTime() + reminders.repeatEveryDays * DAY_MS) : null;
         await tx.update(recipientSessions).set({ remindersSent: sent, nextReminderAt: next, updatedAt: at }).where(eq(recipientSessions.id, item.id));
         await recordSessionEvent(tx, pkg!, session!, "SESSION_REMINDED", { trigger: "automatic" });
+        await queuePackageMail(tx, {
+          kind: "REMINDER",
+          pkg: await loadMailPackage(tx, pkg!),
+          recipient: { sessionId: session!.id, email: session!.email, name: session!.name },
+          token: await mailSigningToken(tx, session!, at, "reminder"),
+        });
         await auditPackageChange(tx, serviceActor(pkg!.organisationId, pkg!.workspaceId), pkg!, "package.reminded", {
           trigger: "automatic",
           sessionIds: [item.id],

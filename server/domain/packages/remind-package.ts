@@ -2,17 +2,22 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
+import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { auditPackageChange } from "./audit-package-change";
 import { OPEN_SESSION_STATUSES } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
+import { loadMailPackage } from "./load-mail-package";
+import { mailSigningToken } from "./mail-signing-token";
 import type { TPackageActor } from "./package-actor";
 import { recordSessionEvent } from "./record-session-event";
 
 /**
  * A manual reminder to every open session (or to `sessionId`): SESSION_REMINDED with trigger `manual` each.
  * 409 unless IN_PROGRESS, or when the named session is not open; 404 for a session not on the package.
- * Manual reminders do not count against the automatic schedule's `max`.
+ * Manual reminders do not count against the automatic schedule's `max`. Each reminded recipient's mail is queued
+ * in the same transaction, with the same link as the invitation (mailSigningToken).
  */
 export async function remindPackage(db: Db, actor: TPackageActor, packageId: string, input: { sessionId?: string } = {}) {
   return withEvents(db, async (tx) => {
@@ -24,7 +29,13 @@ export async function remindPackage(db: Db, actor: TPackageActor, packageId: str
     if (input.sessionId && sessions.length === 0) throw errors.notFound("Recipient session");
     const open = sessions.filter((s) => (OPEN_SESSION_STATUSES as readonly string[]).includes(s.status));
     if (input.sessionId && open.length === 0) throw errors.conflict("This recipient has no open session to remind");
-    for (const s of open) await recordSessionEvent(tx, pkg, s, "SESSION_REMINDED", { trigger: "manual" });
+    const at = now();
+    const mailPkg = await loadMailPackage(tx, pkg);
+    for (const s of open) {
+      await recordSessionEvent(tx, pkg, s, "SESSION_REMINDED", { trigger: "manual" });
+      const token = await mailSigningToken(tx, s, at, "reminder");
+      await queuePackageMail(tx, { kind: "REMINDER", pkg: mailPkg, recipient: { sessionId: s.id, email: s.email, name: s.name }, token });
+    }
     await auditPackageChange(tx, actor, pkg, "package.reminded", { sessionIds: open.map((s) => s.id) });
     return { reminded: open.map((s) => s.id) };
   });

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { packages } from "@/server/db/schema";
+import { packages, recipientSessions } from "@/server/db/schema";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
@@ -8,13 +9,16 @@ import { actorLabel } from "./actor-label";
 import { auditPackageChange } from "./audit-package-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
+import { forgetSigningTokens } from "./forget-signing-tokens";
+import { loadMailPackage } from "./load-mail-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
 import type { TPackage } from "./schemas";
 
 /**
- * A sent package that has not ended → VOID: PACKAGE_VOIDED, then SESSION_CANCELLED for every open session.
+ * A sent package that has not ended → VOID: PACKAGE_VOIDED, then SESSION_CANCELLED for every open session, and the
+ * voided notice to every recipient who was invited.
  * 400 for a package never sent (DRAFT, SCHEDULED: delete it instead); 409 once ended.
  */
 export async function voidPackage(db: Db, actor: TPackageActor, packageId: string, input: { reason?: string } = {}): Promise<TPackage> {
@@ -29,7 +33,20 @@ export async function voidPackage(db: Db, actor: TPackageActor, packageId: strin
       .where(eq(packages.id, pkg.id))
       .returning();
     await recordPackageEvent(tx, voided!, "PACKAGE_VOIDED", { voidedBy: actorLabel(actor) });
+    // The notice goes to everyone who was invited (a recipient whose turn never came knew nothing of it).
+    const invited = await tx
+      .select()
+      .from(recipientSessions)
+      .where(and(eq(recipientSessions.packageId, pkg.id), isNotNull(recipientSessions.sentAt)))
+      .orderBy(asc(recipientSessions.position));
+    await queuePackageMail(tx, {
+      kind: "VOIDED",
+      pkg: await loadMailPackage(tx, voided!),
+      reason: input.reason ?? null,
+      recipients: invited.map((s) => ({ sessionId: s.id, email: s.email, name: s.name })),
+    });
     await cancelOpenSessions(tx, voided!, at);
+    await forgetSigningTokens(tx, pkg.id);
     await auditPackageChange(tx, actor, voided!, "package.voided", { reason: input.reason ?? null });
     return loadPackageView(tx, voided!);
   });

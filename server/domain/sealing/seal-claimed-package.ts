@@ -1,11 +1,17 @@
 import { Readable } from "node:stream";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { packages, sealedFiles, type TSealedFileKind } from "@/server/db/schema";
+import { packages, recipientSessions, sealedFiles, type TSealedFileKind } from "@/server/db/schema";
+import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import type { TPackageRow } from "@/server/domain/packages/find-package";
+import { forgetSigningTokens } from "@/server/domain/packages/forget-signing-tokens";
+import { loadMailPackage } from "@/server/domain/packages/load-mail-package";
+import { mailSigningToken } from "@/server/domain/packages/mail-signing-token";
 import { serviceActor } from "@/server/domain/packages/package-actor";
 import { recordPackageEvent } from "@/server/domain/packages/record-package-event";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { logger } from "@/server/lib/logger";
@@ -30,7 +36,8 @@ function describe(err: unknown): string {
 /**
  * Seals one claimed package (see jobs.ts): reads the originals and stored values, builds every sealed file
  * with the engine, stores them, then — in ONE transaction fenced by the claim token — inserts the
- * `sealed_files` rows, sets COMPLETED and `completedAt`, and records PACKAGE_COMPLETED and the audit event.
+ * `sealed_files` rows, sets COMPLETED and `completedAt`, records PACKAGE_COMPLETED and the audit event, and queues
+ * the completed mail (so it goes out only once the files it links to exist, and never if the seal is lost).
  * The heavy work runs outside any transaction. A failure (or a lost fence) removes the files it stored; a
  * failure also stores the error and the next attempt's time, which the package page and GET show.
  */
@@ -76,6 +83,7 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSe
         .where(eq(packages.id, due.id))
         .returning();
       await recordPackageEvent(tx, done!, "PACKAGE_COMPLETED", { completedAt: completedAt.toISOString() });
+      await queueCompletedMail(tx, done!, at);
       await auditPackageChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", { sealedFiles: rows.length, attempts: due.sealAttempts });
       return true;
     });
@@ -90,6 +98,23 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSe
     await recordSealFailure(db, claim, err);
     return "failed";
   }
+}
+
+/**
+ * The completed copy: to every recipient a link to their signing page, which now offers the signed PDF for
+ * download through their own token (GET /api/app/sign/{token}/download), and to the owner the package page.
+ * Then the encrypted token copies are dropped: nothing will mail these links again.
+ */
+async function queueCompletedMail(tx: Db, pkg: TPackageRow, at: Date): Promise<void> {
+  const base = env().publicUrl;
+  const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
+  const recipients = [];
+  for (const s of sessions) {
+    const downloadUrl = s.email ? `${base}/sign/${encodeURIComponent(await mailSigningToken(tx, s, at, "completed"))}` : null;
+    recipients.push({ sessionId: s.id, email: s.email, name: s.name, downloadUrl });
+  }
+  await queuePackageMail(tx, { kind: "COMPLETED", pkg: await loadMailPackage(tx, pkg), recipients });
+  await forgetSigningTokens(tx, pkg.id);
 }
 
 async function recordSealFailure(db: Db, claim: TSealClaim, err: unknown): Promise<void> {

@@ -52,6 +52,17 @@ export const appGetSigningDocumentFile = defineOperation({
   errors: [404, 409],
 });
 
+export const appDownloadSignedCopy = defineOperation({
+  ...app,
+  operationId: "appDownloadSignedCopy",
+  method: "GET",
+  path: "/api/app/sign/{token}/download",
+  summary: "The signed copy for this recipient: the merged sealed PDF with its certificate, once the package is COMPLETED",
+  params: ZSigningParams,
+  response: z.unknown().openapi({ description: "The PDF's bytes (not JSON)" }),
+  errors: [404, 409, 413],
+});
+
 export const appSetSigningField = defineOperation({
   ...app,
   operationId: "appSetSigningField",

@@ -70,6 +70,8 @@ const ZClosedView = z.object({
   state: z.literal("CLOSED"),
   reason: z.enum(SIGNING_CLOSED_REASONS),
   packageTitle: z.string().nullable(),
+  /** The package is sealed: this link downloads the signed PDF (GET /api/app/sign/{token}/download). */
+  signedCopy: z.boolean(),
 });
 
 export const ZSigningView = z.discriminatedUnion("state", [ZOpenView, ZClosedView]).openapi("SigningView");

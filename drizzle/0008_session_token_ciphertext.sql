@@ -1,0 +1,1 @@
+ALTER TABLE "recipient_sessions" ADD COLUMN "token_ciphertext" text;
