@@ -11,7 +11,7 @@ import { inspectFile, type TInspectedFile } from "./inspect-file";
 export type TInspectRequest = { path: string; maxBytes: number; maxPages?: number };
 export type TInspectReply =
   | { type: "ready" }
-  | { type: "result"; result: TInspectedFile }
+  | { type: "result"; result: TInspectedFile; maxRssBytes: number }
   | { type: "refused"; kind: AppError["kind"]; message: string }
   | { type: "failed"; message: string };
 
@@ -24,7 +24,7 @@ process.on("disconnect", () => process.exit(0));
 
 process.once("message", (request: TInspectRequest) => {
   inspectFile(request.path, { maxBytes: request.maxBytes, maxPages: request.maxPages }).then(
-    (result) => reply({ type: "result", result }, () => process.exit(0)),
+    (result) => reply({ type: "result", result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }, () => process.exit(0)),
     (error: unknown) => {
       const message: TInspectReply =
         error instanceof AppError

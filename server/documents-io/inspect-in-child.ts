@@ -73,6 +73,7 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
     });
+    const startedAt = performance.now();
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let ready = false;
     let settled = false;
@@ -99,6 +100,7 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
         const request: TInspectRequest = { path: filePath, maxBytes: options.maxBytes ?? env().MAX_DOCUMENT_BYTES, maxPages: options.maxPages };
         child.send(request);
       } else if (reply.type === "result") {
+        logger().debug({ ms: Math.round(performance.now() - startedAt), childMaxRssMb: Math.round(reply.maxRssBytes / 1048576) }, "upload inspected");
         finish(() => resolve(reply.result));
       } else if (reply.type === "refused") {
         finish(() => reject(new AppError(reply.kind, reply.message)));
@@ -142,8 +144,8 @@ async function unchanged(current: TBundle): Promise<boolean> {
 
 async function buildBundle(root: string): Promise<TBundle> {
   // Imported when needed: esbuild is a native binary, kept out of Next's bundle (serverExternalPackages).
-  const { build } = await import("esbuild");
-  const result = await build({
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
     entryPoints: [path.join(root, CHILD_SOURCE)],
     absWorkingDir: root,
     bundle: true,
@@ -155,6 +157,8 @@ async function buildBundle(root: string): Promise<TBundle> {
     metafile: true,
     logLevel: "silent",
   });
+  // esbuild keeps a service process alive for the next build; there is none until a source changes.
+  await esbuild.stop();
   const text = result.outputFiles[0]!.text;
   const inputs = await Promise.all(
     Object.keys(result.metafile.inputs).map(async (input) => {
