@@ -23,7 +23,6 @@
  * Why not `node --import tsx` on the source: measured here, the child then took 3 s and 230 MB to start (tsx
  * transforms the 4 MB @libpdf/core module on every start); plain node loads the bundle in ~1 s and 75 MB.
  */
-import { fork } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -63,6 +62,9 @@ export async function inspectInChild(filePath: string, options: TChildInspectOpt
 async function runChild(filePath: string, options: TChildInspectOptions & { timeoutMs: number; maxHeapMb: number }): Promise<TInspectedFile> {
   const root = process.cwd();
   const script = await childScript(root);
+  // Imported unanalysed: Turbopack reads `fork(path)` as a reference to a module to bundle, and the bundle's
+  // path (under node_modules/.cache, named by a hash) is not one it can or should bundle.
+  const { fork } = (await import(/* turbopackIgnore: true */ "node:child_process")) as typeof import("node:child_process");
   return new Promise<TInspectedFile>((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", NODE_ENV: "production" };
     if (process.env.TMPDIR) childEnv.TMPDIR = process.env.TMPDIR;
