@@ -73,7 +73,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const FORCE_GC = process.env.BENCH_FORCE_GC === "1";
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-/** Peak RSS (VmHWM) of this process's children seen so far, from /proc; 0 where /proc is not Linux's. */
+/** Peak RSS (VmHWM) of this process's inspector children seen so far, from /proc; 0 where /proc is not Linux's. */
 function watchChildren(): { stop(): number } {
   const peaks = new Map<number, number>();
   const scan = () => {
@@ -87,6 +87,8 @@ function watchChildren(): { stop(): number } {
       try {
         const status = readFileSync(`/proc/${pid}/status`, "latin1");
         if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
+        // Only the inspector (tsx's esbuild service is a child of this process too).
+        if (!readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("inspect-child")) continue;
         const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
         peaks.set(Number(pid), Math.max(peaks.get(Number(pid)) ?? 0, hwm));
       } catch {
