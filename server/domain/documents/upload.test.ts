@@ -8,7 +8,7 @@
  * the inspector's child process, the server (this process) goes on answering, and the temporary copy the
  * child read is removed after every upload, accepted or refused, also when the body failed halfway.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -38,6 +38,7 @@ beforeAll(() => {
   process.env.TMPDIR = tmpRoot;
 });
 afterAll(() => {
+  rmSync(tmpRoot, { recursive: true, force: true });
   if (previousTmpdir === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = previousTmpdir;
 });
