@@ -1,8 +1,9 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // PGlite ships WASM and must not be bundled; postgres.js and pino work best unbundled too.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino"],
+  // PGlite ships WASM and must not be bundled; postgres.js and pino work best unbundled too; esbuild is a native
+  // binary (it bundles the upload inspector's child process, server/documents-io/inspect-in-child.ts).
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "esbuild"],
   poweredByHeader: false,
   typedRoutes: false,
   // forbidden() from next/navigation: owner-only pages answer a real HTTP 403 with app/forbidden.tsx.

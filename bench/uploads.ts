@@ -10,12 +10,16 @@
  * high-water mark (`maxRSS`) also bounds each phase:
  *   1. store: the file store's `put` alone, the body streamed in;
  *   2. read: GET /api/app/templates/…/documents/…/file, the response consumed chunk by chunk;
- *   3. upload: PUT /uploads/{token} end to end (store, read back, inspect, record).
+ *   3. upload: PUT /uploads/{token} end to end (store and temporary copy in one pass, inspection in a child
+ *      process on the copy, record).
  * RSS growth = the highest RSS sampled every 5 ms during the phase minus the RSS after a full GC before it.
- * Inspection (phase 3) must hold the PDF in memory to parse it (@libpdf/core needs the bytes); phases 1–2
- * show the transfer itself does not.
+ * The inspector holds the PDF to parse it (@libpdf/core needs the bytes), in its own short-lived child process
+ * (server/documents-io/inspect-in-child.ts): that memory is not the server's, and is printed apart as the
+ * child's peak RSS (its VmHWM in /proc, sampled every 20 ms; Linux only).
+ * BENCH_FORCE_GC=1 runs a full GC before each RSS sample (every 20 ms): the peak is then what is alive, not
+ * garbage V8 has not collected yet (slower; times not comparable).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -66,7 +70,40 @@ function webStream(gen: () => AsyncGenerator<Uint8Array>): ReadableStream<Uint8A
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
+const FORCE_GC = process.env.BENCH_FORCE_GC === "1";
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** Peak RSS (VmHWM) of this process's inspector children seen so far, from /proc; 0 where /proc is not Linux's. */
+function watchChildren(): { stop(): number } {
+  const peaks = new Map<number, number>();
+  const scan = () => {
+    let pids: string[] = [];
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    } catch {
+      return;
+    }
+    for (const pid of pids) {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, "latin1");
+        if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
+        // Only the inspector (tsx's esbuild service is a child of this process too).
+        if (!readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("inspect-child")) continue;
+        const hwm = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+        peaks.set(Number(pid), Math.max(peaks.get(Number(pid)) ?? 0, hwm));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(scan, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(0, ...peaks.values());
+    },
+  };
+}
 
 async function measure<T>(label: string, run: () => Promise<T>): Promise<T> {
   gc?.();
@@ -75,15 +112,24 @@ async function measure<T>(label: string, run: () => Promise<T>): Promise<T> {
   const base = process.memoryUsage().rss;
   const maxBefore = process.resourceUsage().maxRSS * 1024;
   let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const timer = setInterval(
+    () => {
+      if (FORCE_GC) gc?.();
+      peak = Math.max(peak, process.memoryUsage().rss);
+    },
+    FORCE_GC ? 20 : 5,
+  );
+  const children = watchChildren();
   const t0 = performance.now();
   const result = await run();
   const ms = performance.now() - t0;
   clearInterval(timer);
+  const childPeak = children.stop();
   peak = Math.max(peak, process.memoryUsage().rss);
   const maxAfter = process.resourceUsage().maxRSS * 1024;
   console.log(
-    `${label.padEnd(8)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(SIZE / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s  RSS growth (sampled peak) ${mb(peak - base).padStart(5)} MB  maxRSS growth ${mb(Math.max(0, maxAfter - maxBefore)).padStart(5)} MB`,
+    `${label.padEnd(8)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(SIZE / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s  RSS growth (sampled peak) ${mb(peak - base).padStart(5)} MB  maxRSS growth ${mb(Math.max(0, maxAfter - maxBefore)).padStart(5)} MB` +
+      (childPeak ? `  inspector child peak RSS ${mb(childPeak)} MB` : ""),
   );
   return result;
 }

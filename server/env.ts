@@ -46,6 +46,12 @@ const ZEnv = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** The largest document accepted (declared `fileSize` at add time, and the bytes of the upload). 25 MB. */
   MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(2_147_483_647).default(26_214_400),
+  /** Upload inspection runs in a child process (server/documents-io/inspect-in-child.ts): its time limit, */
+  INSPECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** its V8 heap cap (--max-old-space-size, MB), */
+  INSPECT_MAX_HEAP_MB: z.coerce.number().int().min(32).max(8192).default(256),
+  /** and how many run at once per process (the rest wait). */
+  INSPECT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** DOCX → PDF conversion (server/documents-io/convert-docx.ts). */
   SOFFICE_PATH: z.string().min(1).default("soffice"),
   CONVERT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),

@@ -21,9 +21,10 @@
  * Limits against hostile input: the bytes are capped while they stream (the caller passes the per-document
  * limit), the page count is capped, inheritance is followed at most `MAX_TREE_DEPTH` parents up, and the
  * ZIP reader only reads the central directory (nothing is decompressed, so no zip bomb). Parsing is
- * synchronous and in-process: its cost is bounded by the byte cap, not by anything the file declares
- * (measured on the 2-core dev machine: 2,000 pages in 0.2 s; hostile 25 MB files 0.6–1.3 s, during which
- * this process's event loop is blocked — callers on a busy web process may prefer to run it in a job).
+ * synchronous and holds the whole file: its cost is bounded by the byte cap, not by anything the file declares
+ * (measured on the 2-core dev machine: 2,000 pages in 0.2 s; hostile 25 MB files 0.6–1.3 s). The upload paths
+ * therefore run it in a child process on a temporary copy (`inspectInChild`, inspect-in-child.ts), under a time
+ * limit and a heap cap; calling it directly is for bytes the server made itself (a converted PDF) and tests.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -56,6 +57,8 @@ export const INSPECT_MESSAGES = {
   pdfTooManyPages: (maxPages: number) => `The PDF has more than ${maxPages} pages`,
   pdfBadPageSize: (page: number) => `Page ${page} of the PDF has no valid size`,
   zipNotDocx: "The file is a ZIP archive but not a DOCX document (it has no word/document.xml)",
+  tooSlow: "The file could not be checked in time (it may be damaged or built to stall a reader); upload another copy",
+  crashed: "The file could not be checked: the reader failed on it (it may be damaged or too complex); upload another copy",
 } as const;
 
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;

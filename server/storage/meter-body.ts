@@ -9,7 +9,8 @@ export type TMeteredBody = {
   result(): { size: number; sha256: string };
 };
 
-function toAsyncIterable(body: TFileBody): AsyncIterable<Uint8Array> {
+/** Any file body as an async iterable of byte chunks. */
+export function toAsyncIterable(body: TFileBody): AsyncIterable<Uint8Array> {
   // A web stream is async-iterable on Node 20 too, but its TypeScript type (lib.dom) does not say so.
   if (typeof (body as ReadableStream<Uint8Array>).getReader === "function") {
     return Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);

@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { documents, uploadTokens } from "@/server/db/schema";
-import { inspectFile, type TInspectedFile } from "@/server/documents-io/inspect-file";
+import type { TInspectedFile } from "@/server/documents-io/inspect-file";
+import { storeAndInspect } from "@/server/documents-io/store-and-inspect";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
@@ -20,10 +21,12 @@ async function* emptyBody(): AsyncGenerator<Uint8Array> {}
  * The PUT of an upload URL: the token is the only credential.
  *
  * The body streams into the file store under a new key, counted against the declared `fileSize` and
- * MAX_DOCUMENT_BYTES (longer → 413, shorter → 422); the stored bytes are then read back and inspected (a
- * declared PDF must be a PDF that opens, unencrypted, with pages; a declared DOCX a DOCX package). Any refusal
- * deletes what was stored and leaves the document AWAITING_UPLOAD **and the URL unused**, so the client may
- * PUT again to the same URL while it is valid (or add the document again, as the spec says).
+ * MAX_DOCUMENT_BYTES (longer → 413, shorter → 422), and in the same pass into a temporary copy that a child
+ * process inspects (`storeAndInspect`: the server never holds the file; a file that hangs or crashes the
+ * parser is a 422): a declared PDF must be a PDF that opens, unencrypted, with pages; a declared DOCX a DOCX
+ * package. Any refusal deletes what was stored and leaves the document AWAITING_UPLOAD **and the URL
+ * unused**, so the client may PUT again to the same URL while it is valid (or add the document again, as the
+ * spec says).
  *
  * Success records size, SHA-256, page count and sizes, UPLOADED, and the URL as used, in one transaction with
  * an audit event. The URL is consumed by a conditional update (`used_at is null`): of two PUTs racing on one
@@ -44,8 +47,9 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
   const limit = env().MAX_DOCUMENT_BYTES;
   const store = await getFileStore();
   const key = `documents/${document.id}/${newId("upl")}`;
+  let inspected: TInspectedFile;
   try {
-    await store.put(key, input.body ?? emptyBody(), { size: document.fileSize, maxBytes: limit, contentType: document.contentType });
+    inspected = await storeAndInspect(store, key, input.body ?? emptyBody(), { size: document.fileSize, maxBytes: limit, contentType: document.contentType });
   } catch (err) {
     if (err instanceof FileTooLargeError) {
       throw new AppError("PAYLOAD_TOO_LARGE", err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize));
@@ -55,7 +59,6 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
   }
 
   try {
-    const inspected = await inspectStored(key, limit);
     assertDeclaredKind(inspected, document.contentType);
     return await db.transaction(async (tx) => {
       const at = now();
@@ -86,16 +89,6 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
   } catch (err) {
     await store.delete(key).catch(() => undefined);
     throw err;
-  }
-}
-
-/** Reads the stored copy back as a stream (the request body is gone by now) and inspects it. */
-async function inspectStored(key: string, maxBytes: number): Promise<TInspectedFile> {
-  const stored = await (await getFileStore()).get(key);
-  try {
-    return await inspectFile(stored.body, { maxBytes });
-  } finally {
-    stored.body.destroy();
   }
 }
 

@@ -4,11 +4,15 @@
  * A body longer (413) or shorter (422) than `fileSize`, a PNG or text renamed .pdf, a truncated or encrypted
  * PDF, or a DOCX declared as a PDF are refused with a clear message, keep nothing, leave the document
  * AWAITING_UPLOAD and the URL usable. Two PUTs racing on one URL: exactly one wins.
+ * Hostile PDFs (2,001 pages, an xref that loops, nesting that overflows the parser) are refused the same way by
+ * the inspector's child process, the server (this process) goes on answering, and the temporary copy the
+ * child read is removed after every upload, accepted or refused, also when the body failed halfway.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as list from "@/app/api/v1/templates/[templateId]/documents/route";
 import { auditEvents, documents, storedFiles, uploadTokens } from "@/server/db/schema";
 import { INSPECT_MESSAGES } from "@/server/documents-io/inspect-file";
@@ -19,11 +23,26 @@ import { callJson } from "@/server/test/http";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { createHash } from "node:crypto";
 import { DOCUMENT_MESSAGES, DOCX_TYPE } from "./messages";
-import { createTestTemplate, makePdf, putUpload } from "./test-support/fixtures";
+import { createTestTemplate, DEEPLY_NESTED_PDF, LOOPING_XREF_PDF, makePdf, manyPagesPdf, putUpload } from "./test-support/fixtures";
 
 const t = useTestDb();
 const DOCX = readFileSync(path.join(import.meta.dirname, "../../documents-io/fixtures/hello.docx"));
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+
+// os.tmpdir() reads TMPDIR at each call: this file's uploads put their temporary copies here, where we can count them.
+let tmpRoot = "";
+let previousTmpdir: string | undefined;
+beforeAll(() => {
+  previousTmpdir = process.env.TMPDIR;
+  tmpRoot = mkdtempSync(path.join(os.tmpdir(), "foliosign-upload-test-"));
+  process.env.TMPDIR = tmpRoot;
+});
+afterAll(() => {
+  rmSync(tmpRoot, { recursive: true, force: true });
+  if (previousTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previousTmpdir;
+});
+const leftoverCopies = () => readdirSync(tmpRoot).filter((name) => name.startsWith("foliosign-upload-"));
 
 type TAdded = { data: { document: { id: string }; uploadUrl: string } };
 
@@ -58,6 +77,7 @@ describe("PUT /uploads/{token}", () => {
     const { org, documentId, url } = await addDocument(pdf.length);
     const res = await putUpload(url, streamOf(pdf));
     expect(res.status).toBe(200);
+    expect(leftoverCopies()).toEqual([]);
     const sha256 = createHash("sha256").update(pdf).digest("hex");
     expect(res.body.data).toMatchObject({
       id: documentId,
@@ -111,8 +131,27 @@ describe("PUT /uploads/{token}", () => {
     const empty = await putUpload(url, null);
     expect(empty).toMatchObject({ status: 422, body: { error: DOCUMENT_MESSAGES.uploadShorter(pdf.length, 0) } });
     expect(await t.db.select().from(storedFiles)).toHaveLength(0);
+    expect(leftoverCopies()).toEqual([]);
     expect((await documentRow(documentId)).uploadState).toBe("AWAITING_UPLOAD");
     expect((await putUpload(url, pdf)).status).toBe(200);
+  });
+
+  it("removes the temporary copy when the body fails halfway (the client went away)", async () => {
+    const pdf = await makePdf();
+    const { documentId, url } = await addDocument(pdf.length);
+    let sent = 0;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 200) return controller.error(new Error("connection reset"));
+        controller.enqueue(new Uint8Array(pdf.subarray(sent, sent + 100)));
+        sent += 100;
+      },
+    });
+    const res = await putUpload(url, failing).catch((e: unknown) => e);
+    expect(res).not.toMatchObject({ status: 200 });
+    expect(leftoverCopies()).toEqual([]);
+    expect(await t.db.select().from(storedFiles)).toHaveLength(0);
+    expect((await documentRow(documentId)).uploadState).toBe("AWAITING_UPLOAD");
   });
 
   it.each([
@@ -121,6 +160,9 @@ describe("PUT /uploads/{token}", () => {
     ["a truncated PDF", async () => (await makePdf(["a4", "a4"])).subarray(0, 600), INSPECT_MESSAGES.pdfTruncated],
     ["an encrypted PDF", async () => makePdf(["a4"], true), INSPECT_MESSAGES.pdfEncrypted],
     ["a DOCX declared as a PDF", async () => DOCX, DOCUMENT_MESSAGES.wrongKind("DOCX", "application/pdf")],
+    ["a PDF of 2,001 pages (the limit is 2,000)", async () => manyPagesPdf(2001), INSPECT_MESSAGES.pdfTooManyPages(2000)],
+    ["a PDF whose xref chain loops (the parser throws)", async () => LOOPING_XREF_PDF, INSPECT_MESSAGES.pdfDamaged],
+    ["a PDF of 200,000 nested arrays (the parser throws)", async () => DEEPLY_NESTED_PDF, INSPECT_MESSAGES.pdfDamaged],
   ])("refuses %s with 422 and the inspector's message; nothing is kept", async (_label, build, message) => {
     const bytes = await build();
     const { documentId, url } = await addDocument(bytes.length);
@@ -131,6 +173,11 @@ describe("PUT /uploads/{token}", () => {
     expect(row).toMatchObject({ uploadState: "AWAITING_UPLOAD", storageKey: null, sha256: null });
     const [token] = await t.db.select().from(uploadTokens).where(eq(uploadTokens.documentId, documentId));
     expect(token!.usedAt).toBeNull();
+    expect(leftoverCopies()).toEqual([]);
+    // The server (this process) is still here and a good file still uploads.
+    const good = await makePdf(["a4"]);
+    const again = await addDocument(good.length);
+    expect((await putUpload(again.url, good)).status).toBe(200);
   });
 
   it("refuses a PDF declared as a DOCX", async () => {

@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { libraryDocuments } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { inspectFile } from "@/server/documents-io/inspect-file";
+import { storeAndInspect } from "@/server/documents-io/store-and-inspect";
 import { now } from "@/server/lib/clock";
 import { AppError } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
@@ -25,8 +25,8 @@ async function* nothing(): AsyncIterable<Uint8Array> {}
 
 /**
  * Streams an upload into the file store (capped at the per-document limit, checked against the declared
- * length), then inspects what was stored: only a PDF that opens is kept, with its size, SHA-256, page count
- * and page sizes. Anything refused (413, 422 with the inspector's message) leaves nothing behind.
+ * length) and a temporary copy inspected in a child process (`storeAndInspect`): only a PDF that opens is
+ * kept, with its size, SHA-256, page count and page sizes. Anything refused (413, 422 with the inspector's message) leaves nothing behind.
  */
 export async function uploadLibraryDocument(db: Db, actor: TActor, input: TUploadLibraryDocumentInput) {
   const id = newId("libd");
@@ -35,10 +35,8 @@ export async function uploadLibraryDocument(db: Db, actor: TActor, input: TUploa
   const maxBytes = env().MAX_DOCUMENT_BYTES;
   // An announced size over the limit is refused before a byte is read.
   if (input.size !== undefined && input.size > maxBytes) throw new FileTooLargeError(maxBytes);
-  await store.put(storageKey, input.body ?? nothing(), { size: input.size, maxBytes, contentType: "application/pdf" });
+  const inspected = await storeAndInspect(store, storageKey, input.body ?? nothing(), { size: input.size, maxBytes, contentType: "application/pdf" });
   try {
-    const stored = await store.get(storageKey);
-    const inspected = await inspectFile(stored.body, { maxBytes });
     if (inspected.kind !== "pdf") throw new AppError("UNPROCESSABLE", NOT_A_PDF);
     const at = now();
     return await db.transaction(async (tx) => {

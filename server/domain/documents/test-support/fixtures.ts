@@ -20,6 +20,35 @@ export async function makePdf(pages: ("a4" | "letter")[] = ["a4"], protect = fal
   return Buffer.from(await pdf.save());
 }
 
+/** A classic PDF with a correct xref table from numbered object bodies, for shapes no library writes. */
+export function rawPdf(objects: string[]): Buffer {
+  let out = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, "latin1"));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, "latin1");
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+/** A PDF whose page tree lists `count` real pages. */
+export function manyPagesPdf(count: number): Buffer {
+  const kids = Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(" ");
+  const pages = Array.from({ length: count }, () => "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>");
+  return rawPdf(["<< /Type /Catalog /Pages 2 0 R >>", `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`, ...pages]);
+}
+
+/** Damaged PDFs on which the parser throws: an xref chain that points at itself, and 200,000 nested arrays. */
+export const LOOPING_XREF_PDF = Buffer.from(
+  "%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Size 1 /Prev 9 >>\nstartxref\n9\n%%EOF\n",
+  "latin1",
+);
+export const DEEPLY_NESTED_PDF = Buffer.from(`%PDF-1.4\n1 0 obj ${"[".repeat(200_000)} endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+
 export function tokenOf(uploadUrl: string): string {
   return new URL(uploadUrl).pathname.split("/").pop()!;
 }

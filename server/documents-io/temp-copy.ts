@@ -1,0 +1,45 @@
+/**
+ * A private temporary copy of a body, written while the body streams on to storage, so the inspector (a child
+ * process) can read the file without the server holding it: each chunk is written (and awaited — that is the
+ * backpressure) before it is passed on, so once the consumer has read the body to its end, the file is whole.
+ *
+ * The file lives in its own `mkdtemp` directory under `os.tmpdir()` (mode 0600 inside a 0700 directory);
+ * `remove()` deletes the directory whatever happened and may be called any number of times.
+ */
+import { mkdtemp, open, rm, type FileHandle } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { TFileBody } from "@/server/storage/file-store";
+import { toAsyncIterable } from "@/server/storage/meter-body";
+
+export type TTempCopy = {
+  readonly path: string;
+  /** The body's chunks, unchanged, each written to `path` before it is yielded. */
+  tee(body: TFileBody): AsyncGenerator<Uint8Array>;
+  remove(): Promise<void>;
+};
+
+export async function createTempCopy(): Promise<TTempCopy> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "foliosign-upload-"));
+  const file = path.join(dir, "body");
+  return {
+    path: file,
+    async *tee(body) {
+      let handle: FileHandle | undefined = await open(file, "wx", 0o600);
+      try {
+        for await (const chunk of toAsyncIterable(body)) {
+          await handle.write(chunk);
+          yield chunk;
+        }
+        await handle.close();
+        handle = undefined;
+      } finally {
+        // The consumer stopped early (a limit passed) or the body failed: close, the caller removes.
+        await handle?.close().catch(() => undefined);
+      }
+    },
+    async remove() {
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
