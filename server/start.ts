@@ -44,14 +44,20 @@ function withBuildLock(fn: () => void): void {
 }
 
 function buildIfNeeded(): void {
-  withBuildLock(buildIfStale);
+  let failed: number | null = null;
+  withBuildLock(() => {
+    failed = buildIfStale();
+  });
+  // Exits only once the lock is released: an exit inside the lock left it behind for the next start to wait on.
+  if (failed !== null) process.exit(failed);
 }
 
-function buildIfStale(): void {
+/** Builds when the sources are newer than the build; the exit status of a failed `next build`, else null. */
+function buildIfStale(): number | null {
   const buildId = path.join(".next", "BUILD_ID");
   const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map(newestMtime));
-  if (builtAt > changedAt) return;
+  if (builtAt > changedAt) return null;
   console.log(builtAt ? "Sources changed since the last build: building…" : "No build found: building (next build)…");
   const result = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], {
     stdio: "inherit",
@@ -59,8 +65,9 @@ function buildIfStale(): void {
   });
   if (result.status !== 0) {
     console.error("next build failed");
-    process.exit(result.status ?? 1);
+    return result.status ?? 1;
   }
+  return null;
 }
 
 async function main(): Promise<void> {
