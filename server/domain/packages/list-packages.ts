@@ -5,7 +5,8 @@ import { pageWindow } from "@/server/lib/pagination";
 import type { TPackageActor } from "./package-actor";
 import { toPackageSummary } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
-import { visiblePackages } from "./visible-packages";
+import { countPackages } from "./count-packages";
+import { seesAllPackages, visiblePackages } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
 function likeEscape(value: string): string {
@@ -23,13 +24,24 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
   else if (query.status) where.push(eq(packages.status, query.status));
   if (query.search) where.push(ilike(packages.title, `%${likeEscape(query.search)}%`));
   const condition = and(...where);
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(packages).where(condition).orderBy(desc(packages.updatedAt), desc(packages.id)).limit(limit).offset(offset),
-    db.select({ n: count() }).from(packages).where(condition),
+    totalCount(db, actor, query, condition),
   ]);
   const counts = await recipientCounts(db, rows.map((r) => r.id));
   const packagesOut = rows.map((r) => ({ ...toPackageSummary(r), recipientCounts: counts.get(r.id) ?? { total: 0, completed: 0 } }));
-  return { packages: packagesOut, totalCount: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+  return { packages: packagesOut, totalCount: total, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * The exact total. Everything a workspace holds (or one status of it) comes from the counters, whatever the
+ * workspace's size; a visibility-restricted actor or a `search` counts its matches through the indexes
+ * (owner, key, trigram), so its cost grows with the matches, not with the workspace.
+ */
+async function totalCount(db: Db, actor: TPackageActor, query: TListPackagesQuery, condition: SQL | undefined): Promise<number> {
+  if (!query.search && seesAllPackages(actor)) return countPackages(db, actor.workspace.id, query.status);
+  const [row] = await db.select({ n: count() }).from(packages).where(condition);
+  return row?.n ?? 0;
 }
 
 /** Recipients and signed recipients of each listed package, in one grouped query (the list shows "1 of 2 signed"). */
