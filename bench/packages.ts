@@ -1,0 +1,308 @@
+/**
+ * Packages list benchmark (not a test). `npm run bench:packages` with DATABASE_URL pointing at a PostgreSQL
+ * server; it creates a scratch database beside it, migrates it, and drops it at the end.
+ *
+ * The server is the real app as it ships: `server/start.ts` (the built Next app behind our Node server; it
+ * builds first when the build is missing or stale) in a child process on 127.0.0.1, on the scratch database,
+ * with RUN_WORKER=false and its log lines going nowhere. This process is the load generator: undici keep-alive
+ * connections, `concurrency` requests in flight, each request timed from send to the last byte of its body.
+ * Every request carries a distinct X-Forwarded-For and the server trusts 127.0.0.1 as a proxy
+ * (TRUSTED_PROXIES), so the per-address rate limit (120/min) still runs on every request but never answers 429.
+ *
+ * At 10 k and then 1 M packages in one workspace (seeded with SQL, `generate_series`, through the triggers that
+ * keep the counters; then the fold job, then VACUUM ANALYZE as autovacuum would have done), each target is
+ * loaded for `seconds` after a 1-second warm-up, in the same run, interleaved:
+ *   bare     GET /api/health/live — a bare Next route handler (no key, no database): the ceiling;
+ *   list     GET /api/v1/packages — default page (25, newest updatedAt first), an admin key;
+ *   status   GET /api/v1/packages?status=IN_PROGRESS;
+ *   search   GET /api/v1/packages?search=harbour — 20 matching titles at both sizes;
+ *   broad    GET /api/v1/packages?search=contract 7 — ~11 % of the workspace (count grows with the matches).
+ * p50/p99 of the request times and requests/s (requests completed / seconds) are printed; then the EXPLAIN
+ * (ANALYZE, BUFFERS) of the statements listPackages issues (captured from drizzle's logger, run in this
+ * process against the same database) and the time of the `count(*)` the counters replace. Finally, at 1 M, a
+ * bulk send of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each) is timed, three times.
+ *
+ * Usage: npm run bench:packages -- [seconds=5] [concurrency=32] [large=1000000]
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+process.env.LOG_LEVEL ??= "warn";
+
+const [SECONDS = 5, CONCURRENCY = 32, LARGE = 1_000_000] = process.argv.slice(2).map(Number);
+const SMALL = 10_000;
+const SEARCH_HITS = 20;
+
+type TTarget = { name: string; path: string; auth: boolean };
+const TARGETS: TTarget[] = [
+  { name: "bare", path: "/api/health/live", auth: false },
+  { name: "list", path: "/api/v1/packages", auth: true },
+  { name: "status", path: "/api/v1/packages?status=IN_PROGRESS", auth: true },
+  { name: "search", path: "/api/v1/packages?search=harbour", auth: true },
+  { name: "broad", path: "/api/v1/packages?search=contract%207", auth: true },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+
+async function main(): Promise<void> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    console.error("bench:packages runs on PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).");
+    process.exit(1);
+  }
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { Pool } = await import("undici");
+  const { openPostgres, setDbHandle } = await import("@/server/db/client");
+  const schema = await import("@/server/db/schema");
+  const { migrate } = await import("@/server/db/migrate");
+  const { createTestKey, createTestOrg } = await import("@/server/test/factories");
+  const { ownerActor } = await import("@/server/test/actors");
+  const { createActiveTemplate } = await import("@/server/domain/packages/test-support/fixtures");
+  const { listPackages } = await import("@/server/domain/packages/list-packages");
+  const { packageJobs } = await import("@/server/domain/packages/jobs");
+  const { runDeclaredJob } = await import("@/server/jobs/run-declared-job");
+  type TDb = import("@/server/db/client").Db;
+
+  const name = `foliosign_bench_packages_${process.pid}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const dbUrl = new URL(base);
+  dbUrl.pathname = `/${name}`;
+  const handle = await openPostgres(dbUrl.toString());
+  setDbHandle(handle);
+  const raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "foliosign-bench-packages-"));
+  let server: ChildProcess | undefined;
+  let pool: InstanceType<typeof Pool> | undefined;
+  try {
+    await migrate(handle);
+    const db = handle.db;
+    const org = await createTestOrg(db, "Bench");
+    const key = (await createTestKey(db, org)).value;
+    const { templateId } = await createActiveTemplate(db, org);
+    const ws = org.workspaceId;
+
+    // Seeding: rows `from`..`to` in statements of 100 k. Spread over statuses (VIEWED among IN_PROGRESS), 1 %
+    // soft-deleted, updatedAt one second apart; the first 20 are the "Harbour lease" titles the search finds.
+    const seed = async (from: number, to: number) => {
+      for (let lo = from; lo <= to; lo += 100_000) {
+        const hi = Math.min(to, lo + 99_999);
+        await raw.unsafe(
+          `insert into packages (id, organisation_id, workspace_id, owner_user_id, title, status, first_viewed_at, deleted_at, created_at, updated_at)
+           select 'pkg_bench_' || g, $1, $2, $3,
+                  case when g <= ${SEARCH_HITS} then 'Harbour lease ' || g else 'Contract ' || g end,
+                  (array['COMPLETED','COMPLETED','COMPLETED','IN_PROGRESS','IN_PROGRESS','DRAFT','VOID','DECLINED','ON_HOLD','SCHEDULED'])[g % 10 + 1],
+                  case when g % 10 = 3 then now() - interval '1 day' end,
+                  case when g % 100 = 99 then now() end,
+                  now() - make_interval(secs => ${LARGE} + 1 - g), now() - make_interval(secs => ${LARGE} + 1 - g)
+           from generate_series(${lo}::int, ${hi}::int) g`,
+          [org.organisationId, ws, org.userId],
+        );
+      }
+      const t0 = performance.now();
+      await runDeclaredJob(packageJobs().foldCounts).run(handle, new AbortController().signal);
+      const foldMs = performance.now() - t0;
+      await raw.unsafe("vacuum analyze packages");
+      await raw.unsafe("vacuum analyze package_counts");
+      await raw.unsafe("vacuum analyze package_count_deltas");
+      return foldMs;
+    };
+
+    // The statements listPackages issues, captured from drizzle's logger, for EXPLAIN.
+    const captured: { query: string; params: unknown[] }[] = [];
+    const logged = drizzle(raw, { schema, logger: { logQuery: (query, params) => void captured.push({ query, params }) } }) as unknown as TDb;
+    const actor = ownerActor(org);
+    const explain = async (label: string, query: { status?: "IN_PROGRESS"; search?: string }) => {
+      captured.length = 0;
+      await listPackages(logged, actor, { page: 1, pageSize: 25, ...query });
+      console.log(`\n  EXPLAIN of listPackages(${label}):`);
+      for (const q of captured) {
+        const rows = await raw.unsafe(`explain (analyze, buffers, costs off) ${q.query}`, q.params as never[]);
+        console.log(`    ${q.query.replace(/\s+/g, " ").slice(0, 160)}${q.query.length > 160 ? " …" : ""}`);
+        for (const r of rows) console.log(`      ${String(r["QUERY PLAN"])}`);
+      }
+    };
+
+    const countStar = async () => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await raw.unsafe("select count(*) from packages where workspace_id = $1 and deleted_at is null", [ws]);
+        times.push(performance.now() - t0);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+
+    // The server.
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl.toString(),
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        PUBLIC_URL: origin,
+        DATA_DIR: dataDir,
+        RUN_WORKER: "false",
+        TRUSTED_PROXIES: "127.0.0.1",
+        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "info",
+        NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+        ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const exited = new Promise<never>((_, reject) => server!.once("exit", (code) => reject(new Error(`the server exited (${code})`))));
+    pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
+    for (const started = Date.now(); ; ) {
+      const up = await pool
+        .request({ method: "GET", path: "/api/health/live" })
+        .then(async (r) => (await r.body.text(), r.statusCode === 200))
+        .catch(() => false);
+      if (up) break;
+      if (Date.now() - started > 15 * 60_000) throw new Error("the server did not start within 15 minutes");
+      await Promise.race([new Promise((r) => setTimeout(r, 500)), exited]);
+    }
+
+    let forwarded = 0;
+    const nextAddress = () => {
+      forwarded = (forwarded + 1) % 16_000_000;
+      return `10.${(forwarded >> 16) & 255}.${(forwarded >> 8) & 255}.${forwarded & 255}`;
+    };
+    const headersFor = (target: TTarget) => ({
+      "x-forwarded-for": nextAddress(),
+      ...(target.auth ? { authorization: `Bearer ${key}` } : {}),
+    });
+
+    const load = async (target: TTarget, seconds: number) => {
+      const times: number[] = [];
+      let failures = 0;
+      const until = performance.now() + seconds * 1000;
+      const loop = async () => {
+        while (performance.now() < until) {
+          const t0 = performance.now();
+          const res = await pool!.request({ method: "GET", path: target.path, headers: headersFor(target) });
+          await res.body.text();
+          if (res.statusCode !== 200) failures += 1;
+          times.push(performance.now() - t0);
+        }
+      };
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+      const elapsed = (performance.now() - t0) / 1000;
+      if (failures) throw new Error(`${target.name}: ${failures} requests did not answer 200`);
+      times.sort((a, b) => a - b);
+      return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length };
+    };
+
+    type TFig = Awaited<ReturnType<typeof load>>;
+    const results = new Map<string, TFig>();
+    const measureAll = async (size: number) => {
+      // Totals as the API reports them (and a check that the counters are what count(*) says).
+      for (const target of TARGETS.filter((t) => t.auth)) {
+        const res = await pool!.request({ method: "GET", path: target.path, headers: headersFor(target) });
+        const body = (await res.body.json()) as { data: { totalCount: number } };
+        console.log(`  ${target.name.padEnd(7)} totalCount ${body.data.totalCount.toLocaleString("en")}`);
+      }
+      for (const target of TARGETS) await load(target, 1); // warm-up
+      for (const target of TARGETS) {
+        const fig = await load(target, SECONDS);
+        results.set(`${target.name}@${size}`, fig);
+        console.log(`  ${target.name.padEnd(7)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  (${fig.n} requests)`);
+      }
+    };
+
+    console.log(
+      `bench:packages — PostgreSQL ${(await raw.unsafe("show server_version"))[0]!.server_version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ` +
+        `node ${process.version}, ${CONCURRENCY} requests in flight, ${SECONDS} s per target; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+    );
+    let t0 = performance.now();
+    let foldMs = await seed(1, SMALL);
+    console.log(`\n${SMALL.toLocaleString("en")} packages seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s (fold ${foldMs.toFixed(0)} ms)`);
+    await measureAll(SMALL);
+    await explain("default page", {});
+    await explain("search=harbour", { search: "harbour" });
+    console.log(`  count(*) of the workspace, median of 5: ${ms(await countStar())}`);
+
+    t0 = performance.now();
+    foldMs = await seed(SMALL + 1, LARGE);
+    console.log(`\n${LARGE.toLocaleString("en")} packages seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s (fold ${foldMs.toFixed(0)} ms)`);
+    await measureAll(LARGE);
+    await explain("default page", {});
+    await explain("status=IN_PROGRESS", { status: "IN_PROGRESS" });
+    await explain("search=harbour", { search: "harbour" });
+    await explain("search=contract 7", { search: "contract 7" });
+    console.log(`  count(*) of the workspace, median of 5: ${ms(await countStar())}`);
+
+    console.log("\nBulk send of 100 items (two recipients each), at the large size:");
+    for (let run = 1; run <= 3; run++) {
+      const items = Array.from({ length: 100 }, (_, i) => ({
+        title: `Bulk ${run}-${i}`,
+        recipients: [
+          { email: `tenant-${run}-${i}@example.com`, name: "Tenant", roleIndex: 0 },
+          { email: `landlord-${run}-${i}@example.com`, name: "Landlord", roleIndex: 1 },
+        ],
+      }));
+      const started = performance.now();
+      const res = await pool.request({
+        method: "POST",
+        path: "/api/v1/packages/bulk-send",
+        headers: { ...headersFor(TARGETS[1]!), "content-type": "application/json" },
+        body: JSON.stringify({ templateId, items }),
+      });
+      const body = (await res.body.json()) as { data?: { results: { status: string }[] }; error?: string };
+      const took = performance.now() - started;
+      const sent = body.data?.results.filter((r) => r.status === "sent").length ?? 0;
+      if (res.statusCode !== 200 || sent !== 100) throw new Error(`bulk send answered ${res.statusCode}: ${sent} sent ${body.error ?? ""}`);
+      console.log(`  run ${run}: ${(took / 1000).toFixed(2)} s for 100 items (${(took / 100).toFixed(1)} ms per item), all sent`);
+    }
+
+    console.log("\nSummary (targets: p50 at 1 M ≤ 2 × p50 at 10 k; requests/s ≥ 0.5 × bare):");
+    const bareRps = (size: number) => results.get(`bare@${size}`)!.rps;
+    for (const target of TARGETS.slice(1)) {
+      const small = results.get(`${target.name}@${SMALL}`)!;
+      const large = results.get(`${target.name}@${LARGE}`)!;
+      const ratio = large.p50 / small.p50;
+      const rpsRatio = large.rps / bareRps(LARGE);
+      console.log(
+        `  ${target.name.padEnd(7)} p50 ${ms(small.p50)} → ${ms(large.p50)} (×${ratio.toFixed(2)} ${ratio <= 2 ? "✔" : "✘"}); ` +
+          `req/s at 1 M ${large.rps.toFixed(0)} = ${rpsRatio.toFixed(2)} × bare (${bareRps(LARGE).toFixed(0)}) ${rpsRatio >= 0.5 ? "✔" : "✘"}`,
+      );
+    }
+  } finally {
+    await pool?.close().catch(() => {});
+    if (server && server.exitCode === null) {
+      const gone = new Promise((r) => server!.once("exit", r));
+      server.kill("SIGTERM");
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+      if (server.exitCode === null) server.kill("SIGKILL");
+    }
+    await raw.end({ timeout: 5 });
+    await handle.close();
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
