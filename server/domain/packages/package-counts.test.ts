@@ -15,7 +15,7 @@ import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { newId } from "@/server/lib/ids";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
+import { createTestKey, createTestOrg, createTestRole, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
 import { countPackages } from "./count-packages";
 import { packageJobs } from "./jobs";
@@ -70,12 +70,13 @@ describe("package counters", () => {
     const other = await createTestWorkspace(t.db, org.organisationId, "other");
     const ws = org.workspaceId;
 
-    await t.db.insert(packages).values(rows(org, ws, 12));
+    const made = rows(org, ws, 12);
+    await t.db.insert(packages).values(made);
     await t.db.insert(packages).values(rows(org, other, 3, "IN_PROGRESS"));
     expect(await expectExact(t.db, ws)).toMatchObject({ all: 12, DRAFT: 12, IN_PROGRESS: 0 });
     expect(await expectExact(t.db, other)).toMatchObject({ all: 3, IN_PROGRESS: 3 });
 
-    const ids = (await t.db.select({ id: packages.id }).from(packages).where(eq(packages.workspaceId, ws))).map((r) => r.id);
+    const ids = made.map((r) => r.id);
     await t.db.update(packages).set({ status: "IN_PROGRESS" }).where(inArray(packages.id, ids.slice(0, 6)));
     await t.db.update(packages).set({ firstViewedAt: new Date() }).where(inArray(packages.id, ids.slice(0, 2)));
     await t.db.update(packages).set({ status: "COMPLETED" }).where(eq(packages.id, ids[0]!));
@@ -95,11 +96,11 @@ describe("package counters", () => {
     // Soft delete, hard delete, a delete of a soft-deleted row (already uncounted), an undelete.
     await t.db.update(packages).set({ deletedAt: new Date() }).where(inArray(packages.id, ids.slice(3, 6)));
     await t.db.delete(packages).where(inArray(packages.id, [ids[6]!, ids[3]!]));
-    expect(await expectExact(t.db, ws)).toMatchObject({ all: 8, IN_PROGRESS: 3 });
+    expect(await expectExact(t.db, ws)).toMatchObject({ all: 8, IN_PROGRESS: 2, DRAFT: 5 });
     await t.db.update(packages).set({ deletedAt: null }).where(eq(packages.id, ids[4]!));
-    expect(await expectExact(t.db, ws)).toMatchObject({ all: 9, IN_PROGRESS: 4 });
+    expect(await expectExact(t.db, ws)).toMatchObject({ all: 9, IN_PROGRESS: 3 });
     await fold();
-    expect(await expectExact(t.db, ws)).toMatchObject({ all: 9, IN_PROGRESS: 4, VIEWED: 1 });
+    expect(await expectExact(t.db, ws)).toMatchObject({ all: 9, IN_PROGRESS: 3, VIEWED: 1 });
     expect(await expectExact(t.db, other)).toMatchObject({ all: 3 });
 
     // A rolled-back transaction leaves no delta.
@@ -136,7 +137,11 @@ describe("package counters", () => {
     expect((await list({ status: "IN_PROGRESS" })).body.data.totalCount).toBe(15);
     expect((await list({ status: "VIEWED" })).body.data.totalCount).toBe(1);
     expect((await list({ search: "TENANCY" })).body.data.totalCount).toBe(9);
-    expect((await list({ search: "tenancy", status: "DRAFT", page: 99 })).body.data).toMatchObject({ totalCount: 5, packages: [] });
+    expect((await list({ search: "tenancy", status: "DRAFT", page: 99 })).body.data).toMatchObject({ totalCount: 4, packages: [] });
+    // Without canViewAllPackages the total is counted over what the key may see (its issuer owns them all here).
+    const restricted = await createTestKey(t.db, org, { roleId: await createTestRole(t.db, org.organisationId, { canViewAllPackages: false }) });
+    const seen = await callJson<TList>(listRoute, { key: restricted.value, query: { status: "IN_PROGRESS" } });
+    expect(seen.body.data.totalCount).toBe(15);
   });
 });
 
