@@ -20,16 +20,18 @@
  *   status   GET /api/v1/packages?status=IN_PROGRESS;
  *   search   GET /api/v1/packages?search=harbour — 20 matching titles at both sizes;
  *   broad    GET /api/v1/packages?search=rental — 10 % of the workspace (its count grows with the matches).
- * p50/p99 of the request times and requests/s (requests completed / seconds) are printed; then the EXPLAIN
+ * p50/p99 of the request times, requests/s (requests completed / seconds) and the server's CPU per request (its
+ * process tree's user+system time from /proc over the measurement, divided by the requests: what the server
+ * itself spends, whatever else the machine runs) are printed; then the EXPLAIN
  * (ANALYZE, BUFFERS) of the statements listPackages issues (captured from drizzle's logger, run in this
  * process against the same database) and the time of the `count(*)` the counters replace. Finally a bulk send
- * of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each) in the 1 M workspace, three times.
+ * of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each), twice in each workspace, alternately.
  *
  * Usage: npm run bench:packages -- [seconds=5] [concurrency=32] [large=1000000] [rounds=3]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -60,6 +62,37 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** CPU seconds used so far by `root` and its descendants (Linux /proc; null elsewhere): the server's process tree. */
+function treeCpuSeconds(root: number): number | null {
+  try {
+    const procs = new Map<number, { ppid: number; ticks: number }>();
+    for (const entry of readdirSync("/proc")) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.set(pid, { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    }
+    let ticks = 0;
+    for (const [pid, p] of procs) {
+      for (let at: number | undefined = pid; at; at = procs.get(at)?.ppid) {
+        if (at === root) {
+          ticks += p.ticks;
+          break;
+        }
+      }
+    }
+    return ticks / 100; // USER_HZ
+  } catch {
+    return null;
+  }
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -100,8 +133,11 @@ async function main(): Promise<void> {
     await migrate(handle);
     const db = handle.db;
     const org = await createTestOrg(db, "Bench");
-    const { templateId } = await createActiveTemplate(db, org);
     const smallWs = await createTestWorkspace(db, org.organisationId, "small");
+    const templates = new Map<number, string>([
+      [SMALL, (await createActiveTemplate(db, { organisationId: org.organisationId, workspaceId: smallWs })).templateId],
+      [LARGE, (await createActiveTemplate(db, org)).templateId],
+    ]);
     const keys = new Map<number, string>([
       [SMALL, (await createTestKey(db, org, { workspaceId: smallWs })).value],
       [LARGE, (await createTestKey(db, org)).value],
@@ -218,18 +254,21 @@ async function main(): Promise<void> {
           times.push(performance.now() - t0);
         }
       };
+      const cpu0 = treeCpuSeconds(server!.pid!);
       const t0 = performance.now();
       await Promise.all(Array.from({ length: CONCURRENCY }, loop));
       const elapsed = (performance.now() - t0) / 1000;
+      const cpu1 = treeCpuSeconds(server!.pid!);
+      const cpuPerRequest = cpu0 === null || cpu1 === null ? NaN : ((cpu1 - cpu0) / times.length) * 1e6;
       if (failures) throw new Error(`${target.name}: ${failures} requests did not answer 200`);
       times.sort((a, b) => a - b);
-      return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length };
+      return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length, cpuPerRequest };
     };
 
     type TFig = Awaited<ReturnType<typeof load>>;
     const rounds = new Map<string, TFig[]>();
     const line = (label: string, fig: TFig) =>
-      `  ${label.padEnd(14)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  (${fig.n} requests)`;
+      `  ${label.padEnd(14)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  server CPU ${fig.cpuPerRequest.toFixed(0).padStart(6)} µs/request  (${fig.n} requests)`;
 
     console.log(
       `bench:packages — PostgreSQL ${(await raw.unsafe("show server_version"))[0]!.server_version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ` +
@@ -271,8 +310,9 @@ async function main(): Promise<void> {
       console.log(`  count(*) of the ${size.toLocaleString("en")} workspace, median of 5: ${ms(await countStar(workspaceOf.get(size)!))}`);
     }
 
-    console.log("\nBulk send of 100 items (two recipients each), at the large size:");
-    for (let run = 1; run <= 3; run++) {
+    console.log("\nBulk send of 100 items (two recipients each), alternately in the 10 k and the 1 M workspace:");
+    for (let run = 1; run <= 4; run++) {
+      const size = run % 2 ? SMALL : LARGE;
       const items = Array.from({ length: 100 }, (_, i) => ({
         title: `Bulk ${run}-${i}`,
         recipients: [
@@ -280,18 +320,21 @@ async function main(): Promise<void> {
           { email: `landlord-${run}-${i}@example.com`, name: "Landlord", roleIndex: 1 },
         ],
       }));
+      const cpu0 = treeCpuSeconds(server.pid!);
       const started = performance.now();
       const res = await pool.request({
         method: "POST",
         path: "/api/v1/packages/bulk-send",
-        headers: { ...headersFor(TARGETS[1]!, LARGE), "content-type": "application/json" },
-        body: JSON.stringify({ templateId, items }),
+        headers: { ...headersFor(TARGETS[1]!, size), "content-type": "application/json" },
+        body: JSON.stringify({ templateId: templates.get(size)!, items }),
       });
       const body = (await res.body.json()) as { data?: { results: { status: string }[] }; error?: string };
       const took = performance.now() - started;
+      const cpu1 = treeCpuSeconds(server.pid!);
       const sent = body.data?.results.filter((r) => r.status === "sent").length ?? 0;
       if (res.statusCode !== 200 || sent !== 100) throw new Error(`bulk send answered ${res.statusCode}: ${sent} sent ${body.error ?? ""}`);
-      console.log(`  run ${run}: ${(took / 1000).toFixed(2)} s for 100 items (${(took / 100).toFixed(1)} ms per item), all sent`);
+      const cpu = cpu0 === null || cpu1 === null ? "n/a" : `${(cpu1 - cpu0).toFixed(1)} s`;
+      console.log(`  ${size.toLocaleString("en").padStart(9)}: ${(took / 1000).toFixed(2)} s for 100 items (${(took / 100).toFixed(1)} ms per item), all sent; server CPU ${cpu}; load average ${os.loadavg()[0]!.toFixed(1)}`);
     }
 
     console.log(`\nSummary: medians over the ${ROUNDS} rounds (targets: p50 at 1 M ≤ 2 × p50 at 10 k; requests/s ≥ 0.5 × bare):`);
@@ -300,16 +343,19 @@ async function main(): Promise<void> {
       return v[Math.floor(v.length / 2)] ?? NaN;
     };
     const bare = median("bare", (f) => f.rps);
-    console.log(`  bare           ${bare.toFixed(0)} req/s, p50 ${ms(median("bare", (f) => f.p50))}`);
+    const bareCpu = median("bare", (f) => f.cpuPerRequest);
+    console.log(`  bare           ${bare.toFixed(0)} req/s, p50 ${ms(median("bare", (f) => f.p50))}, server CPU ${bareCpu.toFixed(0)} µs/request`);
     for (const target of TARGETS.filter((t) => t.auth)) {
       const small = `${target.name}@10k`;
       const large = `${target.name}@${LARGE >= 1_000_000 ? `${LARGE / 1_000_000}M` : `${LARGE / 1000}k`}`;
       const ratio = median(large, (f) => f.p50) / median(small, (f) => f.p50);
       const rps = median(large, (f) => f.rps);
+      const cpu = median(large, (f) => f.cpuPerRequest);
       console.log(
         `  ${target.name.padEnd(7)} p50 ${ms(median(small, (f) => f.p50))} → ${ms(median(large, (f) => f.p50))} (×${ratio.toFixed(2)} ${ratio <= 2 ? "✔" : "✘"}); ` +
           `p99 ${ms(median(small, (f) => f.p99))} → ${ms(median(large, (f) => f.p99))}; ` +
-          `req/s at 1 M ${rps.toFixed(0)} = ${(rps / bare).toFixed(2)} × bare ${rps / bare >= 0.5 ? "✔" : "✘"}`,
+          `req/s at 1 M ${rps.toFixed(0)} = ${(rps / bare).toFixed(2)} × bare ${rps / bare >= 0.5 ? "✔" : "✘"}; ` +
+          `server CPU ${cpu.toFixed(0)} µs/request (bare/this: ${(bareCpu / cpu).toFixed(2)})`,
       );
     }
   } finally {

@@ -25,11 +25,13 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
   if (query.search) where.push(ilike(packages.title, `%${likeEscape(query.search)}%`));
   const condition = and(...where);
   // The page and its recipients ("1 of 2 signed") in one statement: two index lookups per listed package.
-  const sessions = (filter?: SQL) =>
-    sql<number>`(select count(*) from ${recipientSessions} where ${recipientSessions.packageId} = ${packages.id}${filter ? sql` and ${filter}` : sql``})`.mapWith(Number);
+  // Qualified by hand: drizzle writes a one-table select's columns unqualified, and a bare "id" inside the
+  // subquery would be the session's own id.
+  const sessions = (completedOnly: boolean) =>
+    sql<number>`(select count(*) from ${recipientSessions} rs where rs.package_id = ${packages}.id${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`.mapWith(Number);
   const [rows, total] = await Promise.all([
     db
-      .select({ ...getTableColumns(packages), recipientTotal: sessions(), recipientCompleted: sessions(eq(recipientSessions.status, "COMPLETED")) })
+      .select({ ...getTableColumns(packages), recipientTotal: sessions(false), recipientCompleted: sessions(true) })
       .from(packages)
       .where(condition)
       .orderBy(desc(packages.updatedAt), desc(packages.id))
