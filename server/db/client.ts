@@ -47,9 +47,12 @@ export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
+  // pg_trgm: the trigram index of the packages list's `search` (migration 0009_pg_trgm creates the extension).
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const extensions = { pg_trgm };
+  const client = await PGlite.create(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
   const db = drizzle(client, { schema }) as unknown as Db;
   const bus = new EventEmitter();
   bus.setMaxListeners(0);

@@ -6,7 +6,7 @@
  * whose `expires_at` passed is expiry's, a session whose `next_reminder_at` passed is the reminder's.
  */
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { apiKeys } from "./api-keys";
 import { tenantColumns, users } from "./organisations";
@@ -72,12 +72,52 @@ export const packages = pgTable(
   },
   (t) => [
     index("packages_due_seal_idx").on(t.sealNextAttemptAt).where(sql`${t.status} = 'IN_PROGRESS' and ${t.sealRequestedAt} is not null`),
-    index("packages_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id),
-    index("packages_ws_status_updated_idx").on(t.workspaceId, t.status, t.updatedAt, t.id),
+    // The list (newest `updatedAt` first) of live packages, all of them or one status: an index walk that stops
+    // after the page. Deleted packages are never listed, so they are not in these indexes.
+    index("packages_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id).where(sql`${t.deletedAt} is null`),
+    index("packages_ws_status_updated_idx").on(t.workspaceId, t.status, t.updatedAt, t.id).where(sql`${t.deletedAt} is null`),
+    // Visibility without canViewAllPackages: the member's own packages, and those a key created.
+    index("packages_ws_owner_updated_idx").on(t.workspaceId, t.ownerUserId, t.updatedAt).where(sql`${t.deletedAt} is null`),
+    index("packages_created_by_key_idx").on(t.createdByApiKeyId).where(sql`${t.createdByApiKeyId} is not null`),
+    // `search` (case-insensitive substring of the title): trigram index, pg_trgm (migration 0009_pg_trgm).
+    index("packages_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")).where(sql`${t.deletedAt} is null`),
     uniqueIndex("packages_ws_external_id_uq").on(t.workspaceId, t.externalId).where(sql`${t.externalId} is not null`),
     index("packages_due_send_idx").on(t.sendAt).where(sql`${t.status} = 'SCHEDULED'`),
     index("packages_due_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('IN_PROGRESS', 'ON_HOLD') and ${t.expiresAt} is not null`),
   ],
+);
+
+/**
+ * How many live (not deleted) packages each workspace has, per status and `viewed` (`first_viewed_at` set: the
+ * list's VIEWED is IN_PROGRESS and viewed), so the list's exact `totalCount` is a sum of a few rows instead of
+ * `count(*)` over the workspace. Kept by triggers on `packages` (migration 0011_package_counts_triggers): every
+ * statement that inserts, deletes or moves packages between buckets appends its deltas to
+ * `package_count_deltas` in its own transaction — appends only, so concurrent writers never wait on a counter
+ * row. The `fold-package-counts` job (server/domain/packages/jobs.ts) folds committed deltas into
+ * `package_counts`; a reader sums both in one statement (one snapshot), so the total is exact whether or not a
+ * fold ran. No foreign keys: a workspace's deletion cascades to its packages, whose triggers still append.
+ */
+export const packageCounts = pgTable(
+  "package_counts",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    status: text("status").$type<TPackageStatus>().notNull(),
+    viewed: boolean("viewed").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.viewed] })],
+);
+
+export const packageCountDeltas = pgTable(
+  "package_count_deltas",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: text("workspace_id").notNull(),
+    status: text("status").$type<TPackageStatus>().notNull(),
+    viewed: boolean("viewed").notNull(),
+    delta: bigint("delta", { mode: "number" }).notNull(),
+  },
+  (t) => [index("package_count_deltas_ws_idx").on(t.workspaceId, t.status)],
 );
 
 /** Members a package was shared with: they see it without canViewAllPackages. */

@@ -13,10 +13,13 @@
  *   passed and that has had fewer than `reminders.max` automatic reminders: SESSION_REMINDED (automatic).
  *   Never while ON_HOLD (resume moves `next_reminder_at` later by the time on hold). The reminder mail is queued
  *   in the same transaction, with the invitation's link.
+ * - fold-package-counts: the deltas the triggers on `packages` append (schema: `packageCounts`) are folded
+ *   into the per-workspace counters, a batch per transaction, so the list's `totalCount` sums a few rows. The
+ *   count is exact without it (readers add the deltas not folded yet); folding keeps that sum short.
  */
 import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { packages, recipientSessions } from "@/server/db/schema";
+import { packageCountDeltas, packageCounts, packages, recipientSessions } from "@/server/db/schema";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { AppError } from "@/server/lib/errors";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
@@ -32,6 +35,8 @@ import { recordSessionEvent } from "./record-session-event";
 import { sendPackage } from "./send-package";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Deltas folded per transaction. */
+const FOLD_BATCH = 5000;
 
 type TDuePackage = TDueItem & { organisationId: string; workspaceId: string };
 
@@ -49,6 +54,42 @@ async function lockDuePackage(tx: Db, where: ReturnType<typeof and>, orderBy: ty
 
 export function packageJobs() {
   return {
+    foldCounts: defineJob<TDueItem & { ids: number[] }>({
+      name: "fold-package-counts",
+      everyMs: 10_000,
+      async due(tx, { skip }) {
+        // Locked, so two workers never fold the same delta; a writer's uncommitted delta is not seen at all.
+        const rows = await tx
+          .select({ id: packageCountDeltas.id })
+          .from(packageCountDeltas)
+          .where(notInArray(packageCountDeltas.id, skip.map(Number)))
+          .orderBy(asc(packageCountDeltas.id))
+          .limit(FOLD_BATCH)
+          .for("update", { skipLocked: true });
+        return rows[0] ? { id: String(rows[0].id), ids: rows.map((r) => r.id) } : undefined;
+      },
+      async handle(tx, batch) {
+        const moved = await tx.delete(packageCountDeltas).where(inArray(packageCountDeltas.id, batch.ids)).returning();
+        const sums = new Map<string, typeof packageCounts.$inferInsert>();
+        for (const d of moved) {
+          const key = JSON.stringify([d.workspaceId, d.status, d.viewed]);
+          const sum = sums.get(key) ?? { workspaceId: d.workspaceId, status: d.status, viewed: d.viewed, n: 0 };
+          sum.n += d.delta;
+          sums.set(key, sum);
+        }
+        // Sorted, so two workers folding into the same counters take their row locks in one order (no deadlock).
+        const values = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+        if (values.length === 0) return;
+        await tx
+          .insert(packageCounts)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [packageCounts.workspaceId, packageCounts.status, packageCounts.viewed],
+            set: { n: sql`${packageCounts.n} + excluded.n` },
+          });
+      },
+    }),
+
     sendScheduled: defineJob<TDuePackage>({
       name: "send-scheduled-packages",
       due: (tx, { at, skip }) => lockDuePackage(tx, and(eq(packages.status, "SCHEDULED"), lte(packages.sendAt, at)), packages.sendAt, skip),

@@ -18,3 +18,8 @@ export function visiblePackages(actor: TPackageActor): SQL {
   if (actor.apiKey) mine.push(eq(packages.createdByApiKeyId, actor.apiKey.id));
   return and(base, or(...mine))!;
 }
+
+/** The service and holders of canViewAllPackages see every live package of the workspace (the `base` above). */
+export function seesAllPackages(actor: TPackageActor): boolean {
+  return isServiceActor(actor) || can(actor, "canViewAllPackages");
+}
