@@ -308,9 +308,10 @@ test("the package page: the signed files once completed, the certificate with zo
  * A failed seal must be visible to the owner, in words, with its attempts and next retry. No real operation
  * makes sealing fail on a healthy instance (the server side — the failure stored, GET showing RETRYING, the
  * retry schedule — is proven in vitest, server/domain/sealing/sealing-job.test.ts), so this test takes the real
- * answer for a signed package and changes only its `sealing` to the RETRYING shape that test shows.
+ * answer for a package and changes only its `sealing` to the RETRYING shape that test shows. Likewise the mail
+ * panel's rows: SENT, FAILED with the server's reply, and QUEUED after a refused attempt.
  */
-test("the package page shows a failing seal in plain words: attempts, the last error, the next retry", async ({ page, request }) => {
+test("the package page shows a failing seal in plain words, and each message's delivery in the mail panel", async ({ page, request }) => {
   await signInAsOwner(page);
   const pkg = await sentPackage(request, "Service agreement — seal failing");
   const detail = `/api/app/packages/${pkg.id}`;
@@ -331,7 +332,32 @@ test("the package page shows a failing seal in plain words: attempts, the last e
       await route.fulfill({ response: real, json: body });
     },
   );
+  // The mail panel the same way: the three outcomes the mail vitest proves (server/domain/mail/package-mail.test.ts).
+  const isMail = (url: URL) => url.pathname === `${detail}/mail`;
+  const base = { subject: "Please sign", transport: "smtp", packageId: pkg.id, sessionId: null, createdAt: new Date(Date.now() - 600_000).toISOString() };
+  await page.route(isMail, (route) =>
+    route.fulfill({
+      json: {
+        data: {
+          messages: [
+            { ...base, id: "mail_sent", kind: "INVITATION", to: { email: "clara@example.com", name: "Clara Client" }, status: "SENT", attempts: 1, nextAttemptAt: null, lastError: null, sentAt: base.createdAt },
+            { ...base, id: "mail_failed", kind: "INVITATION", to: { email: "bounce@example.com", name: null }, status: "FAILED", attempts: 1, nextAttemptAt: null, lastError: "550 Mailbox unavailable", sentAt: null },
+            { ...base, id: "mail_retry", kind: "REMINDER", to: { email: "li@example.com", name: "Li Provider" }, status: "QUEUED", attempts: 2, nextAttemptAt: next, lastError: "451 Try again later", sentAt: null },
+          ],
+        },
+      },
+    }),
+  );
   await page.goto(`/packages/${pkg.id}`);
+  const rows = page.getByTestId("package-mail").getByTestId("mail-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("Invitation");
+  await expect(rows.nth(0)).toContainText("Sent");
+  await expect(rows.nth(1)).toContainText("Failed");
+  await expect(rows.nth(1)).toContainText("Gave up after 1 attempt");
+  await expect(rows.nth(1)).toContainText("Last error: 550 Mailbox unavailable");
+  await expect(rows.nth(2)).toContainText("Attempt 2 failed; next in 4 minutes");
+  await expect(rows.nth(2).getByRole("link", { name: "Reminder to li@example.com" })).toHaveAttribute("href", "/mail/mail_retry");
   const panel = page.getByTestId("package-files");
   await expect(panel.getByRole("alert")).toContainText("Sealing failed 3 times: retrying automatically");
   await expect(panel.getByTestId("sealing-error")).toHaveText("Last error: The original of “agreement.pdf” is missing from storage");
@@ -340,6 +366,7 @@ test("the package page shows a failing seal in plain words: attempts, the last e
   await expectAccessible(page);
   await both(page, "package-sealing-failed");
   await page.unroute(isDetail);
+  await page.unroute(isMail);
 
   // The real answer for the same package: not signed yet, so the panel says what will be here.
   await page.reload();
