@@ -59,6 +59,8 @@ const ZEnv = z.object({
   MAX_MERGED_DOWNLOAD_BYTES: z.coerce.number().int().min(1024).default(104_857_600),
   /** The largest PDF the public /verify page accepts. 100 MB. */
   MAX_VERIFY_BYTES: z.coerce.number().int().min(1024).default(104_857_600),
+  /** Checks per 60-second window per client address on the public /verify upload (429 beyond). */
+  VERIFY_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   CONVERT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** auto: run LibreOffice in a network namespace of its own when the kernel allows (`unshare`); off: never. */
   CONVERT_NETWORK_SANDBOX: z.enum(["auto", "off"]).default("auto"),

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { errorMessage } from "@/components/lib/api-client";
 import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
@@ -9,7 +10,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { PackageStatusBadge, SessionStatusBadge } from "./badges";
 import { PackageActions, unavailable, type TAsk } from "./package-actions";
-import { useMembers, usePackage, usePackageAudit, type TAuditEventList, type TPackage } from "./query";
+import { PackageFiles } from "./package-files";
+import { PackageMail } from "./package-mail";
+import { packageKeys, useMembers, usePackage, usePackageAudit, type TAuditEventList, type TPackage } from "./query";
 
 type TEvent = TAuditEventList["auditEvents"][number];
 
@@ -33,6 +36,8 @@ const ACTIONS: Record<string, string> = {
   "session.opened": "Opened by a recipient",
   "session.completed": "Signed by a recipient",
   "session.declined": "Declined by a recipient",
+  "session.consented": "Agreed to sign electronically",
+  "package.completed": "Sealed and completed",
 };
 
 function actionLabel(action: string): string {
@@ -68,6 +73,24 @@ function Section({ title, description, children, testId, className }: { title: s
   );
 }
 
+/**
+ * The page polls the package while it is being sealed; when its state moves on by itself (sealed, an attempt
+ * failed, a recipient signed elsewhere), the trail and the mail follow (they are not polled).
+ */
+function useRefreshOnProgress(packageId: string, pkg: TPackage | undefined) {
+  const qc = useQueryClient();
+  const progress = pkg ? `${pkg.status}:${pkg.sealing?.attempts ?? ""}:${pkg.sealing?.state ?? ""}:${pkg.updatedAt}` : null;
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (progress === null) return;
+    if (seen.current !== null && seen.current !== progress) {
+      void qc.invalidateQueries({ queryKey: packageKeys.audit(packageId), exact: true });
+      void qc.invalidateQueries({ queryKey: packageKeys.mail(packageId), exact: true });
+    }
+    seen.current = progress;
+  }, [progress, packageId, qc]);
+}
+
 /** A package: its state and dates, recipients in signing order, documents, its timeline and every action. */
 export function PackageDetail({ packageId, canSend }: { packageId: string; canSend: boolean }) {
   const query = usePackage(packageId);
@@ -76,6 +99,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
   const [ask, setAsk] = useState<TAsk | null>(null);
   const [sessionId, setSessionId] = useState<string | null>(null);
   const owner = useMemo(() => members.data?.find((m) => m.userId === query.data?.ownerUserId), [members.data, query.data?.ownerUserId]);
+  useRefreshOnProgress(packageId, query.data);
 
   if (query.isPending) return <p className="py-10 text-center text-sm text-zinc-500">Loading the package…</p>;
   if (query.isError) {
@@ -190,6 +214,13 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
               })}
             </ol>
           </Section>
+          <Section
+            title="Signed files"
+            description={pkg.status === "COMPLETED" ? "The sealed PDF, every document in a zip, and the certificate of completion." : undefined}
+            testId="package-files"
+          >
+            <PackageFiles pkg={pkg} />
+          </Section>
           <Section title="Documents" testId="documents">
             {pkg.documents.length === 0 ? (
               <CardBody>
@@ -225,35 +256,42 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
             </Section>
           ) : null}
         </div>
-        <Section title="Timeline" description="Newest first" testId="timeline" className="self-start">
-          {audit.isPending ? (
-            <CardBody>
-              <p className="text-sm text-zinc-500">Loading…</p>
-            </CardBody>
-          ) : audit.isError ? (
-            <CardBody>
-              <Alert tone="error">{errorMessage(audit.error)}</Alert>
-            </CardBody>
-          ) : (
-            <ol className="space-y-0 px-6 py-4">
-              {audit.data.auditEvents.map((e) => (
-                <li key={e.id} className="relative border-l border-zinc-200 pb-4 pl-5 last:pb-0" data-testid="timeline-event">
-                  <span className="absolute top-1.5 -left-[5px] size-2.5 rounded-full bg-brand-600 ring-4 ring-white" aria-hidden="true" />
-                  <p className="text-sm font-medium text-zinc-900">{actionLabel(e.action)}</p>
-                  {typeof e.data.reason === "string" && e.data.reason ? <p className="text-sm text-zinc-700">“{e.data.reason}”</p> : null}
-                  <p className="text-xs text-zinc-500">
-                    <span className="break-all">{actorLabel(e)}</span> · <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
-                  </p>
-                </li>
-              ))}
-              {audit.data.totalCount > audit.data.auditEvents.length ? (
-                <li className="pt-2 text-xs text-zinc-500">
-                  The {audit.data.auditEvents.length} newest of {audit.data.totalCount} events; the API lists them all.
-                </li>
-              ) : null}
-            </ol>
-          )}
-        </Section>
+        <div className="min-w-0 space-y-6 self-start">
+          {canSend ? (
+            <Section title="Mail" description="Every message about this package and whether it was delivered." testId="package-mail">
+              <PackageMail packageId={packageId} />
+            </Section>
+          ) : null}
+          <Section title="Timeline" description="Newest first" testId="timeline">
+            {audit.isPending ? (
+              <CardBody>
+                <p className="text-sm text-zinc-500">Loading…</p>
+              </CardBody>
+            ) : audit.isError ? (
+              <CardBody>
+                <Alert tone="error">{errorMessage(audit.error)}</Alert>
+              </CardBody>
+            ) : (
+              <ol className="space-y-0 px-6 py-4">
+                {audit.data.auditEvents.map((e) => (
+                  <li key={e.id} className="relative border-l border-zinc-200 pb-4 pl-5 last:pb-0" data-testid="timeline-event">
+                    <span className="absolute top-1.5 -left-[5px] size-2.5 rounded-full bg-brand-600 ring-4 ring-white" aria-hidden="true" />
+                    <p className="text-sm font-medium text-zinc-900">{actionLabel(e.action)}</p>
+                    {typeof e.data.reason === "string" && e.data.reason ? <p className="text-sm text-zinc-700">“{e.data.reason}”</p> : null}
+                    <p className="text-xs text-zinc-500">
+                      <span className="break-all">{actorLabel(e)}</span> · <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
+                    </p>
+                  </li>
+                ))}
+                {audit.data.totalCount > audit.data.auditEvents.length ? (
+                  <li className="pt-2 text-xs text-zinc-500">
+                    The {audit.data.auditEvents.length} newest of {audit.data.totalCount} events; the API lists them all.
+                  </li>
+                ) : null}
+              </ol>
+            )}
+          </Section>
+        </div>
       </div>
     </div>
   );

@@ -16,6 +16,7 @@ import type {
   ZSigningUrl,
   ZTransferPackage,
 } from "@/server/domain/packages/schemas";
+import type { ZPackageMailList } from "@/server/domain/mail/schemas";
 import { templateKeys, type TTemplate, type TTemplateList } from "@/components/templates/query";
 
 export type TPackage = z.output<typeof ZPackage>;
@@ -26,6 +27,7 @@ export type TSigningUrl = z.output<typeof ZSigningUrl>;
 export type TRemindResult = z.output<typeof ZRemindResult>;
 export type TCreateFromTemplateInput = z.input<typeof ZCreateFromTemplate>;
 export type TTransferInput = z.input<typeof ZTransferPackage>;
+export type TPackageMailList = z.output<typeof ZPackageMailList>;
 /** Members as JSON: the dates arrive as strings. */
 export type TMember = Omit<TMemberItem, "inviteExpiresAt" | "joinedAt"> & { inviteExpiresAt: string | null; joinedAt: string };
 export type TListTab = TPackageSummary["status"] | "VIEWED" | "all";
@@ -42,6 +44,8 @@ export const packageKeys = {
   list: (filters: TPackageFilters) => [...packageKeys.lists(), filters] as const,
   detail: (id: string) => [...packageKeys.all, "detail", id] as const,
   audit: (id: string) => [...packageKeys.all, "audit", id] as const,
+  /** Its mail and their delivery status (the package page's mail panel). */
+  mail: (id: string) => [...packageKeys.all, "mail", id] as const,
   /** What the pages read besides packages: for the owner names, the new-package form and transfers. */
   members: () => ["members", "list"] as const,
   /** Under the templates' own keys, so a template change refreshes the form's choices. */
@@ -61,8 +65,26 @@ export function usePackageList(filters: TPackageFilters) {
   });
 }
 
+/** While sealing is due, the page refreshes itself: the owner sees it complete (or fail) without a reload. */
+const SEALING_POLL_MS = 3000;
+/** While a message waits for the worker, its status is refreshed the same way. */
+const MAIL_POLL_MS = 3000;
+
 export function usePackage(id: string) {
-  return useQuery({ queryKey: packageKeys.detail(id), queryFn: () => apiFetch<TPackage>(pkg(id)) });
+  return useQuery({
+    queryKey: packageKeys.detail(id),
+    queryFn: () => apiFetch<TPackage>(pkg(id)),
+    refetchInterval: (q) => (q.state.data?.sealing ? SEALING_POLL_MS : false),
+  });
+}
+
+/** The package's messages: for members who send packages (the page does not ask for the others: 403). */
+export function usePackageMail(id: string) {
+  return useQuery({
+    queryKey: packageKeys.mail(id),
+    queryFn: () => apiFetch<TPackageMailList>(`${pkg(id)}/mail`),
+    refetchInterval: (q) => (q.state.data?.messages.some((m) => m.status === "QUEUED") ? MAIL_POLL_MS : false),
+  });
 }
 
 /** The newest 100 events: a package's trail rarely has more; the page says when it was cut. */
@@ -100,12 +122,14 @@ export function useCustomFields() {
 
 /**
  * After a change of one package, or a refusal (the package may have changed elsewhere, which is often why):
- * its detail, its trail and every list (status, counts and order moved).
+ * its detail, its trail, its mail (a send, reminder or void queues messages) and every list (status, counts
+ * and order moved).
  */
 function invalidatePackage(qc: QueryClient, id: string) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: packageKeys.detail(id), exact: true }),
     qc.invalidateQueries({ queryKey: packageKeys.audit(id), exact: true }),
+    qc.invalidateQueries({ queryKey: packageKeys.mail(id), exact: true }),
     qc.invalidateQueries({ queryKey: packageKeys.lists() }),
   ]);
 }
@@ -170,6 +194,7 @@ export function useDeletePackage(id: string) {
     onSuccess: () => {
       qc.removeQueries({ queryKey: packageKeys.detail(id), exact: true });
       qc.removeQueries({ queryKey: packageKeys.audit(id), exact: true });
+      qc.removeQueries({ queryKey: packageKeys.mail(id), exact: true });
       return qc.invalidateQueries({ queryKey: packageKeys.lists() });
     },
   });

@@ -73,7 +73,7 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
         <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
           {visibleNav(user.isOwner, permissions).map((group, index) => (
             <div key={group.label ?? index} className={index > 0 ? "mt-6" : undefined}>
-              {group.label ? <p className="px-2 pb-1 text-xs font-semibold tracking-wide text-zinc-400 uppercase">{group.label}</p> : null}
+              {group.label ? <p className="px-2 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{group.label}</p> : null}
               <ul className="space-y-0.5">
                 {group.items.map((item) => {
                   const active = isActive(pathname, item.href);

@@ -24,12 +24,36 @@ export function signingPaths(token: string) {
   };
 }
 
+/**
+ * `?timeZone=Europe/Paris`: the browser's IANA zone, recorded on the session so the certificate prints the
+ * signer's times in their zone (and UTC); nothing when the browser does not say.
+ */
+function timeZoneQuery(): string {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone ? `?${new URLSearchParams({ timeZone: zone })}` : "";
+  } catch {
+    return "";
+  }
+}
+
+/** POST with the time zone; a zone the server does not know (422) must never stop a signature: sent again without. */
+async function postWithTimeZone<T>(path: string): Promise<T> {
+  const query = timeZoneQuery();
+  try {
+    return await apiFetch<T>(`${path}${query}`, { method: "POST" });
+  } catch (err) {
+    if (query && err instanceof ApiError && err.status === 422) return apiFetch<T>(path, { method: "POST" });
+    throw err;
+  }
+}
+
 export function useConsent(token: string) {
-  return useMutation({ mutationFn: () => apiFetch<{ consentAt: string }>(signingPaths(token).consent, { method: "POST" }) });
+  return useMutation({ mutationFn: () => postWithTimeZone<{ consentAt: string }>(signingPaths(token).consent) });
 }
 
 export function useFinish(token: string) {
-  return useMutation({ mutationFn: () => apiFetch<TView>(signingPaths(token).finish, { method: "POST" }) });
+  return useMutation({ mutationFn: () => postWithTimeZone<TView>(signingPaths(token).finish) });
 }
 
 export function useDecline(token: string) {

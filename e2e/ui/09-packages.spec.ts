@@ -158,6 +158,9 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   await expect(page.getByTestId("recipient-row").nth(1)).toContainText("Waiting");
   await expect(page.getByTestId("package-dates")).toContainText("Sent");
   await expect(page.getByTestId("timeline-event").first()).toContainText("Sent");
+  // Nothing to download yet; the mail panel is there (its rows are checked in 10-signing).
+  await expect(page.getByTestId("package-files")).toContainText("Once every recipient has signed");
+  await expect(page.getByTestId("package-mail")).toBeVisible();
   await both(page, "package-in-progress");
 
   // A reminder for one recipient, from their row.
@@ -218,6 +221,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   await expect(page.getByTestId("recipient-row").nth(0)).toContainText("Cancelled");
   await expect(page.getByRole("button", { name: "Send now" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Void", exact: true })).toBeDisabled();
+  await expect(page.getByTestId("package-files")).toContainText("This package ended before everyone signed");
   await both(page, "package-void");
 });
 

@@ -7,6 +7,10 @@
  * Also: the required-field messages, decline with a reason, the hold page, the void and invalid-link pages, a
  * double submit, axe-core on every state (no serious or critical violation) and screenshots at desktop and 390 px.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -25,6 +29,8 @@ test.beforeEach(async ({ page }) => {
 
 let key = "";
 let templateId = "";
+/** The package the main flow completes; the package-page test reads its files and mail. */
+let completedPackageId = "";
 
 type TPackage = { id: string; status: string; recipientSessions: { id: string; status: string }[] };
 
@@ -233,9 +239,140 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
 
   // Completed (sealing is a later job; until it lands the package completes at once).
   await expect.poll(async () => (await api(request).get<TPackage>(`/packages/${pkg.id}`)).status, { timeout: 30_000 }).toBe("COMPLETED");
+  completedPackageId = pkg.id;
   // Recipient one's link now shows the completed page too.
   await page.goto(first);
   await expect(page.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
+});
+
+type TMailRow = { id: string; kind: string; to: { email: string }; status: string };
+const KIND_LABEL: Record<string, string> = { INVITATION: "Invitation", REMINDER: "Reminder", COMPLETED: "Completed copy", DECLINED: "Decline notice", VOIDED: "Void notice", EXPIRED: "Expiry notice" };
+
+test("the package page: the signed files once completed, the certificate with zones and the chain head, and the package's mail", async ({ page }) => {
+  expect(completedPackageId, "the main flow completed a package").not.toBe("");
+  await signInAsOwner(page);
+  await page.goto(`/packages/${completedPackageId}`);
+  await expect(page.getByTestId("package-status")).toHaveText("Completed");
+  const files = page.getByRole("navigation", { name: "Signed files" });
+  await expect(files.getByRole("link")).toHaveText(["Download signed PDF", "Download zip", "Download certificate"]);
+
+  // Each link serves the real file through the member's session.
+  const dir = mkdtempSync(path.join(tmpdir(), "foliosign-e2e-files-"));
+  try {
+    const fetched: Record<string, string> = {};
+    for (const [name, type, magic] of [
+      ["Download signed PDF", "application/pdf", "%PDF"],
+      ["Download zip", "application/zip", "PK\x03\x04"],
+      ["Download certificate", "application/pdf", "%PDF"],
+    ] as const) {
+      const href = await files.getByRole("link", { name }).getAttribute("href");
+      const res = await page.request.get(href!);
+      expect(res.status(), name).toBe(200);
+      expect(res.headers()["content-type"]).toBe(type);
+      const body = await res.body();
+      expect(body.subarray(0, 4).toString("latin1")).toBe(magic);
+      fetched[name] = path.join(dir, `${name.replaceAll(" ", "-")}.bin`);
+      writeFileSync(fetched[name], body);
+    }
+    // The browsers signed from Europe/Paris (the ui project's zone), reported at consent and finish: the
+    // certificate prints their times there and in UTC, and the head of the audit hash chain.
+    const text = execFileSync("pdftotext", ["-enc", "UTF-8", fetched["Download certificate"]!, "-"], { encoding: "utf8" });
+    expect(text).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT[+-]\d\d:\d\d \(Europe\/Paris\) · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(text).not.toContain("time zone not recorded");
+    expect(text).toMatch(/Hash-chain head\s+[0-9a-f]{64}/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // The mail panel shows exactly what the server holds for this package: each message's kind, recipient and
+  // status, linked to its page on /mail. (The invitations appear here once package transitions queue mail.)
+  const mailPanel = page.getByTestId("package-mail");
+  const res = await page.request.get(`/api/app/packages/${completedPackageId}/mail`);
+  expect(res.status()).toBe(200);
+  const { messages } = ((await res.json()) as { data: { messages: TMailRow[] } }).data;
+  const rows = mailPanel.getByTestId("mail-row");
+  if (messages.length === 0) {
+    await expect(mailPanel).toContainText("No mail yet");
+  } else {
+    await expect(rows).toHaveCount(messages.length);
+    for (const [i, m] of messages.entries()) {
+      await expect(rows.nth(i)).toContainText(KIND_LABEL[m.kind]!);
+      await expect(rows.nth(i)).toContainText(m.to.email);
+      await expect(rows.nth(i).getByRole("link")).toHaveAttribute("href", `/mail/${m.id}`);
+    }
+    expect(messages.filter((m) => m.kind === "INVITATION").map((m) => m.to.email).sort()).toEqual(["clara@client.test", "li@provider.test"]);
+  }
+  await expectAccessible(page);
+  await both(page, "package-completed-files-mail");
+});
+
+/**
+ * A failed seal must be visible to the owner, in words, with its attempts and next retry. No real operation
+ * makes sealing fail on a healthy instance (the server side — the failure stored, GET showing RETRYING, the
+ * retry schedule — is proven in vitest, server/domain/sealing/sealing-job.test.ts), so this test takes the real
+ * answer for a package and changes only its `sealing` to the RETRYING shape that test shows. Likewise the mail
+ * panel's rows: SENT, FAILED with the server's reply, and QUEUED after a refused attempt.
+ */
+test("the package page shows a failing seal in plain words, and each message's delivery in the mail panel", async ({ page, request }) => {
+  await signInAsOwner(page);
+  const pkg = await sentPackage(request, "Service agreement — seal failing");
+  const detail = `/api/app/packages/${pkg.id}`;
+  const next = new Date(Date.now() + 4 * 60_000 + 30_000).toISOString();
+  const isDetail = (url: URL) => url.pathname === detail;
+  await page.route(
+    isDetail,
+    async (route) => {
+      const real = await route.fetch();
+      const body = (await real.json()) as { data: Record<string, unknown> };
+      body.data.sealing = {
+        state: "RETRYING",
+        requestedAt: new Date().toISOString(),
+        attempts: 3,
+        lastError: "The original of “agreement.pdf” is missing from storage",
+        nextAttemptAt: next,
+      };
+      await route.fulfill({ response: real, json: body });
+    },
+  );
+  // The mail panel the same way: the three outcomes the mail vitest proves (server/domain/mail/package-mail.test.ts).
+  const isMail = (url: URL) => url.pathname === `${detail}/mail`;
+  const base = { subject: "Please sign", transport: "smtp", packageId: pkg.id, sessionId: null, createdAt: new Date(Date.now() - 600_000).toISOString() };
+  await page.route(isMail, (route) =>
+    route.fulfill({
+      json: {
+        data: {
+          messages: [
+            { ...base, id: "mail_sent", kind: "INVITATION", to: { email: "clara@example.com", name: "Clara Client" }, status: "SENT", attempts: 1, nextAttemptAt: null, lastError: null, sentAt: base.createdAt },
+            { ...base, id: "mail_failed", kind: "INVITATION", to: { email: "bounce@example.com", name: null }, status: "FAILED", attempts: 1, nextAttemptAt: null, lastError: "550 Mailbox unavailable", sentAt: null },
+            { ...base, id: "mail_retry", kind: "REMINDER", to: { email: "li@example.com", name: "Li Provider" }, status: "QUEUED", attempts: 2, nextAttemptAt: next, lastError: "451 Try again later", sentAt: null },
+          ],
+        },
+      },
+    }),
+  );
+  await page.goto(`/packages/${pkg.id}`);
+  const rows = page.getByTestId("package-mail").getByTestId("mail-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("Invitation");
+  await expect(rows.nth(0)).toContainText("Sent");
+  await expect(rows.nth(1)).toContainText("Failed");
+  await expect(rows.nth(1)).toContainText("Gave up after 1 attempt");
+  await expect(rows.nth(1)).toContainText("Last error: 550 Mailbox unavailable");
+  await expect(rows.nth(2)).toContainText("Attempt 2 failed; next in 4 minutes");
+  await expect(rows.nth(2).getByRole("link", { name: "Reminder to li@example.com" })).toHaveAttribute("href", "/mail/mail_retry");
+  const panel = page.getByTestId("package-files");
+  await expect(panel.getByRole("alert")).toContainText("Sealing failed 3 times: retrying automatically");
+  await expect(panel.getByTestId("sealing-error")).toHaveText("Last error: The original of “agreement.pdf” is missing from storage");
+  await expect(panel).toContainText("Next attempt in 4 minutes");
+  await expect(page.getByRole("navigation", { name: "Signed files" })).toHaveCount(0);
+  await expectAccessible(page);
+  await both(page, "package-sealing-failed");
+  await page.unroute(isDetail);
+  await page.unroute(isMail);
+
+  // The real answer for the same package: not signed yet, so the panel says what will be here.
+  await page.reload();
+  await expect(page.getByTestId("package-files")).toContainText("Once every recipient has signed");
 });
 
 test("declining asks for a reason and ends the package", async ({ page, request }) => {

@@ -7,7 +7,8 @@ import type { TSessionIdentity } from "@/server/domain/access/load-session-actor
 import type { TOperation } from "@/server/domain/operation";
 import { defineRoute, type THandler, type TRouteHandler } from "@/server/http/route";
 import { getSessionIdentity } from "./session";
-import { publicDoor, sessionDoor, type TSessionLookup } from "./session-door";
+import type { TRateLimiter } from "@/server/http/steps/rate-limit";
+import { publicDoor, rateLimitedPublicDoor, sessionDoor, type TSessionLookup } from "./session-door";
 
 const KEY = Symbol.for("foliosign.sessionLookup");
 const slot = globalThis as Record<symbol, TSessionLookup | undefined>;
@@ -37,8 +38,11 @@ export function appRoute<const O extends TOperation>(op: O, handler: THandler<O,
   return defineRoute(door, op, handler);
 }
 
-/** A route used before there is a session (first-run setup, accepting an invite). */
-export function publicAppRoute<const O extends TOperation>(op: O, handler: THandler<O, null>): TRouteHandler {
+/**
+ * A route used before there is a session (first-run setup, accepting an invite, the signing page, /verify);
+ * `rateLimit` gives it a limit of its own per client address (429 beyond, before the body is read).
+ */
+export function publicAppRoute<const O extends TOperation>(op: O, handler: THandler<O, null>, options: { rateLimit?: TRateLimiter } = {}): TRouteHandler {
   assertInternal(op);
-  return defineRoute(publicDoor, op, handler);
+  return defineRoute(options.rateLimit ? rateLimitedPublicDoor(options.rateLimit) : publicDoor, op, handler);
 }

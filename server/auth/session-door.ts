@@ -9,6 +9,7 @@ import { loadSessionActor, type TSessionIdentity } from "@/server/domain/access/
 import { AppError, errors } from "@/server/lib/errors";
 import type { TDoor, TRouteContext } from "@/server/http/route";
 import { clientAddressOf } from "@/server/http/steps/client-address";
+import { rateLimitHeaders, takeRateLimit, type TRateLimiter } from "@/server/http/steps/rate-limit";
 import { workspaceCookieFrom } from "./workspace-cookie";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -89,3 +90,17 @@ export const publicDoor: TDoor<null> = {
   },
   logPath: (req, context) => loggablePath(req, context.params),
 };
+
+/**
+ * The public door with a rate limit of its own per client address (the socket's, see client-address.ts),
+ * counted first, before the body is read: for a public route that takes uploads (/verify).
+ */
+export function rateLimitedPublicDoor(limiter: TRateLimiter): TDoor<null> {
+  return {
+    ...publicDoor,
+    async admit(req, meta, getDb) {
+      Object.assign(meta.headers, rateLimitHeaders(takeRateLimit(clientAddressOf(req), limiter)));
+      return publicDoor.admit(req, meta, getDb);
+    },
+  };
+}

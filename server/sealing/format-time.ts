@@ -36,3 +36,20 @@ export function formatTime(at: Date | null | undefined, timeZone = "UTC"): strin
   const offset = get("timeZoneName") === "GMT" ? "GMT+00:00" : get("timeZoneName");
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} ${offset} (${zone})`;
 }
+
+/** `2026-11-23 19:40:32 UTC`. */
+export function formatUtc(at: Date): string {
+  return `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 19)} UTC`;
+}
+
+/**
+ * A recipient's time on the certificate: in their own zone (name and UTC offset) and in UTC,
+ * `2026-11-23 20:40:32 GMT+01:00 (Europe/Paris) · 2026-11-23 19:40:32 UTC`; in UTC alone when their zone was
+ * never recorded (or is UTC): `2026-11-23 19:40:32 UTC (time zone not recorded)`.
+ */
+export function formatZonedTime(at: Date | null | undefined, timeZone: string | null | undefined): string {
+  if (!at) return "—";
+  if (!timeZone) return `${formatUtc(at)} (time zone not recorded)`;
+  const local = formatTime(at, timeZone);
+  return local.endsWith("(UTC)") ? formatUtc(at) : `${local} · ${formatUtc(at)}`;
+}

@@ -10,7 +10,7 @@
  */
 import { PDFDocument, rgb, type PDFImage, type PDFPage } from "pdf-lib";
 import { createTextKit, type TTextKit } from "./create-text-kit";
-import { formatTime } from "./format-time";
+import { formatTime, formatZonedTime } from "./format-time";
 import type { TCertificateData } from "./types";
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -87,7 +87,7 @@ function heading(flow: TFlow, text: string) {
 }
 
 function yesNo(at: Date | null, zone?: string): string {
-  return at ? `Yes, agreed to sign electronically at ${formatTime(at, zone)}` : "Not recorded";
+  return at ? `Yes, agreed to sign electronically at ${formatZonedTime(at, zone)}` : "Not recorded";
 }
 
 export async function renderCertificate(data: TCertificateData): Promise<Uint8Array> {
@@ -105,6 +105,7 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
     "Sealed SHA-256 Merged PDF SHA-256 Hash-chain head Not recorded (no signature recorded) — · 0123456789:+-()/,.",
     "recorded by the instance when sealed; check a file at",
     "Yes, agreed to sign electronically at GMT UTC of page This certificate is part of the sealed file",
+    "(time zone not recorded) Time zone",
     footer(999, 999),
     data.packageTitle,
     data.packageId,
@@ -122,7 +123,7 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
       r.userAgent ?? "",
       r.signatureText ?? "",
       r.timeZone ?? "",
-      formatTime(r.sentAt, r.timeZone),
+      ...[r.consentedAt, r.sentAt, r.openedAt, r.completedAt].map((at) => formatZonedTime(at, r.timeZone)),
     ]),
     ...data.events.flatMap((e) => [e.type, e.actor, e.detail ?? "", formatTime(e.at, zone)]),
   ];
@@ -162,17 +163,18 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
   }
   const ordered = [...data.recipients.entries()].sort(([, a], [, b]) => a.signingOrder - b.signingOrder);
   for (const [i, r] of ordered) {
-    flow.ensure(170);
+    flow.ensure(185);
     flow.text(r.name, { bold: true, size: 10.5 });
     flow.row("Email", r.email);
     flow.row("Role", r.role);
     flow.row("Signing order", String(r.signingOrder));
     flow.row("IP address", r.ipAddress ?? "Not recorded");
     flow.row("User agent", r.userAgent ?? "Not recorded");
+    flow.row("Time zone", r.timeZone ?? "Not recorded (times in UTC)");
     flow.row("Consent", yesNo(r.consentedAt, r.timeZone));
-    flow.row("Sent", formatTime(r.sentAt, r.timeZone));
-    flow.row("Opened", formatTime(r.openedAt, r.timeZone));
-    flow.row("Completed", formatTime(r.completedAt, r.timeZone));
+    flow.row("Sent", formatZonedTime(r.sentAt, r.timeZone));
+    flow.row("Opened", formatZonedTime(r.openedAt, r.timeZone));
+    flow.row("Completed", formatZonedTime(r.completedAt, r.timeZone));
     const image = images.get(i);
     const boxH = 46;
     flow.ensure(boxH + 8);

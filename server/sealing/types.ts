@@ -37,7 +37,7 @@ export type TCertificateRecipient = {
   sentAt: Date | null;
   openedAt: Date | null;
   completedAt: Date | null;
-  /** IANA zone the times are printed in (the recipient's, when known); default UTC. */
+  /** The recipient's IANA zone (reported by their browser): times print in it and in UTC; unknown → UTC only. */
   timeZone?: string;
   /** The signature as the recipient gave it: a PNG, or the typed text. */
   signatureImage?: Uint8Array;

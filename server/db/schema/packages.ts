@@ -168,6 +168,11 @@ export const recipientSessions = pgTable(
     consentAt: ts("consent_at"),
     clientAddress: text("client_address"),
     userAgent: text("user_agent"),
+    /**
+     * The signer's IANA time zone as their browser reported it at consent or finish (checked with Intl), so the
+     * certificate prints their times in their zone as well as in UTC; null when never reported.
+     */
+    timeZone: text("time_zone"),
     remindersSent: integer("reminders_sent").notNull().default(0),
     nextReminderAt: ts("next_reminder_at"),
     createdAt: createdAt(),

@@ -3,7 +3,8 @@
  * and the messages are for those who send packages; the test message is the owner's.
  */
 import { defineOperation } from "@/server/domain/operation";
-import { ZMailDetail, ZMailList, ZMailListQuery, ZMailParams, ZMailSummary } from "./schemas";
+import { ZPackageParams } from "@/server/domain/packages/schemas";
+import { ZMailDetail, ZMailList, ZMailListQuery, ZMailParams, ZMailSummary, ZPackageMailList } from "./schemas";
 
 const app = { tag: "App: mail", internal: true } as const;
 
@@ -39,4 +40,16 @@ export const appSendTestMail = defineOperation({
   ownerOnly: true,
   response: ZMailSummary,
   successStatus: 201,
+});
+
+export const appListPackageMail = defineOperation({
+  ...app,
+  operationId: "appListPackageMail",
+  method: "GET",
+  path: "/api/app/packages/{packageId}/mail",
+  summary: "The package page's mail panel: every message about one package, oldest first, with its delivery status",
+  permission: "canSendPackages",
+  params: ZPackageParams,
+  response: ZPackageMailList,
+  errors: [404],
 });

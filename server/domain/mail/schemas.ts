@@ -53,6 +53,10 @@ export const ZMailList = z
 
 export const ZMailParams = z.object({ messageId: z.string().min(1).max(100) });
 
+export const ZPackageMailList = z
+  .object({ messages: z.array(ZMailSummary).openapi({ description: "Every message about the package, oldest first" }) })
+  .openapi("PackageMailList");
+
 export type TMailSummary = z.output<typeof ZMailSummary>;
 export type TMailDetail = z.output<typeof ZMailDetail>;
 export type TMailListQuery = z.output<typeof ZMailListQuery>;

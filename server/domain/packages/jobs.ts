@@ -7,8 +7,10 @@
  *   fifteen events have none for it): integrators read `scheduleError` on GET /packages/{id}.
  * - expire-packages: an IN_PROGRESS or ON_HOLD package whose `expires_at` has passed becomes VOID with
  *   `expiredAt`: PACKAGE_EXPIRED, then SESSION_CANCELLED per open session. Drafts and scheduled packages are
- *   never due (a scheduled one past expiry is refused at its send, above). The expiry notice goes to the owner
- *   and to those invited who had not finished, in the same transaction.
+ *   never due (a scheduled one past expiry is refused at its send, above), and neither is a package whose last
+ *   recipient has finished (`seal_requested_at` set): everyone signed before the deadline, so it is sealed and
+ *   completed, however long sealing takes or retries. The expiry notice goes to the owner and to those invited
+ *   who had not finished, in the same transaction.
  * - remind-sessions: an open session (SENT/OPENED) of an IN_PROGRESS package whose `next_reminder_at` has
  *   passed and that has had fewer than `reminders.max` automatic reminders: SESSION_REMINDED (automatic).
  *   Never while ON_HOLD (resume moves `next_reminder_at` later by the time on hold). The reminder mail is queued
@@ -117,7 +119,12 @@ export function packageJobs() {
     expire: defineJob<TDuePackage>({
       name: "expire-packages",
       due: (tx, { at, skip }) =>
-        lockDuePackage(tx, and(inArray(packages.status, ["IN_PROGRESS", "ON_HOLD"]), lte(packages.expiresAt, at)), packages.expiresAt, skip),
+        lockDuePackage(
+          tx,
+          and(inArray(packages.status, ["IN_PROGRESS", "ON_HOLD"]), lte(packages.expiresAt, at), isNull(packages.sealRequestedAt)),
+          packages.expiresAt,
+          skip,
+        ),
       async handle(tx, item, { at }) {
         const [expired] = await tx
           .update(packages)

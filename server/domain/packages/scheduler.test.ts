@@ -12,7 +12,7 @@ import { GET as getRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { POST as resumeRoute } from "@/app/api/v1/packages/[packageId]/resume/route";
 import { openPostgres, queryRows, type DbHandle } from "@/server/db/client";
-import { auditEvents, organisations, recipientSessions } from "@/server/db/schema";
+import { auditEvents, organisations, packageFields, packages, recipientSessions } from "@/server/db/schema";
 import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { setClock } from "@/server/lib/clock";
 import type { TDeclaredJob } from "@/server/lib/jobs";
@@ -20,6 +20,7 @@ import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
+import { completeSession } from "./complete-session";
 import { packageJobs } from "./jobs";
 import { createActiveTemplate, eventNames, outbox } from "./test-support/fixtures";
 
@@ -139,6 +140,44 @@ describe("expiry", () => {
     const d = await callJson<TBody>(getRoute, { key: s.key, params: { packageId: draft.id } });
     expect(d.body.data).toMatchObject({ status: "DRAFT", expiredAt: null });
     expect(await eventNames(t.db, draft.id)).toEqual([]);
+  });
+
+  /**
+   * Protects "everyone signed before the deadline is never expired": once the last recipient has finished,
+   * sealing is due (the package still reads IN_PROGRESS) and may take or retry past `expiresAt`; the expiry
+   * job must leave it alone so that sealing completes it.
+   */
+  it("leaves a package alone whose last recipient finished and whose sealing is due, retrying or not", async () => {
+    const s = await setup();
+    at(0);
+    const expiresAt = new Date(T0.getTime() + 5 * DAY).toISOString();
+    const signed = await create(s, { status: "sent", sequential: false, expiresAt });
+    const failing = await create(s, { status: "sent", sequential: false, expiresAt });
+    const unsigned = await create(s, { status: "sent", sequential: false, expiresAt });
+    at(5 * DAY - 60_000);
+    for (const pkg of [signed, failing]) {
+      const sessions = await t.db.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id));
+      for (const session of sessions) {
+        await t.db.update(packageFields).set({ value: "Signed" }).where(eq(packageFields.sessionId, session.id));
+        await completeSession(t.db, { kind: "recipient", sessionId: session.id, clientAddress: "203.0.113.9", userAgent: "test" });
+      }
+    }
+    // The second one's sealing failed and is retrying: still not expired.
+    await t.db
+      .update(packages)
+      .set({ sealAttempts: 3, sealLastError: "The original of “lease.pdf” is missing from storage", sealNextAttemptAt: new Date(T0.getTime() + 6 * DAY) })
+      .where(eq(packages.id, failing.id));
+    at(5 * DAY + 1);
+    await tick(jobs.expire);
+    for (const pkg of [signed, failing]) {
+      const got = await callJson<TBody<TPkg & { sealing: { state: string } | null }>>(getRoute, { key: s.key, params: { packageId: pkg.id } });
+      expect(got.body.data).toMatchObject({ status: "IN_PROGRESS", expiredAt: null });
+      expect(got.body.data.sealing).not.toBeNull();
+      expect(await eventNames(t.db, pkg.id)).not.toContain("PACKAGE_EXPIRED");
+    }
+    expect((await callJson<TBody>(getRoute, { key: s.key, params: { packageId: failing.id } })).body.data).toMatchObject({ sealing: { state: "RETRYING" } });
+    // The control: the package nobody finished expires in the same tick.
+    expect((await callJson<TBody>(getRoute, { key: s.key, params: { packageId: unsigned.id } })).body.data.status).toBe("VOID");
   });
 });
 

@@ -83,6 +83,7 @@ export async function loadSealInput(db: Db, pkg: TPackageRow): Promise<Omit<TSea
       sentAt: s.sentAt,
       openedAt: s.openedAt,
       completedAt: s.completedAt,
+      ...(s.timeZone ? { timeZone: s.timeZone } : {}),
       ...(image ? { signatureImage: image } : signature?.value ? { signatureText: signature.value } : {}),
     });
   }

@@ -8,7 +8,7 @@ export const appVerifySealedPdf = defineOperation({
   operationId: "appVerifySealedPdf",
   method: "POST",
   path: "/api/app/verify",
-  summary: "Checks an uploaded PDF against this instance's seals (the raw PDF is the body, up to MAX_VERIFY_BYTES)",
+  summary: "Checks an uploaded PDF against this instance's seals (the raw PDF is the body, up to MAX_VERIFY_BYTES; VERIFY_RATE_LIMIT per minute per address)",
   response: ZVerification,
   errors: [400, 413],
 });

@@ -23,7 +23,8 @@ import { GET as certificateRoute } from "@/app/api/v1/packages/[packageId]/certi
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { POST as addRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/route";
 import { POST as verifyRoute } from "@/app/api/app/verify/route";
-import { packageFields, sealedFiles } from "@/server/db/schema";
+import { auditEvents, packageFields, recipientSessions, sealedFiles } from "@/server/db/schema";
+import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
 import { completeSession } from "@/server/domain/packages/complete-session";
 import { openSession } from "@/server/domain/packages/open-session";
 import { createActiveTemplate, eventNames } from "@/server/domain/packages/test-support/fixtures";
@@ -81,6 +82,8 @@ async function signedPackage() {
   await store.put("signatures/one", Readable.from([makeSignaturePng()]), { contentType: "image/png" });
   await openSession(t.db, recipient(first!.id));
   await t.db.update(packageFields).set({ valueStorageKey: "signatures/one", valueKind: "drawn" }).where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
+  // Recipient one's browser reported Paris (stored at consent; see signing.test.ts); recipient two's nothing.
+  await t.db.update(recipientSessions).set({ timeZone: "Europe/Paris" }).where(eq(recipientSessions.id, first!.id));
   await completeSession(t.db, recipient(first!.id));
   await t.db.update(packageFields).set({ value: TYPED_NAME, valueKind: "typed" }).where(eq(packageFields.sessionId, second!.id));
   const last = await completeSession(t.db, recipient(second!.id));
@@ -155,7 +158,21 @@ describe("sealing job", () => {
     expect(runTool("pdfsig", [certificate.file]).out).toMatch(/Signature Validation: Signature is Valid/);
     expect(runTool("qpdf", ["--check", certificate.file]).code).toBe(0);
     expect(pages(certificate.file)).toBe(certificatePages);
-    expect(text(certificate.file)).toContain("Lease 4B");
+    const certificateText = text(certificate.file);
+    expect(certificateText).toContain("Lease 4B");
+    // Times with their zone: recipient one's in Paris (name and offset) and in UTC; recipient two's in UTC only.
+    expect(certificateText).toContain("Europe/Paris");
+    expect(certificateText).toContain("2026-03-02 10:00:00 GMT+01:00 (Europe/Paris) · 2026-03-02 09:00:00 UTC");
+    expect(certificateText).toContain("2026-03-02 09:00:00 UTC (time zone not recorded)");
+    // The head of the audit hash chain as it stood when sealed: the link that the completion event follows. The
+    // clock stood still, so every event shares one instant: the head is found by the chain, not by time.
+    const [completedEvent] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, pkgId), eq(auditEvents.action, "package.completed")));
+    const chain = await verifyAuditChain(t.db, "package", pkgId);
+    expect(chain.ok).toBe(true);
+    expect(chain.head).toBe(completedEvent!.hash);
+    expect(completedEvent!.previousHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(certificateText).toMatch(new RegExp(`Hash-chain head\\s+${completedEvent!.previousHash}`));
+    expect(mergedText).toContain(completedEvent!.previousHash!);
 
     const zip = await download(zipRoute, key, pkgId, "package.zip");
     expect(zip.res.status).toBe(200);

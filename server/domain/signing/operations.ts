@@ -4,7 +4,18 @@
  */
 import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
-import { ZConsentResult, ZDeclineSigning, ZOpenResult, ZSetFieldValue, ZSigningDocumentParams, ZSigningField, ZSigningFieldParams, ZSigningParams, ZSigningView } from "./schemas";
+import {
+  ZConsentResult,
+  ZDeclineSigning,
+  ZOpenResult,
+  ZSetFieldValue,
+  ZSigningDocumentParams,
+  ZSigningField,
+  ZSigningFieldParams,
+  ZSigningParams,
+  ZSigningTimeZoneQuery,
+  ZSigningView,
+} from "./schemas";
 
 const app = { tag: "App: signing", internal: true } as const;
 
@@ -35,8 +46,9 @@ export const appConsentSigning = defineOperation({
   operationId: "appConsentSigning",
   method: "POST",
   path: "/api/app/sign/{token}/consent",
-  summary: "Agree to sign electronically (recorded once with time, address and user agent)",
+  summary: "Agree to sign electronically (recorded once with time, address, user agent and the browser's time zone)",
   params: ZSigningParams,
+  query: ZSigningTimeZoneQuery,
   response: ZConsentResult,
   errors: [404, 409],
 });
@@ -105,6 +117,7 @@ export const appFinishSigning = defineOperation({
   path: "/api/app/sign/{token}/finish",
   summary: "Finish: every required field filled; SESSION_COMPLETED, then the next recipient or completion",
   params: ZSigningParams,
+  query: ZSigningTimeZoneQuery,
   response: ZSigningView,
   errors: [400, 404, 409],
 });

@@ -5,13 +5,13 @@ import { auditPackageChange } from "@/server/domain/packages/audit-package-chang
 import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
 import { now } from "@/server/lib/clock";
 import { findSigningSession } from "./find-signing-session";
-import type { TSigningRequest } from "./schemas";
+import type { TSigningRequest, TSigningTimeZoneQuery } from "./schemas";
 
 /**
- * The recipient agrees to sign electronically: recorded once (time, client address, user agent) on the
- * session and in the audit trail; agreeing again keeps the first record.
+ * The recipient agrees to sign electronically: recorded once (time, client address, user agent, and the
+ * browser's time zone when sent) on the session and in the audit trail; agreeing again keeps the first record.
  */
-export async function recordConsent(db: Db, request: TSigningRequest): Promise<{ consentAt: string }> {
+export async function recordConsent(db: Db, request: TSigningRequest, input: TSigningTimeZoneQuery = {}): Promise<{ consentAt: string }> {
   const { session, recipient } = await findSigningSession(db, request);
   return db.transaction(async (tx) => {
     const { pkg, session: locked } = await lockRecipientSession(tx, session.id);
@@ -19,9 +19,13 @@ export async function recordConsent(db: Db, request: TSigningRequest): Promise<{
     const at = now();
     await tx
       .update(recipientSessions)
-      .set({ consentAt: at, clientAddress: recipient.clientAddress, userAgent: recipient.userAgent, updatedAt: at })
+      .set({ consentAt: at, clientAddress: recipient.clientAddress, userAgent: recipient.userAgent, timeZone: input.timeZone ?? locked.timeZone, updatedAt: at })
       .where(eq(recipientSessions.id, locked.id));
-    await auditPackageChange(tx, recipient, pkg, "session.consented", { email: locked.email, userAgent: recipient.userAgent });
+    await auditPackageChange(tx, recipient, pkg, "session.consented", {
+      email: locked.email,
+      userAgent: recipient.userAgent,
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+    });
     return { consentAt: at.toISOString() };
   });
 }

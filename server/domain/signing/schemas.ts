@@ -90,6 +90,32 @@ export const ZDeclineSigning = z.object({
   reason: z.string().trim().min(1, "Tell the sender why you decline").max(1000, "At most 1000 characters"),
 });
 
+/** Whether Intl knows the zone (it refuses an unknown name with a RangeError). */
+function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The recipient's time zone as their browser reports it (`Intl.DateTimeFormat().resolvedOptions().timeZone`),
+ * sent with consent and finish so the certificate prints their times in their zone; checked with Intl.
+ */
+export const ZSigningTimeZoneQuery = z.object({
+  timeZone: z
+    .string()
+    .max(64, "At most 64 characters")
+    .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, "Not an IANA time zone name, e.g. Europe/Paris")
+    // Kept as the browser sent it: Node's ICU would "canonicalise" Asia/Kolkata back to Asia/Calcutta.
+    .refine(isKnownTimeZone, "Unknown time zone")
+    .optional()
+    .openapi({ description: "The signer's IANA time zone, e.g. Europe/Paris (the browser's)", example: "Europe/Paris" }),
+});
+export type TSigningTimeZoneQuery = z.output<typeof ZSigningTimeZoneQuery>;
+
 export const ZConsentResult = z.object({ consentAt: z.string() });
 export const ZOpenResult = z.object({ opened: z.boolean() });
 

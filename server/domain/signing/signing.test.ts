@@ -185,6 +185,37 @@ describe("consent and field values", () => {
     expect(audits).toHaveLength(1);
   });
 
+  /**
+   * Protects the certificate's "times with their zone": the signer's browser sends its IANA zone with consent
+   * and finish; it is checked with Intl (a malformed or unknown name is 422 on `timeZone` and records nothing),
+   * stored on the session, and the zone sent at finish wins.
+   */
+  it("records the browser's time zone at consent and finish; refuses a malformed or unknown zone with 422", async () => {
+    const s = await setup();
+    const token = await linkFor(s.key, s.packageId, s.first);
+    for (const timeZone of ["Mars/Olympus_Mons", "Europe/Paris; drop table", "x".repeat(65)]) {
+      const bad = await callJson<TBody<unknown>>(consentRoute, { params: { token }, query: { timeZone } });
+      expect(bad.status, timeZone).toBe(422);
+      expect(Object.keys(bad.body.details ?? {})).toEqual(["timeZone"]);
+    }
+    const [untouched] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
+    expect(untouched).toMatchObject({ consentAt: null, timeZone: null });
+
+    expect((await callJson(consentRoute, { params: { token }, query: { timeZone: "Asia/Kolkata" } })).status).toBe(200);
+    let [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
+    expect(row!.timeZone).toBe("Asia/Kolkata");
+    const [audit] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, s.packageId), eq(auditEvents.action, "session.consented")));
+    expect(audit!.data).toMatchObject({ timeZone: "Asia/Kolkata" });
+
+    const sig = (await fieldsOf(token)).find((f) => f.type === "signature")!;
+    await put(token, sig.id, "Tina Tenant");
+    expect((await callJson(finishRoute, { params: { token }, query: { timeZone: "nope/nope" } })).status).toBe(422);
+    const done = await callJson<TBody<TView>>(finishRoute, { params: { token }, query: { timeZone: "America/Sao_Paulo" } });
+    expect(done.body.data).toMatchObject({ state: "CLOSED", reason: "FINISHED" });
+    [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
+    expect(row).toMatchObject({ status: "COMPLETED", timeZone: "America/Sao_Paulo" });
+  });
+
   it("validates typed values by field type and refuses other recipients', the sender's and date fields", async () => {
     const s = await setup();
     const token = await linkFor(s.key, s.packageId, s.first);

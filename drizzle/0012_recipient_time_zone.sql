@@ -1,0 +1,1 @@
+ALTER TABLE "recipient_sessions" ADD COLUMN "time_zone" text;
