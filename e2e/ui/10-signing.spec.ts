@@ -95,8 +95,8 @@ async function both(page: Page, name: string) {
   await screenshot(page, name);
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 390, height: 844 });
-  // Nothing is wider than the phone's screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at 390 px`).toBeLessThanOrEqual(390);
+  // Nothing is wider than the phone's screen, once the pages have re-measured themselves (a ResizeObserver).
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${name} at 390 px` }).toBeLessThanOrEqual(390);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize(size);
 }
