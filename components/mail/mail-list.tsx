@@ -70,33 +70,36 @@ export function MailList() {
             <Table aria-label="Messages">
               <THead>
                 <TR>
-                  <TH>To</TH>
-                  <TH>Subject</TH>
-                  <TH>Kind</TH>
+                  <TH>Message</TH>
+                  <TH className="hidden lg:table-cell">Kind</TH>
                   <TH>Status</TH>
-                  <TH className="text-right">Attempts</TH>
-                  <TH>Time</TH>
+                  <TH className="hidden text-right xl:table-cell">Attempts</TH>
+                  <TH className="hidden md:table-cell">Time</TH>
                 </TR>
               </THead>
               <TBody>
                 {data!.messages.map((m) => (
                   <TR key={m.id}>
-                    <TD className="max-w-[14rem]">
-                      <div className="truncate font-medium text-zinc-900">{m.to.name ?? m.to.email}</div>
-                      {m.to.name ? <div className="truncate text-xs text-zinc-500">{m.to.email}</div> : null}
-                    </TD>
-                    <TD className="max-w-[22rem]">
-                      <Link href={`/mail/${encodeURIComponent(m.id)}`} className="block truncate text-brand-700 underline-offset-2 hover:underline">
+                    {/* On a phone this cell carries the message: subject, recipient, and kind and time below. */}
+                    <TD className="max-w-[14rem] sm:max-w-[22rem] xl:max-w-[28rem]">
+                      <Link href={`/mail/${encodeURIComponent(m.id)}`} className="block truncate font-medium text-brand-700 underline-offset-2 hover:underline">
                         {m.subject}
                       </Link>
+                      <div className="truncate text-xs text-zinc-600" title={m.to.email}>
+                        {m.to.name ? `${m.to.name} · ${m.to.email}` : m.to.email}
+                      </div>
+                      <div className="truncate text-xs text-zinc-500 lg:hidden">
+                        {KIND_LABELS[m.kind]}
+                        <span className="md:hidden"> · {formatDateTime(m.sentAt ?? m.createdAt)}</span>
+                      </div>
                       {m.lastError ? <div className="truncate text-xs text-red-700" title={m.lastError}>{m.lastError}</div> : null}
                     </TD>
-                    <TD className="whitespace-nowrap">{KIND_LABELS[m.kind]}</TD>
+                    <TD className="hidden whitespace-nowrap lg:table-cell">{KIND_LABELS[m.kind]}</TD>
                     <TD>
                       <MailStatusBadge status={m.status} />
                     </TD>
-                    <TD className="text-right tabular-nums">{m.attempts}</TD>
-                    <TD className="whitespace-nowrap text-zinc-600">{formatDateTime(m.sentAt ?? m.createdAt)}</TD>
+                    <TD className="hidden text-right tabular-nums xl:table-cell">{m.attempts}</TD>
+                    <TD className="hidden whitespace-nowrap text-zinc-600 md:table-cell">{formatDateTime(m.sentAt ?? m.createdAt)}</TD>
                   </TR>
                 ))}
               </TBody>
