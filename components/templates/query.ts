@@ -218,12 +218,23 @@ export function useDeleteField(id: string) {
 }
 
 /** Takes or renews the edit lock (2-minute lease); 409 names the member who holds it. */
+/**
+ * Reads the template again after its lock changed. A read still in flight (the editor's first load races the
+ * lock it takes on open) may have read the template before the change: it is cancelled first, because
+ * invalidating a query that has no data yet would only wait for that stale read, and the editor would stay
+ * read-only under a lock this member holds.
+ */
+async function rereadTemplate(qc: QueryClient, id: string): Promise<void> {
+  await qc.cancelQueries({ queryKey: templateKeys.template(id), exact: true });
+  await qc.invalidateQueries({ queryKey: templateKeys.template(id), exact: true });
+}
+
 export function useTakeLock(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () => apiFetch<TLockHolder>(lockUrl(id), { method: "POST", body: {} }),
     // The template answers who holds it now (and whether it is this member), whichever way it went.
-    onSettled: () => qc.invalidateQueries({ queryKey: templateKeys.template(id), exact: true }),
+    onSettled: () => rereadTemplate(qc, id),
   });
 }
 
@@ -232,6 +243,6 @@ export function useReleaseLock(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (force: boolean) => apiFetch<unknown>(lockUrl(id, force), { method: "DELETE" }),
-    onSettled: () => qc.invalidateQueries({ queryKey: templateKeys.template(id), exact: true }),
+    onSettled: () => rereadTemplate(qc, id),
   });
 }
