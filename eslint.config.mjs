@@ -16,7 +16,7 @@ export default defineConfig([
     // Layers (docs/architecture.md): the domain stays below the doors and the worker. It may use server/lib,
     // server/db, server/env and other capabilities, never HTTP, jobs, auth, Next or React.
     files: ["server/domain/**/*.ts"],
-    ignores: ["**/*.test.ts", "server/domain/**/test-support/**"],
+    ignores: ["**/*.test.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

@@ -29,7 +29,8 @@ import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
 import { DOCUMENT_MESSAGES, DOCX_TYPE } from "./messages";
-import { createTestTemplate, makePdf, putUpload, tokenOf } from "./test-support/fixtures";
+import { putUpload, tokenOf } from "@/server/http/test-support/put-upload";
+import { createTestTemplate, makePdf } from "./test-support/fixtures";
 
 const t = useTestDb();
 afterEach(() => {

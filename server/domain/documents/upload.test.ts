@@ -23,7 +23,8 @@ import { callJson } from "@/server/test/http";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { createHash } from "node:crypto";
 import { DOCUMENT_MESSAGES, DOCX_TYPE } from "./messages";
-import { createTestTemplate, DEEPLY_NESTED_PDF, LOOPING_XREF_PDF, makePdf, manyPagesPdf, putUpload } from "./test-support/fixtures";
+import { putUpload } from "@/server/http/test-support/put-upload";
+import { createTestTemplate, DEEPLY_NESTED_PDF, LOOPING_XREF_PDF, makePdf, manyPagesPdf } from "./test-support/fixtures";
 
 const t = useTestDb();
 const DOCX = readFileSync(path.join(import.meta.dirname, "../../documents-io/fixtures/hello.docx"));

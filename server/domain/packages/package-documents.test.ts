@@ -16,7 +16,8 @@ import * as oneDocRoute from "@/app/api/v1/packages/[packageId]/documents/[docum
 import { POST as convertRoute } from "@/app/api/v1/packages/[packageId]/documents/[documentId]/convert/route";
 import { auditEvents, editLocks, users } from "@/server/db/schema";
 import { DOCX_TYPE } from "@/server/domain/documents/messages";
-import { makePdf, putUpload } from "@/server/domain/documents/test-support/fixtures";
+import { makePdf } from "@/server/domain/documents/test-support/fixtures";
+import { putUpload } from "@/server/http/test-support/put-upload";
 import { newId } from "@/server/lib/ids";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";

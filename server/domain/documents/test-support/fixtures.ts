@@ -1,9 +1,8 @@
-/** Shared by the documents tests: a template row, PDFs, and the upload PUT called the way Next calls it. */
+/** Shared by the documents tests: a template row and PDFs (the upload PUT is server/http/test-support/put-upload). */
 import { PDF } from "@libpdf/core";
 import type { Db } from "@/server/db/client";
 import { templates } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
-import { uploadRoute } from "@/server/http/upload-route";
 import type { TTestOrg } from "@/server/test/factories";
 
 /** Templates are T1's; the documents tests only need the row. */
@@ -48,14 +47,3 @@ export const LOOPING_XREF_PDF = Buffer.from(
   "latin1",
 );
 export const DEEPLY_NESTED_PDF = Buffer.from(`%PDF-1.4\n1 0 obj ${"[".repeat(200_000)} endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
-
-export function tokenOf(uploadUrl: string): string {
-  return new URL(uploadUrl).pathname.split("/").pop()!;
-}
-
-/** PUT {uploadUrl} through the route handler, with a body of bytes or a stream. */
-export async function putUpload(uploadUrl: string, body: Uint8Array | ReadableStream<Uint8Array> | null) {
-  const req = new Request(uploadUrl, { method: "PUT", body, duplex: "half" } as RequestInit);
-  const res = await uploadRoute(req, { params: Promise.resolve({ token: tokenOf(uploadUrl) }) });
-  return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; error?: string } };
-}

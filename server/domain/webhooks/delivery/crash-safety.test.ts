@@ -37,7 +37,7 @@ afterAll(() => {
 });
 
 async function spawnWorker(url: string, name: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/domain/webhooks/test-support/worker-process.ts", "0"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/jobs/test-support/worker-process.ts", "0"], {
     // The poll is long: every tick of these workers is either a wake-up or one this test asks for.
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WORKER_POLL_MS: "600000" },
     stdio: ["pipe", "pipe", "inherit"],
