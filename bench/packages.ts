@@ -45,13 +45,16 @@ const SEARCH_HITS = 20;
 type TTarget = { name: string; path: string; auth: boolean };
 /** Ten kinds of contract, one in ten titles each, spread evenly over the updatedAt order. */
 const KINDS = ["employment", "supplier", "rental", "loan", "consulting", "purchase", "licence", "partnership", "insurance", "maintenance"];
-const TARGETS: TTarget[] = [
+const ALL_TARGETS: TTarget[] = [
   { name: "bare", path: "/api/health/live", auth: false },
   { name: "list", path: "/api/v1/packages", auth: true },
   { name: "status", path: "/api/v1/packages?status=IN_PROGRESS", auth: true },
   { name: "search", path: "/api/v1/packages?search=harbour", auth: true },
   { name: "broad", path: "/api/v1/packages?search=rental", auth: true },
 ];
+/** BENCH_TARGETS=list,search measures only those (bare always); BENCH_BULK=false skips the bulk sends. */
+const only = process.env.BENCH_TARGETS?.split(",").map((t) => t.trim());
+const TARGETS = only ? ALL_TARGETS.filter((t) => t.name === "bare" || only.includes(t.name)) : ALL_TARGETS;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -203,7 +206,14 @@ async function main(): Promise<void> {
     // The server.
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"], {
+    // BENCH_SERVER_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it exits (node --cpu-prof).
+    // BENCH_SERVER_NODE_ARGS="--flag …": extra node flags for the server, to try a V8 setting.
+    const profile = process.env.BENCH_SERVER_CPU_PROFILE;
+    const nodeArgs = [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
+    const serverArgs = nodeArgs.length
+      ? [...nodeArgs, "--import", "tsx", "server/start.ts"]
+      : [path.join("node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"];
+    server = spawn(process.execPath, serverArgs, {
       env: {
         ...process.env,
         DATABASE_URL: dbUrl.toString(),
@@ -311,7 +321,7 @@ async function main(): Promise<void> {
     }
 
     console.log("\nBulk send of 100 items (two recipients each), alternately in the 10 k and the 1 M workspace:");
-    for (let run = 1; run <= 4; run++) {
+    for (let run = 1; run <= (process.env.BENCH_BULK === "false" ? 0 : 4); run++) {
       const size = run % 2 ? SMALL : LARGE;
       const items = Array.from({ length: 100 }, (_, i) => ({
         title: `Bulk ${run}-${i}`,

@@ -78,7 +78,11 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  // Prepared queries (server/db/prepared.ts) are named statements; PostgreSQL would switch a named statement
+  // to a generic plan after five runs, and a generic plan for `LIMIT $n` or `title ILIKE $p` can be far worse
+  // than the plan for the actual values (a sort of the whole workspace instead of an index walk). Custom plans
+  // only, as every unnamed statement gets anyway: preparing saves the parse and drizzle's SQL building.
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan" } });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     kind: "postgres",

@@ -2,8 +2,9 @@
  * The actor behind an API key value. Every refusal is the same null (the door answers 401 `Unauthorized`),
  * whatever the cause, so a caller learns nothing about which keys exist.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
+import { preparedFor } from "@/server/db/prepared";
 import { apiKeys, memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
 import { keyInoperativeReason } from "@/server/domain/keys/key-inoperative-reason";
 import { now } from "@/server/lib/clock";
@@ -22,19 +23,7 @@ export async function loadKeyActor(
   token: string,
   base: Pick<TActor, "requestId" | "clientAddress">,
 ): Promise<TKeyActor | null> {
-  const [row] = await db
-    .select({ key: apiKeys, role: roles, workspace: workspaces, org: organisations, user: users, membershipId: memberships.id })
-    .from(apiKeys)
-    .innerJoin(roles, eq(roles.id, apiKeys.roleId))
-    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .innerJoin(organisations, eq(organisations.id, apiKeys.organisationId))
-    .innerJoin(users, eq(users.id, apiKeys.issuedByUserId))
-    .leftJoin(
-      memberships,
-      and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)),
-    )
-    .where(and(eq(apiKeys.hash, sha256Hex(token)), isNull(apiKeys.revokedAt)))
-    .limit(1);
+  const [row] = await keyQuery(db).execute({ hash: sha256Hex(token) });
   if (!row) return null;
   if (row.key.expiresAt && row.key.expiresAt.getTime() <= now().getTime()) return null;
   const inoperative = keyInoperativeReason({
@@ -55,4 +44,31 @@ export async function loadKeyActor(
     apiKey: { id: row.key.id, name: row.key.name, prefix: row.key.prefix },
   };
   return { actor, keyLastUsedAt: row.key.lastUsedAt };
+}
+
+/** Every API request runs this lookup: prepared once per database handle (server/db/prepared.ts). */
+function keyQuery(db: Db) {
+  return preparedFor(db, "load_key_actor", (name) =>
+    db
+      .select({
+        key: { id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt },
+        role: roles,
+        workspace: { id: workspaces.id, organisationId: workspaces.organisationId, name: workspaces.name, slug: workspaces.slug, isDefault: workspaces.isDefault },
+        org: organisations,
+        user: { id: users.id, email: users.email, name: users.name, deletedAt: users.deletedAt },
+        membershipId: memberships.id,
+      })
+      .from(apiKeys)
+      .innerJoin(roles, eq(roles.id, apiKeys.roleId))
+      .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+      .innerJoin(organisations, eq(organisations.id, apiKeys.organisationId))
+      .innerJoin(users, eq(users.id, apiKeys.issuedByUserId))
+      .leftJoin(
+        memberships,
+        and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)),
+      )
+      .where(and(eq(apiKeys.hash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+      .limit(1)
+      .prepare(name),
+  );
 }

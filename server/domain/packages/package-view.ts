@@ -1,5 +1,5 @@
 /** The one mapping from package rows to the API's shapes (never raw rows). */
-import type { documents, recipientSessions } from "@/server/db/schema";
+import { packages, type documents, type recipientSessions } from "@/server/db/schema";
 import { toDocumentView } from "@/server/domain/documents/document-view";
 import type { TPackageRow } from "./find-package";
 import type { TPackage } from "./schemas";
@@ -9,7 +9,30 @@ type TDocument = typeof documents.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toPackageSummary(p: TPackageRow) {
+/** The columns a package summary is made of: a list reads only these, not the whole row. */
+export const packageSummaryColumns = {
+  id: packages.id,
+  title: packages.title,
+  status: packages.status,
+  externalId: packages.externalId,
+  metadata: packages.metadata,
+  templateId: packages.templateId,
+  ownerUserId: packages.ownerUserId,
+  sequential: packages.sequential,
+  sendAt: packages.sendAt,
+  scheduleError: packages.scheduleError,
+  expiresAt: packages.expiresAt,
+  expiredAt: packages.expiredAt,
+  sentAt: packages.sentAt,
+  firstViewedAt: packages.firstViewedAt,
+  completedAt: packages.completedAt,
+  declinedAt: packages.declinedAt,
+  voidedAt: packages.voidedAt,
+  createdAt: packages.createdAt,
+  updatedAt: packages.updatedAt,
+};
+
+export function toPackageSummary(p: Pick<TPackageRow, keyof typeof packageSummaryColumns>) {
   return {
     id: p.id,
     title: p.title,

@@ -1,0 +1,129 @@
+/**
+ * The packages list runs prepared statements, one per shape (visibility × kind of status filter × search; see
+ * list-packages.ts and server/db/prepared.ts), with every value a placeholder. This checks each shape against
+ * a reference computed here from all the rows: the same ids in the same order (newest updatedAt first), the
+ * same totalCount, pages past the first — for an admin, a restricted member and a restricted member's key, one
+ * after the other with different values, so a shape built for one actor never answers with another's values.
+ */
+import { describe, expect, it } from "vitest";
+import { memberships, packages, packageShares, users, type TPackageStatus } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { loadKeyActor } from "@/server/domain/access/load-key-actor";
+import { newId } from "@/server/lib/ids";
+import { ownerActor } from "@/server/test/actors";
+import { useTestDb } from "@/server/test/db";
+import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
+import { listPackages } from "./list-packages";
+
+const t = useTestDb();
+
+type TRow = { id: string; title: string; status: TPackageStatus; owner: string; keyId: string | null; viewed: boolean; deleted: boolean; updatedAt: Date; sharedWith: string[]; workspaceId: string };
+
+const STATUSES: TPackageStatus[] = ["DRAFT", "IN_PROGRESS", "COMPLETED", "VOID"];
+const TITLES = ["Harbour lease", "Supplier contract", "harbour LEASE renewal", "100% discount_deal", "Loan"];
+
+describe("listPackages (prepared per shape)", () => {
+  it("answers every shape like a plain filter over all the rows, for each actor in turn", async () => {
+    const org = await createTestOrg(t.db);
+    const other = await createTestWorkspace(t.db, org.organisationId, "other");
+    const narrow = await createTestRole(t.db, org.organisationId, { canViewAllPackages: false, canSendPackages: true });
+    const members: string[] = [];
+    for (const name of ["Ann", "Bob"]) {
+      const id = newId("usr");
+      await t.db.insert(users).values({ id, email: `${id}@example.com`, name, passwordHash: null });
+      await t.db.insert(memberships).values({ id: newId("mem"), organisationId: org.organisationId, userId: id, roleId: narrow, isOwner: false });
+      members.push(id);
+    }
+    const [ann, bob] = members as [string, string];
+    const annKey = await createTestKey(t.db, { ...org, userId: ann }, { roleId: narrow });
+    const bobKey = await createTestKey(t.db, { ...org, userId: bob }, { roleId: narrow });
+
+    const rows: TRow[] = [];
+    const base = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 60; i++) {
+      const owner = [org.userId, ann, bob][i % 3]!;
+      rows.push({
+        id: newId("pkg"),
+        title: `${TITLES[i % TITLES.length]} ${i}`,
+        status: STATUSES[(i >> 1) % STATUSES.length]!,
+        owner,
+        keyId: i % 7 === 0 ? annKey.id : i % 11 === 0 ? bobKey.id : null,
+        viewed: i % 5 === 0,
+        deleted: i % 13 === 12,
+        updatedAt: new Date(base + ((i * 37) % 60) * 1000),
+        sharedWith: i % 4 === 1 ? [ann] : i % 9 === 2 ? [bob, ann] : [],
+        workspaceId: i % 10 === 9 ? other : org.workspaceId,
+      });
+    }
+    await t.db.insert(packages).values(
+      rows.map((r) => ({
+        id: r.id,
+        organisationId: org.organisationId,
+        workspaceId: r.workspaceId,
+        ownerUserId: r.owner,
+        createdByApiKeyId: r.keyId,
+        title: r.title,
+        status: r.status,
+        firstViewedAt: r.viewed ? new Date(base) : null,
+        deletedAt: r.deleted ? new Date(base) : null,
+        createdAt: r.updatedAt,
+        updatedAt: r.updatedAt,
+      })),
+    );
+    const shares = rows.flatMap((r) => r.sharedWith.map((userId) => ({ id: newId("shr"), packageId: r.id, userId })));
+    await t.db.insert(packageShares).values(shares);
+
+    const keyActor = async (value: string) => (await loadKeyActor(t.db, value, { requestId: "t", clientAddress: null }))!.actor;
+    const actors: [string, TActor, (r: TRow) => boolean][] = [
+      ["admin", ownerActor(org), () => true],
+      ["Ann (member)", await memberActor(ann), (r) => r.owner === ann || r.sharedWith.includes(ann)],
+      ["Ann's key", await keyActor(annKey.value), (r) => r.owner === ann || r.sharedWith.includes(ann) || r.keyId === annKey.id],
+      ["Bob's key", await keyActor(bobKey.value), (r) => r.owner === bob || r.sharedWith.includes(bob) || r.keyId === bobKey.id],
+      ["Bob (member)", await memberActor(bob), (r) => r.owner === bob || r.sharedWith.includes(bob)],
+      ["admin in the other workspace", ownerActor(org, { id: other }), () => true],
+    ];
+    const filters: { status?: TPackageStatus | "VIEWED"; search?: string }[] = [
+      {},
+      { status: "IN_PROGRESS" },
+      { status: "COMPLETED" },
+      { status: "VIEWED" },
+      { search: "harbour lease" },
+      { search: "100%" },
+      { search: "_" },
+      { status: "DRAFT", search: "LEASE" },
+      { status: "VIEWED", search: "loan" },
+    ];
+    let checked = 0;
+    for (const [label, actor, sees] of actors) {
+      const ws = actor.workspace.id;
+      for (const f of filters) {
+        const expected = rows
+          .filter((r) => r.workspaceId === ws && !r.deleted && sees(r))
+          .filter((r) => (f.status === "VIEWED" ? r.status === "IN_PROGRESS" && r.viewed : !f.status || r.status === f.status))
+          .filter((r) => !f.search || r.title.toLowerCase().includes(f.search.toLowerCase()))
+          .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : -1))
+          .map((r) => r.id);
+        for (const page of [1, 2]) {
+          const got = await listPackages(t.db, actor, { page, pageSize: 4, ...f });
+          expect({ label, f, page, ids: got.packages.map((p) => p.id), total: got.totalCount }).toEqual({
+            label,
+            f,
+            page,
+            ids: expected.slice((page - 1) * 4, page * 4),
+            total: expected.length,
+          });
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBe(actors.length * filters.length * 2);
+  });
+
+  async function memberActor(userId: string): Promise<TActor> {
+    const { loadSessionActor } = await import("@/server/domain/access/load-session-actor");
+    const [m] = await t.db.select().from(memberships);
+    const actor = await loadSessionActor(t.db, { userId, organisationId: m!.organisationId }, {});
+    if (!actor) throw new Error("member not loaded");
+    return actor;
+  }
+});
