@@ -71,7 +71,7 @@ export function PackageShares({ pkg }: { pkg: Pick<TPackage, "id" | "ownerUserId
                 <p className="text-sm font-medium break-words text-zinc-900">{s.name}</p>
                 <p className="text-sm break-all text-zinc-600">{s.email}</p>
                 <p className="text-xs text-zinc-500">
-                  Shared {s.sharedBy ? <span className="break-all">by {s.sharedBy.name} </span> : null}
+                  Shared {s.sharedBy ? <span className="break-all">by {s.sharedBy.name} · </span> : null}
                   <time dateTime={s.sharedAt}>{formatDateTime(s.sharedAt)}</time>
                 </p>
               </div>
@@ -85,12 +85,12 @@ export function PackageShares({ pkg }: { pkg: Pick<TPackage, "id" | "ownerUserId
         </ul>
       )}
       {canManage ? (
-        <form onSubmit={submit} className="space-y-2 border-t border-zinc-100 px-6 py-4" aria-label="Share with a member">
+        <form onSubmit={submit} className="space-y-2 border-t border-zinc-100 px-6 py-4">
           <Label htmlFor="share-member">Share with a member</Label>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Select
               id="share-member"
-              className="min-w-0 flex-1"
+              className="min-w-0 sm:flex-1"
               value={choice}
               onChange={(e) => {
                 add.reset();
