@@ -12,6 +12,7 @@ import { PackageStatusBadge, SessionStatusBadge } from "./badges";
 import { PackageActions, unavailable, type TAsk } from "./package-actions";
 import { PackageFiles } from "./package-files";
 import { PackageMail } from "./package-mail";
+import { PackageShares } from "./package-shares";
 import { packageKeys, useMembers, usePackage, usePackageAudit, type TAuditEventList, type TPackage } from "./query";
 
 type TEvent = TAuditEventList["auditEvents"][number];
@@ -26,6 +27,8 @@ const ACTIONS: Record<string, string> = {
   "package.voided": "Voided",
   "package.deleted": "Deleted",
   "package.transferred": "Transferred",
+  "package.shared": "Shared",
+  "package.unshared": "Stopped sharing",
   "package.reminded": "Reminder sent",
   "package.signing_url_created": "Signing link created",
   "package.document_added": "Document added",
@@ -42,6 +45,14 @@ const ACTIONS: Record<string, string> = {
 
 function actionLabel(action: string): string {
   return ACTIONS[action] ?? action.replace(/^[a-z]+\./, "").replaceAll("_", " ");
+}
+
+/** Whom a share event concerns, shown under its label. */
+function shareTarget(e: TEvent): string | null {
+  if (e.action !== "package.shared" && e.action !== "package.unshared") return null;
+  const email = typeof e.data.email === "string" ? e.data.email : null;
+  if (!email) return null;
+  return e.data.memberRemoved === true ? `With ${email} (removed from the organisation)` : `With ${email}`;
 }
 
 function actorLabel(e: TEvent): string {
@@ -262,6 +273,9 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
               <PackageMail packageId={packageId} />
             </Section>
           ) : null}
+          <Section title="Shared with" description="Members who see this package although their role does not show every package." testId="package-shares">
+            <PackageShares pkg={pkg} />
+          </Section>
           <Section title="Timeline" description="Newest first" testId="timeline">
             {audit.isPending ? (
               <CardBody>
@@ -278,6 +292,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                     <span className="absolute top-1.5 -left-[5px] size-2.5 rounded-full bg-brand-600 ring-4 ring-white" aria-hidden="true" />
                     <p className="text-sm font-medium text-zinc-900">{actionLabel(e.action)}</p>
                     {typeof e.data.reason === "string" && e.data.reason ? <p className="text-sm text-zinc-700">“{e.data.reason}”</p> : null}
+                    {shareTarget(e) ? <p className="text-sm break-all text-zinc-700">{shareTarget(e)}</p> : null}
                     <p className="text-xs text-zinc-500">
                       <span className="break-all">{actorLabel(e)}</span> · <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
                     </p>

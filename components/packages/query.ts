@@ -11,8 +11,11 @@ import type {
   ZDeletedPackage,
   ZPackage,
   ZPackageList,
+  ZPackageShare,
+  ZPackageShareList,
   ZPackageSummary,
   ZRemindResult,
+  ZRemovedShare,
   ZSigningUrl,
   ZTransferPackage,
 } from "@/server/domain/packages/schemas";
@@ -28,6 +31,8 @@ export type TRemindResult = z.output<typeof ZRemindResult>;
 export type TCreateFromTemplateInput = z.input<typeof ZCreateFromTemplate>;
 export type TTransferInput = z.input<typeof ZTransferPackage>;
 export type TPackageMailList = z.output<typeof ZPackageMailList>;
+export type TPackageShare = z.output<typeof ZPackageShare>;
+export type TPackageShareList = z.output<typeof ZPackageShareList>;
 /** Members as JSON: the dates arrive as strings. */
 export type TMember = Omit<TMemberItem, "inviteExpiresAt" | "joinedAt"> & { inviteExpiresAt: string | null; joinedAt: string };
 export type TListTab = TPackageSummary["status"] | "VIEWED" | "all";
@@ -46,6 +51,8 @@ export const packageKeys = {
   audit: (id: string) => [...packageKeys.all, "audit", id] as const,
   /** Its mail and their delivery status (the package page's mail panel). */
   mail: (id: string) => [...packageKeys.all, "mail", id] as const,
+  /** The members it is shared with (the package page's "Shared with" panel). */
+  shares: (id: string) => [...packageKeys.all, "shares", id] as const,
   /** What the pages read besides packages: for the owner names, the new-package form and transfers. */
   members: () => ["members", "list"] as const,
   /** Under the templates' own keys, so a template change refreshes the form's choices. */
@@ -90,6 +97,11 @@ export function usePackageMail(id: string) {
 /** The newest 100 events: a package's trail rarely has more; the page says when it was cut. */
 export function usePackageAudit(id: string) {
   return useQuery({ queryKey: packageKeys.audit(id), queryFn: () => apiFetch<TAuditEventList>(`${pkg(id)}/audit-events?pageSize=100`) });
+}
+
+/** Whom the package is shared with, and whether this member may change that. */
+export function usePackageShares(id: string) {
+  return useQuery({ queryKey: packageKeys.shares(id), queryFn: () => apiFetch<TPackageShareList>(`${pkg(id)}/shares`) });
 }
 
 export function useMembers() {
@@ -195,7 +207,32 @@ export function useDeletePackage(id: string) {
       qc.removeQueries({ queryKey: packageKeys.detail(id), exact: true });
       qc.removeQueries({ queryKey: packageKeys.audit(id), exact: true });
       qc.removeQueries({ queryKey: packageKeys.mail(id), exact: true });
+      qc.removeQueries({ queryKey: packageKeys.shares(id), exact: true });
       return qc.invalidateQueries({ queryKey: packageKeys.lists() });
     },
   });
+}
+
+/** A share changes the package's shares and its trail (each is audited), nothing else. */
+function useShareMutation<TIn, TOut>(id: string, run: (input: TIn) => Promise<TOut>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: packageKeys.shares(id), exact: true }),
+        qc.invalidateQueries({ queryKey: packageKeys.audit(id), exact: true }),
+      ]),
+  });
+}
+
+export function useSharePackage(id: string) {
+  return useShareMutation(id, (userId: string) => apiFetch<TPackageShare>(`${pkg(id)}/shares`, { method: "POST", body: { userId } }));
+}
+
+/** Keyed by the member's user id (ConfirmItemDialog passes the item's id). */
+export function useUnsharePackage(id: string) {
+  return useShareMutation(id, (userId: string) =>
+    apiFetch<z.output<typeof ZRemovedShare>>(`${pkg(id)}/shares/${encodeURIComponent(userId)}`, { method: "DELETE" }),
+  );
 }

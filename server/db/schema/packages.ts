@@ -120,7 +120,10 @@ export const packageCountDeltas = pgTable(
   (t) => [index("package_count_deltas_ws_idx").on(t.workspaceId, t.status)],
 );
 
-/** Members a package was shared with: they see it without canViewAllPackages. */
+/**
+ * Members a package was shared with: they see it without canViewAllPackages (visible-packages.ts). No tenant
+ * columns of its own: every read and write goes through the package, whose workspace the query filters by.
+ */
 export const packageShares = pgTable(
   "package_shares",
   {
@@ -131,6 +134,8 @@ export const packageShares = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** Who shared it (the package page lists it); null for shares made before it was recorded. */
+    sharedByUserId: text("shared_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("package_shares_uq").on(t.packageId, t.userId), index("package_shares_user_idx").on(t.userId)],

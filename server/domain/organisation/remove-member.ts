@@ -3,6 +3,7 @@ import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
+import { dropMemberShares } from "@/server/domain/packages/drop-member-shares";
 import { errors } from "@/server/lib/errors";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
@@ -12,7 +13,7 @@ import { ZRemoveMember, type TRemovedMember, type TRemoveMember } from "./schema
  * Removes a member (owner only; never the owner). The user row stays, marked deleted, so "Issued by" still
  * reads on their keys, and those keys answer 401 from the next request (the spec's "issuing user's account
  * deleted"); their session stops at its next request (the actor is loaded per request) and any pending
- * invite link dies.
+ * invite link dies. The packages shared with them stop being shared (dropMemberShares).
  */
 export async function removeMember(db: Db, actor: TActor, input: TRemoveMember): Promise<TRemovedMember> {
   const { userId } = parseOrThrow(ZRemoveMember, input, "input");
@@ -28,6 +29,8 @@ export async function removeMember(db: Db, actor: TActor, input: TRemoveMember):
     await tx.delete(memberships).where(eq(memberships.id, membership.id));
     await tx.update(users).set({ deletedAt: now() }).where(eq(users.id, userId));
     await tx.delete(invites).where(eq(invites.userId, userId));
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    await dropMemberShares(tx, actor, { userId, email: user?.email ?? "" });
     await recordAudit(tx, {
       organisationId: orgId,
       subjectType: "member",

@@ -25,9 +25,14 @@ import {
   ZPackageList,
   ZPackageParams,
   ZPackageSessionParams,
+  ZPackageShare,
+  ZPackageShareList,
+  ZPackageShareParams,
   ZRemindPackage,
   ZRemindResult,
+  ZRemovedShare,
   ZSendPackage,
+  ZSharePackage,
   ZSigningUrl,
   ZSigningUrlBody,
   ZTransferPackage,
@@ -95,3 +100,12 @@ export const appListPackageAuditEventsOp = appTwin(listPackageAuditEventsOp);
 export const appDownloadPackageOp = appTwin(downloadPackageOp);
 export const appDownloadPackageZipOp = appTwin(downloadPackageZipOp);
 export const appGetPackageCertificateOp = appTwin(getPackageCertificateOp);
+
+// ——— Shares: the app only (the public API's operations are fixed by the api-map; visibility honours shares) ———
+
+const shares = { tag: "App: packages", internal: true } as const;
+const shareRule = "Only the package's owner, or a member who holds canViewAllPackages, may add or remove shares (403 otherwise); anyone who sees the package may list them.";
+
+export const appListPackageSharesOp = defineOperation({ ...shares, operationId: "appListPackageShares", method: "GET", path: "/api/app/packages/{packageId}/shares", summary: "The members a package is shared with, oldest share first", description: shareRule, params: ZPackageParams, response: ZPackageShareList, errors: [404] });
+export const appSharePackageOp = defineOperation({ ...shares, operationId: "appSharePackage", method: "POST", path: "/api/app/packages/{packageId}/shares", summary: "Share a package with a member of the organisation (201; 200 with the existing share when it was already shared)", description: `${shareRule} The member must be a current member of the organisation (422 on userId) and not the package's owner (400). Packages of any status can be shared, ended ones included. Sharing again changes nothing and records no second audit event.`, params: ZPackageParams, body: ZSharePackage, response: ZPackageShare, successStatus: 201, errors: [400, 404] });
+export const appUnsharePackageOp = defineOperation({ ...shares, operationId: "appUnsharePackage", method: "DELETE", path: "/api/app/packages/{packageId}/shares/{userId}", summary: "Stop sharing a package with a member", description: `${shareRule} 404 when the package is not shared with that user.`, params: ZPackageShareParams, response: ZRemovedShare, errors: [404] });

@@ -330,3 +330,34 @@ export const ZAuditEventList = pagedSchema("auditEvents", ZAuditEvent).openapi("
 
 /** Never parsed: file operations answer a RawResponse (their `binaryResponse` type), not `{ data }`. */
 export const ZFileResponse = z.unknown().openapi({ description: "The file itself (application/pdf or application/zip)" });
+
+// ——— Shares (the app only: /api/app/packages/{packageId}/shares) ———
+
+export const ZPackageShareParams = ZPackageParams.extend({ userId: z.string().min(1) });
+export const ZSharePackage = z
+  .object({ userId: z.string().trim().min(1, "Choose a member").openapi({ example: "usr_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f70" }) })
+  .openapi("SharePackage", { description: "The member to share with: a current member of the organisation (invited members included), not the package's owner" });
+export type TSharePackage = z.output<typeof ZSharePackage>;
+
+export const ZPackageShare = z
+  .object({
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    sharedAt: ZTime,
+    sharedBy: z
+      .object({ userId: z.string(), name: z.string(), email: z.string() })
+      .nullable()
+      .openapi({ description: "The member who shared it; null when unknown (their account was deleted)" }),
+  })
+  .openapi("PackageShare");
+export type TPackageShare = z.output<typeof ZPackageShare>;
+export const ZPackageShareList = z
+  .object({
+    shares: z.array(ZPackageShare),
+    canManage: z.boolean().openapi({ description: "Whether the actor may add or remove shares: the package's owner, or a holder of canViewAllPackages" }),
+  })
+  .openapi("PackageShareList");
+export type TPackageShareList = z.output<typeof ZPackageShareList>;
+export const ZRemovedShare = z.object({ userId: z.string(), removed: z.literal(true) }).openapi("RemovedPackageShare");
+export type TRemovedShare = z.output<typeof ZRemovedShare>;
