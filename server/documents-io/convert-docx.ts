@@ -5,7 +5,8 @@
  * Decisions:
  * - **A fresh profile and directory per conversion** (`mkdtemp`, `-env:UserInstallation=file://…`): two
  *   conversions never share LibreOffice's profile lock, a crash leaves no state behind, and the profile is
- *   seeded with our settings. Everything is removed in `finally`, whatever happened.
+ *   seeded with our settings. Everything is removed in `finally`, whatever happened; what a killed process
+ *   leaves behind is swept at the next start (`temp-dirs.ts`).
  * - **No network.** LibreOffice has no switch for "offline", so two layers:
  *   1. when the kernel allows it (`CONVERT_NETWORK_SANDBOX=auto`, the default), the process runs under
  *      `unshare --net --map-root-user`: a network namespace of its own with no interface but a downed
@@ -29,12 +30,12 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
-import { access, mkdir, mkdtemp, readFile, rm, writeFile, copyFile } from "node:fs/promises";
-import os from "node:os";
+import { access, mkdir, readFile, rm, writeFile, copyFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/server/env";
 import { AppError } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
+import { makeTempDir } from "./temp-dirs";
 
 export type TConvertOptions = {
   /** Overrides SOFFICE_PATH. */
@@ -96,7 +97,7 @@ export async function convertDocx(source: string | Uint8Array, options: TConvert
 }
 
 async function convertInTempDir(source: string | Uint8Array, binary: string, sandbox: boolean, timeoutMs: number) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "foliosign-convert-"));
+  const dir = await makeTempDir("convert");
   try {
     const profile = path.join(dir, "profile");
     const outDir = path.join(dir, "out");
