@@ -33,6 +33,7 @@ import { constants as fsConstants } from "node:fs";
 import { access, mkdir, readFile, rm, writeFile, copyFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/server/env";
+import { concurrencyLimit } from "@/server/lib/concurrency";
 import { AppError } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import { makeTempDir } from "./temp-dirs";
@@ -67,6 +68,7 @@ const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 const OUTPUT_TAIL_BYTES = 4096;
+const conversions = concurrencyLimit();
 const MAX_PDF_BYTES = 200 * 1024 * 1024;
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
@@ -76,24 +78,14 @@ export async function convertDocx(source: string | Uint8Array, options: TConvert
   const timeoutMs = options.timeoutMs ?? config.CONVERT_TIMEOUT_MS;
   const gotenbergUrl = options.gotenbergUrl === undefined ? config.GOTENBERG_URL : options.gotenbergUrl;
   if (gotenbergUrl) {
-    await acquire(config.CONVERT_CONCURRENCY);
-    try {
-      return await convertWithGotenberg(source, gotenbergUrl, timeoutMs);
-    } finally {
-      release();
-    }
+    return conversions(config.CONVERT_CONCURRENCY, () => convertWithGotenberg(source, gotenbergUrl, timeoutMs));
   }
   const sandbox = (options.networkSandbox ?? config.CONVERT_NETWORK_SANDBOX) === "auto" && canUnshareNetwork();
 
   const binary = await findExecutable(sofficePath);
   if (!binary) throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.missing);
 
-  await acquire(config.CONVERT_CONCURRENCY);
-  try {
-    return await convertInTempDir(source, binary, sandbox, timeoutMs);
-  } finally {
-    release();
-  }
+  return conversions(config.CONVERT_CONCURRENCY, () => convertInTempDir(source, binary, sandbox, timeoutMs));
 }
 
 async function convertInTempDir(source: string | Uint8Array, binary: string, sandbox: boolean, timeoutMs: number) {
@@ -272,20 +264,3 @@ function canUnshareNetwork(): boolean {
   return unshareWorks;
 }
 
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function acquire(limit: number): Promise<void> {
-  if (running < limit) {
-    running++;
-    return;
-  }
-  // The slot is handed over by release(), so `running` is unchanged when this resolves.
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}
