@@ -82,6 +82,14 @@ test("a PDF is uploaded with a progress bar and drawn page by page", async ({ pa
   // Drawn by pdf.js: the canvas has pixels at the sheet's size.
   await expect.poll(() => page.locator("[data-page='1'] canvas").evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(100);
   await both(page, "template-editor-uploaded");
+
+  // A file that is neither a PDF nor a DOCX is refused in the browser, in the same list as uploads, and dismissed.
+  await page.getByLabel("Upload documents").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("notes") });
+  const refused = page.getByRole("list", { name: "Uploads" }).getByRole("listitem").filter({ hasText: "notes.txt" });
+  await expect(refused.getByRole("alert")).toHaveText("Only PDF and Word (.docx) files can be added.");
+  await both(page, "template-editor-upload-refused");
+  await refused.getByRole("button", { name: "Dismiss" }).click();
+  await expect(refused).toHaveCount(0);
 });
 
 test("two roles, a signature for each (keyboard, then drag), moved by arrow keys, then activated", async ({ page }) => {
