@@ -14,8 +14,10 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
 import { signInAsOwner } from "../support/owner";
 import { screenshot } from "../support/screenshot";
+import { consent } from "../support/signing";
 
 test.describe.configure({ mode: "serial" });
 
@@ -101,26 +103,9 @@ async function both(page: Page, name: string) {
   await page.setViewportSize(size);
 }
 
-async function consent(page: Page) {
-  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
-  await page.getByLabel("I agree to sign electronically").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
-}
-
 test("set up: an API key, and an ACTIVE template with two roles, each with a signature and a text field", async ({ page, request }) => {
   await signInAsOwner(page);
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  // 02-api-keys fills the organisation up to the 50-key cap when the whole suite runs: free a place if needed.
-  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
-  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", {
-    data: { name: "Signing e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
-  });
-  expect(created.status()).toBe(201);
-  key = ((await created.json()) as { data: { value: string } }).data.value;
+  key = await createApiKey(page, "Signing e2e", "Admin");
 
   const a = api(request);
   templateId = (await a.post<{ id: string }>("/templates", { name: "Service agreement" })).id;

@@ -19,8 +19,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
 import { signInAsOwner } from "../support/owner";
 import { screenshot } from "../support/screenshot";
+import { consent } from "../support/signing";
 
 // The flow test drives two recipients through the browser: on a busy two-core machine it nears the default 60 s.
 test.describe.configure({ mode: "serial", timeout: 150_000 });
@@ -147,29 +149,12 @@ async function followFromOutbox(page: Page, email: string, subject: RegExp): Pro
   return href;
 }
 
-async function consent(page: Page) {
-  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
-  await page.getByLabel("I agree to sign electronically").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
-}
-
 let pkg: TPackage;
 let firstLink = "";
 
 test("set up through the API: a key, a template with two roles, a webhook endpoint for PACKAGE_COMPLETED", async ({ page, request }) => {
   await signInAsOwner(page);
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  // Earlier specs may have filled the organisation up to the 50-key cap: free a place if needed.
-  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
-  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", {
-    data: { name: "Full flow e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
-  });
-  expect(created.status()).toBe(201);
-  key = ((await created.json()) as { data: { value: string } }).data.value;
+  key = await createApiKey(page, "Full flow e2e", "Admin");
 
   const a = api(request);
   await a.post("/webhooks", { url: receiver.url, events: ["PACKAGE_COMPLETED"], description: "Full flow e2e" });
