@@ -10,7 +10,7 @@ import { loadConfig, onShutdown, openDatabase } from "./boot";
 import { createHttpServer, parseTrustedProxies } from "./http-server";
 import { allJobs } from "./jobs/all-jobs";
 import { checkSealingAtStart } from "./domain/sealing/check-sealing-at-start";
-import { staleAfterMs, sweepStaleTempDirs } from "./documents-io/temp-dirs";
+import { staleAfterMs, sweepStaleTempDirs } from "./documents-io/sweep-temp-dirs";
 import { startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./lib/logger";
 

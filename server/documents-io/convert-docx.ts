@@ -6,7 +6,7 @@
  * - **A fresh profile and directory per conversion** (`mkdtemp`, `-env:UserInstallation=file://…`): two
  *   conversions never share LibreOffice's profile lock, a crash leaves no state behind, and the profile is
  *   seeded with our settings. Everything is removed in `finally`, whatever happened; what a killed process
- *   leaves behind is swept at the next start (`temp-dirs.ts`).
+ *   leaves behind is swept at the next start (`sweep-temp-dirs.ts`).
  * - **No network.** LibreOffice has no switch for "offline", so two layers:
  *   1. when the kernel allows it (`CONVERT_NETWORK_SANDBOX=auto`, the default), the process runs under
  *      `unshare --net --map-root-user`: a network namespace of its own with no interface but a downed

@@ -5,7 +5,7 @@
  *
  * The file lives in its own `mkdtemp` directory under `os.tmpdir()` (mode 0600 inside a 0700 directory,
  * `temp-dirs.ts`); `remove()` deletes the directory whatever happened and may be called any number of times.
- * What a killed process leaves behind is swept at the next start (`sweepStaleTempDirs`).
+ * What a killed process leaves behind is swept at the next start (`sweep-temp-dirs.ts`).
  */
 import { open, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";

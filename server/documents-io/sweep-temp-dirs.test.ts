@@ -10,7 +10,8 @@ import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statS
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir, STALE_AFTER_MS, staleAfterMs, sweepStaleTempDirs } from "./temp-dirs";
+import { STALE_AFTER_MS, staleAfterMs, sweepStaleTempDirs } from "./sweep-temp-dirs";
+import { makeTempDir } from "./temp-dirs";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "foliosign-sweep-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
