@@ -1,6 +1,7 @@
 /**
- * `npm start`: build if needed, migrate, serve on PORT with the client address recorded from the socket,
- * and run the worker in-process. Stops cleanly on SIGTERM/SIGINT.
+ * `npm start`: build if needed, migrate, sweep the temporary directories a killed server left behind, serve on
+ * PORT with the client address recorded from the socket, and run the worker in-process. Stops cleanly on
+ * SIGTERM/SIGINT.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -9,6 +10,7 @@ import { loadConfig, onShutdown, openDatabase } from "./boot";
 import { createHttpServer, parseTrustedProxies } from "./http-server";
 import { allJobs } from "./jobs/all-jobs";
 import { checkSealingAtStart } from "./domain/sealing/check-sealing-at-start";
+import { staleAfterMs, sweepStaleTempDirs } from "./documents-io/sweep-temp-dirs";
 import { startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./lib/logger";
 
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (process.env.SKIP_BUILD !== "1") buildIfNeeded();
   const handle = await openDatabase();
+  // Uploads and conversions happen in this process only (the worker makes no temporary files), so it sweeps.
+  await sweepStaleTempDirs({ olderThanMs: staleAfterMs(config) });
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
   await app.prepare();

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
+import { uploadFile } from "@/components/lib/upload-file";
 import type { TLibraryDocument, TUpdateLibraryDocument } from "@/server/domain/library/schemas";
-import { uploadFile } from "./upload-file";
 
 export type { TLibraryDocument };
 

@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useRef, useState, type DragEvent } from "react";
+import { useId, useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
 import { cn } from "@/components/ui/cn";
+import { DropArea, UploadList, UploadRow, useFileDrop } from "@/components/ui/file-uploads";
 import { formatBytes } from "./format-bytes";
 import { useUploadLibraryDocument } from "./query";
 
@@ -19,8 +20,6 @@ function nameOf(file: File): string {
  */
 export function UploadZone({ maxBytes }: { maxBytes: number }) {
   const inputId = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const [uploads, setUploads] = useState<TUpload[]>([]);
   const upload = useUploadLibraryDocument();
 
@@ -45,27 +44,11 @@ export function UploadZone({ maxBytes }: { maxBytes: number }) {
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault();
-    setDragging(false);
-    if (event.dataTransfer.files.length) start(event.dataTransfer.files);
-  }
+  const drop = useFileDrop(start);
 
   return (
     <div className="space-y-3">
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        data-testid="library-drop-zone"
-        className={cn(
-          "flex flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-6 py-8 text-center transition-colors",
-          dragging ? "border-brand-500 bg-brand-50" : "border-zinc-300 bg-zinc-50",
-        )}
-      >
+      <DropArea over={drop.over} {...drop.handlers} data-testid="library-drop-zone" className="px-6 py-8">
         <svg viewBox="0 0 24 24" className="size-8 text-zinc-400" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
           <path d="M12 16V4m0 0-4 4m4-4 4 4" strokeLinecap="round" strokeLinejoin="round" />
           <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" strokeLinecap="round" />
@@ -78,7 +61,6 @@ export function UploadZone({ maxBytes }: { maxBytes: number }) {
         </p>
         <p className="text-xs text-zinc-500">PDF only, up to {formatBytes(maxBytes)} each</p>
         <input
-          ref={input}
           id={inputId}
           type="file"
           accept="application/pdf,.pdf"
@@ -90,34 +72,25 @@ export function UploadZone({ maxBytes }: { maxBytes: number }) {
             e.target.value = "";
           }}
         />
-      </div>
+      </DropArea>
       {uploads.length ? (
-        <ul className="space-y-2" aria-label="Uploads">
+        <UploadList>
           {uploads.map((u) => (
-            <li key={u.key} className="rounded-md border border-zinc-200 bg-white px-3 py-2" data-testid="library-upload">
-              <div className="flex items-center justify-between gap-3 text-sm">
-                <span className="min-w-0 truncate font-medium text-zinc-800">{u.fileName}</span>
+            <UploadRow
+              key={u.key}
+              testId="library-upload"
+              name={u.fileName}
+              progress={u.progress}
+              error={u.state === "error" ? u.error : undefined}
+              done={u.state === "done"}
+              status={
                 <span className={cn("shrink-0 text-xs", u.state === "error" ? "text-red-700" : u.state === "done" ? "text-emerald-700" : "text-zinc-500")}>
                   {u.state === "uploading" ? `${Math.round(u.progress * 100)}%` : u.state === "done" ? "Added" : "Refused"}
                 </span>
-              </div>
-              {u.state === "error" ? (
-                <p className="mt-1 text-sm text-red-700">{u.error}</p>
-              ) : (
-                <div
-                  role="progressbar"
-                  aria-label={`Uploading ${u.fileName}`}
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={Math.round(u.progress * 100)}
-                  className="mt-2 h-1.5 overflow-hidden rounded-full bg-zinc-100"
-                >
-                  <div className={cn("h-full rounded-full transition-[width]", u.state === "done" ? "bg-emerald-500" : "bg-brand-600")} style={{ width: `${Math.round(u.progress * 100)}%` }} />
-                </div>
-              )}
-            </li>
+              }
+            />
           ))}
-        </ul>
+        </UploadList>
       ) : null}
     </div>
   );

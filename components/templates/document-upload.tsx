@@ -1,10 +1,11 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState, type DragEvent } from "react";
+import { useRef, useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
+import { uploadFile } from "@/components/lib/upload-file";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
+import { DropArea, UploadList, UploadRow, useFileDrop } from "@/components/ui/file-uploads";
 import { templateKeys, useAddDocument, type TAddedDocument } from "./query";
 
 const PDF = "application/pdf";
@@ -18,30 +19,6 @@ function contentTypeOf(file: File): typeof PDF | typeof DOCX | null {
   return null;
 }
 
-/** PUTs the bytes to the one-time upload URL, reporting progress; resolves on 2xx, rejects with the server's message. */
-function putFile(url: string, file: File, contentType: string, onProgress: (fraction: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("PUT", url);
-    xhr.setRequestHeader("Content-Type", contentType);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(e.loaded / e.total);
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let message = `Upload failed (${xhr.status})`;
-      try {
-        message = (JSON.parse(xhr.responseText) as { error?: string }).error ?? message;
-      } catch {
-        // Not JSON (a proxy's page): the status says enough.
-      }
-      reject(new Error(message));
-    };
-    xhr.onerror = () => reject(new Error("The upload was interrupted. Check your connection and try again."));
-    xhr.send(file);
-  });
-}
-
 /** Drop PDF or Word files here, or choose them: each is registered, then uploaded with a progress bar. */
 export function DocumentUpload({ templateId, disabled }: { templateId: string; disabled: boolean }) {
   const qc = useQueryClient();
@@ -49,7 +26,6 @@ export function DocumentUpload({ templateId, disabled }: { templateId: string; d
   const input = useRef<HTMLInputElement>(null);
   const seq = useRef(0);
   const [uploads, setUploads] = useState<TUpload[]>([]);
-  const [over, setOver] = useState(false);
 
   const patch = (key: number, change: Partial<TUpload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
 
@@ -66,10 +42,10 @@ export function DocumentUpload({ templateId, disabled }: { templateId: string; d
     }
     if (!added.uploadUrl) return setUploads((list) => list.filter((u) => u.key !== key));
     try {
-      await putFile(added.uploadUrl, file, contentType, (progress) => patch(key, { progress, state: progress >= 1 ? "checking" : "uploading" }));
+      await uploadFile(added.uploadUrl, file, (progress) => patch(key, { progress, state: progress >= 1 ? "checking" : "uploading" }), contentType);
       setUploads((list) => list.filter((u) => u.key !== key));
     } catch (err) {
-      patch(key, { state: "failed", error: err instanceof Error ? err.message : "Upload failed" });
+      patch(key, { state: "failed", error: errorMessage(err) ?? "Upload failed" });
     } finally {
       await qc.invalidateQueries({ queryKey: templateKeys.template(templateId), exact: true });
     }
@@ -80,28 +56,11 @@ export function DocumentUpload({ templateId, disabled }: { templateId: string; d
     for (const file of Array.from(files)) void upload(file);
   }
 
-  function drop(e: DragEvent) {
-    e.preventDefault();
-    setOver(false);
-    if (!disabled) addFiles(e.dataTransfer.files);
-  }
+  const drop = useFileDrop(addFiles, disabled);
 
   return (
     <div className="space-y-3">
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (!disabled) setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={drop}
-        data-testid="upload-dropzone"
-        className={cn(
-          "flex flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center text-sm",
-          over ? "border-brand-600 bg-brand-50" : "border-zinc-300 bg-zinc-50",
-          disabled && "opacity-60",
-        )}
-      >
+      <DropArea over={drop.over} disabled={disabled} {...drop.handlers} data-testid="upload-dropzone" className="px-4 py-6 text-sm">
         <p className="text-zinc-700">Drop PDF or Word (.docx) files here</p>
         <Button variant="secondary" size="sm" disabled={disabled} onClick={() => input.current?.click()}>
           Choose files
@@ -120,40 +79,27 @@ export function DocumentUpload({ templateId, disabled }: { templateId: string; d
             e.target.value = "";
           }}
         />
-      </div>
+      </DropArea>
       {uploads.length > 0 ? (
-        <ul className="space-y-2" aria-label="Uploads">
+        <UploadList>
           {uploads.map((u) => (
-            <li key={u.key} className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm">
-              <div className="flex items-center justify-between gap-2">
-                <span className="truncate font-medium text-zinc-900">{u.name}</span>
-                {u.state === "failed" ? (
+            <UploadRow
+              key={u.key}
+              name={u.name}
+              progress={u.progress}
+              error={u.state === "failed" ? u.error : undefined}
+              status={
+                u.state === "failed" ? (
                   <Button variant="ghost" size="sm" onClick={() => setUploads((list) => list.filter((x) => x.key !== u.key))}>
                     Dismiss
                   </Button>
                 ) : (
                   <span className="text-xs text-zinc-500 tabular-nums">{u.state === "checking" ? "Checking…" : `${Math.round(u.progress * 100)}%`}</span>
-                )}
-              </div>
-              {u.state === "failed" ? (
-                <p role="alert" className="mt-1 text-sm text-red-700">
-                  {u.error}
-                </p>
-              ) : (
-                <div
-                  role="progressbar"
-                  aria-label={`Uploading ${u.name}`}
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={Math.round(u.progress * 100)}
-                  className="mt-2 h-1.5 overflow-hidden rounded-full bg-zinc-100"
-                >
-                  <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${Math.round(u.progress * 100)}%` }} />
-                </div>
-              )}
-            </li>
+                )
+              }
+            />
           ))}
-        </ul>
+        </UploadList>
       ) : null}
     </div>
   );

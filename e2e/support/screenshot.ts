@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /**
  * Screenshots committed under e2e/screenshots/ and looked at after every change to a page. Full page, except
@@ -7,4 +7,18 @@ import type { Page } from "@playwright/test";
 export async function screenshot(page: Page, name: string): Promise<void> {
   const modalOpen = (await page.locator("dialog[open]").count()) > 0;
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: !modalOpen, animations: "disabled" });
+}
+
+/**
+ * `name` at the current (desktop) size, then `name-390` at a phone's 390 px, then back to the size it had.
+ * At 390 px nothing may be wider than the screen (nothing pans sideways), checked once the pages have
+ * re-measured themselves after the resize (a ResizeObserver).
+ */
+export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${name} at 390 px` }).toBeLessThanOrEqual(390);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(size);
 }

@@ -6,6 +6,7 @@
  * HTTP 403 with the 403 page, and 403 from the app API).
  */
 import { expect, test } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
 import { signIn, signInAsOwner, signOut } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
@@ -117,17 +118,7 @@ test("roles: built-ins read-only, a custom role created, edited and deleted", as
 
 test("a key whose role loses API access stays Active but is flagged as not working", async ({ page }) => {
   await signInAsOwner(page);
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  const roleId = roles.data.find((r) => r.name === "Integration")!.id;
-  const workspaceId = workspaces.data.find((w) => w.isDefault)!.id;
-  // 02-api-keys fills the organisation up to the 50-key cap: free a place if needed.
-  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
-  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", { data: { name: "Integration sync", roleId, workspaceId } });
-  expect(created.status()).toBe(201);
-  const { data: key } = (await created.json()) as { data: { value: string } };
+  const key = await createApiKey(page, "Integration sync", "Integration");
 
   await page.goto("/settings/roles");
   await page.getByTestId("role-row").filter({ hasText: "Integration" }).getByRole("button", { name: /Edit/ }).click();
@@ -135,7 +126,7 @@ test("a key whose role loses API access stays Active but is flagged as not worki
   await dialog.getByLabel(/API access/).uncheck();
   await dialog.getByRole("button", { name: "Save role" }).click();
   await expect(dialog).toBeHidden();
-  expect((await page.request.get("/api/v1/account", { headers: { authorization: `Bearer ${key.value}` } })).status()).toBe(401);
+  expect((await page.request.get("/api/v1/account", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
 
   await page.goto("/settings/api-keys");
   const row = page.getByTestId("api-key-row").filter({ hasText: "Integration sync" });
@@ -152,7 +143,7 @@ test("a key whose role loses API access stays Active but is flagged as not worki
   await dialog.getByLabel(/API access/).check();
   await dialog.getByRole("button", { name: "Save role" }).click();
   await expect(dialog).toBeHidden();
-  expect((await page.request.get("/api/v1/account", { headers: { authorization: `Bearer ${key.value}` } })).status()).toBe(200);
+  expect((await page.request.get("/api/v1/account", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200);
   await page.goto("/settings/api-keys");
   await expect(row).toContainText("Active");
   await expect(row).not.toContainText("Not working");

@@ -7,9 +7,9 @@
  * Waits are Playwright's polling expectations; nothing sleeps.
  */
 import { PDF, StandardFonts } from "@libpdf/core";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
@@ -33,24 +33,13 @@ async function leasePdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-/** Desktop, then the same page at a phone's 390 px (full page), then back to desktop. */
-async function both(page: Page, name: string) {
-  await screenshot(page, name);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  // Nothing is wider than the phone's screen, once the pages have re-measured themselves (a ResizeObserver).
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${name} at 390 px` }).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-390`);
-  await page.setViewportSize(size);
-}
-
 let editorUrl = "";
 
 test("the list starts empty and says how to start; a new template opens in the editor", async ({ page }) => {
   await page.goto("/templates");
   await expect(page.getByRole("heading", { name: "Templates", level: 1 })).toBeVisible();
   await expect(page.getByText("No templates yet")).toBeVisible();
-  await both(page, "templates-empty");
+  await screenshotBoth(page, "templates-empty");
 
   await page.getByRole("button", { name: "New template" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New template" });
@@ -68,7 +57,7 @@ test("the list starts empty and says how to start; a new template opens in the e
   await expect(page.getByRole("button", { name: "Choose files" })).toBeEnabled();
   await expect(page.getByRole("button", { name: "Activate" })).toBeDisabled();
   await expect(page.getByTestId("activation-blockers")).toBeVisible();
-  await both(page, "template-editor-new");
+  await screenshotBoth(page, "template-editor-new");
 });
 
 test("a PDF is uploaded with a progress bar and drawn page by page", async ({ page }) => {
@@ -81,7 +70,15 @@ test("a PDF is uploaded with a progress bar and drawn page by page", async ({ pa
   await expect(page.getByText("Page 2 of 2")).toBeVisible();
   // Drawn by pdf.js: the canvas has pixels at the sheet's size.
   await expect.poll(() => page.locator("[data-page='1'] canvas").evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(100);
-  await both(page, "template-editor-uploaded");
+  await screenshotBoth(page, "template-editor-uploaded");
+
+  // A file that is neither a PDF nor a DOCX is refused in the browser, in the same list as uploads, and dismissed.
+  await page.getByLabel("Upload documents").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("notes") });
+  const refused = page.getByRole("list", { name: "Uploads" }).getByRole("listitem").filter({ hasText: "notes.txt" });
+  await expect(refused.getByRole("alert")).toHaveText("Only PDF and Word (.docx) files can be added.");
+  await screenshotBoth(page, "template-editor-upload-refused");
+  await refused.getByRole("button", { name: "Dismiss" }).click();
+  await expect(refused).toHaveCount(0);
 });
 
 test("two roles, a signature for each (keyboard, then drag), moved by arrow keys, then activated", async ({ page }) => {
@@ -93,7 +90,7 @@ test("two roles, a signature for each (keyboard, then drag), moved by arrow keys
     await expect(page.getByLabel(/Name of role/).last()).toHaveValue(name);
   }
   await expect(page.getByTestId("role-row")).toHaveCount(2);
-  await both(page, "template-editor-roles");
+  await screenshotBoth(page, "template-editor-roles");
 
   // Keyboard only: choose the type, then the page's "Add" button.
   await page.getByLabel("New fields are for").selectOption({ label: "1. Tenant" });
@@ -129,18 +126,18 @@ test("two roles, a signature for each (keyboard, then drag), moved by arrow keys
   const landlordField = page.locator("[data-testid='template-field'][data-role-index='1']");
   await expect(landlordField).toHaveCount(1);
   await expect(page.getByTestId("save-state")).toHaveText("Saved");
-  await both(page, "template-editor-fields");
+  await screenshotBoth(page, "template-editor-fields");
 
   // Everything the server needs is there: the blockers are gone and the template becomes ACTIVE.
   await expect(page.getByTestId("activation-blockers")).toHaveCount(0);
   await page.getByRole("button", { name: "Activate" }).click();
   await expect(page.getByRole("button", { name: "Archive" })).toBeVisible();
-  await both(page, "template-editor-active");
+  await screenshotBoth(page, "template-editor-active");
 
   await page.goto("/templates");
   const row = page.getByTestId("template-row").filter({ hasText: "Residential lease" });
   await expect(row).toContainText("Active");
-  await both(page, "templates-list");
+  await screenshotBoth(page, "templates-list");
   await page.getByRole("tab", { name: "Draft" }).click();
   await expect(page.getByText("No template matches")).toBeVisible();
 });

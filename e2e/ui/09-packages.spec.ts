@@ -7,9 +7,9 @@
  * Waits are Playwright's polling expectations; nothing sleeps.
  */
 import { PDF, StandardFonts } from "@libpdf/core";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
@@ -69,24 +69,13 @@ async function createActiveTemplate(request: APIRequestContext): Promise<string>
   return tpl.id;
 }
 
-/** Desktop, then the same page at a phone's 390 px, then back to desktop. */
-async function both(page: Page, name: string) {
-  await screenshot(page, name);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  // Nothing is wider than the phone's screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-390`);
-  await page.setViewportSize(size);
-}
-
 let packageUrl = "";
 
 test("the list says how to start; the form shows the API's 422 details next to the fields, then creates a draft", async ({ page }) => {
   await page.goto("/packages");
   await expect(page.getByRole("heading", { name: "Packages", level: 1 })).toBeVisible();
   await expect(page.getByText("No packages yet")).toBeVisible();
-  await both(page, "packages-empty");
+  await screenshotBoth(page, "packages-empty");
 
   await createActiveTemplate(page.request);
   await page.goto("/packages");
@@ -96,7 +85,7 @@ test("the list says how to start; the form shows the API's 422 details next to t
   await page.getByLabel("Template", { exact: true }).selectOption({ label: `${TEMPLATE} (2 roles)` });
   const form = page.getByRole("form", { name: "New package" });
   await expect(form.getByTestId("recipient-fields")).toHaveCount(2);
-  await both(page, "package-new");
+  await screenshotBoth(page, "package-new");
 
   // Nothing filled in: the server's dotted paths land on their fields.
   await form.getByLabel("Save as draft").check();
@@ -104,7 +93,7 @@ test("the list says how to start; the form shows the API's 422 details next to t
   await expect(form.getByLabel("Email of Tenant")).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByLabel("Email of Landlord")).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByText("Enter a valid email address").first()).toBeVisible();
-  await both(page, "package-new-errors");
+  await screenshotBoth(page, "package-new-errors");
 
   await form.getByLabel("Title").fill(TITLE);
   await form.getByLabel("Email of Tenant").fill("tara.tenant@example.com");
@@ -131,7 +120,7 @@ test("the list says how to start; the form shows the API's 422 details next to t
   await page.getByText("Why are some actions unavailable?").click();
   await expect(page.getByTestId("unavailable-reasons")).toContainText("Only a package in progress can be put on hold.");
   await expect(page.getByTestId("timeline-event").first()).toContainText("Created");
-  await both(page, "package-draft");
+  await screenshotBoth(page, "package-draft");
 });
 
 test("send, signing link, hold, resume and void — each asks first", async ({ page }) => {
@@ -161,7 +150,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   // Nothing to download yet; the mail panel is there (its rows are checked in 10-signing).
   await expect(page.getByTestId("package-files")).toContainText("Once every recipient has signed");
   await expect(page.getByTestId("package-mail")).toBeVisible();
-  await both(page, "package-in-progress");
+  await screenshotBoth(page, "package-in-progress");
 
   // A reminder for one recipient, from their row.
   await page.getByTestId("recipient-row").nth(0).getByRole("button", { name: "Remind" }).click();
@@ -179,7 +168,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   dialog = page.getByRole("dialog", { name: "Signing link" });
   await expect(dialog.getByTestId("signing-url")).toHaveValue(/\/sign\/.+/);
   await expect(dialog).toContainText("Valid until");
-  await both(page, "package-signing-link");
+  await screenshotBoth(page, "package-signing-link");
   await dialog.getByRole("button", { name: "Done" }).click();
 
   await page.getByRole("button", { name: "Put on hold" }).click();
@@ -187,7 +176,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   await dialog.getByRole("button", { name: "Put on hold" }).click();
   await expect(status).toHaveText("On hold");
   await expect(page.getByRole("button", { name: "Resume" })).toBeEnabled();
-  await both(page, "package-on-hold");
+  await screenshotBoth(page, "package-on-hold");
 
   await page.getByRole("button", { name: "Resume" }).click();
   dialog = page.getByRole("dialog", { name: "Resume this package?" });
@@ -222,7 +211,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   await expect(page.getByRole("button", { name: "Send now" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Void", exact: true })).toBeDisabled();
   await expect(page.getByTestId("package-files")).toContainText("This package ended before everyone signed");
-  await both(page, "package-void");
+  await screenshotBoth(page, "package-void");
 });
 
 test("the list: progress, owner, tabs and search", async ({ page }) => {
@@ -231,7 +220,7 @@ test("the list: progress, owner, tabs and search", async ({ page }) => {
   await expect(row).toContainText("Void");
   await expect(row).toContainText("0 of 2 signed");
   await expect(row).toContainText("Olivia Owner");
-  await both(page, "packages-list");
+  await screenshotBoth(page, "packages-list");
 
   await page.getByRole("tab", { name: "Void" }).click();
   await expect(page.getByTestId("package-row").filter({ hasText: TITLE })).toBeVisible();

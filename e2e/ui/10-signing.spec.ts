@@ -14,8 +14,10 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
 import { signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
+import { consent } from "../support/signing";
 
 test.describe.configure({ mode: "serial" });
 
@@ -90,37 +92,9 @@ async function expectAccessible(page: Page) {
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
 }
 
-/** Desktop, then the same page at a phone's 390 px, then back. */
-async function both(page: Page, name: string) {
-  await screenshot(page, name);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  // Nothing is wider than the phone's screen, once the pages have re-measured themselves (a ResizeObserver).
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${name} at 390 px` }).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-390`);
-  await page.setViewportSize(size);
-}
-
-async function consent(page: Page) {
-  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
-  await page.getByLabel("I agree to sign electronically").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
-}
-
 test("set up: an API key, and an ACTIVE template with two roles, each with a signature and a text field", async ({ page, request }) => {
   await signInAsOwner(page);
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  // 02-api-keys fills the organisation up to the 50-key cap when the whole suite runs: free a place if needed.
-  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
-  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", {
-    data: { name: "Signing e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
-  });
-  expect(created.status()).toBe(201);
-  key = ((await created.json()) as { data: { value: string } }).data.value;
+  key = await createApiKey(page, "Signing e2e", "Admin");
 
   const a = api(request);
   templateId = (await a.post<{ id: string }>("/templates", { name: "Service agreement" })).id;
@@ -155,7 +129,7 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
   await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
   await expectAccessible(page);
-  await both(page, "signing-consent");
+  await screenshotBoth(page, "signing-consent");
   await consent(page);
 
   const signature = page.getByRole("button", { name: /^Signature \(required\): / });
@@ -168,7 +142,7 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
   // Finish moved the focus to the first missing field (checked at once: the screenshots below resize the window).
   await expect(signature).toBeFocused();
   await expectAccessible(page);
-  await both(page, "signing-required-missing");
+  await screenshotBoth(page, "signing-required-missing");
 
   // "Next field" goes on from the first missing field to the next empty one.
   await page.getByRole("button", { name: "Next field" }).click();
@@ -198,12 +172,12 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
   await address.press("Tab");
   await expect(page.getByText("2 of 2")).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-filled");
+  await screenshotBoth(page, "signing-filled");
 
   await page.getByRole("button", { name: "Finish" }).click();
   await expect(page.getByRole("heading", { name: "You're done — thank you" })).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-finished");
+  await screenshotBoth(page, "signing-finished");
 
   // Now it is recipient two's turn, on a phone.
   const second = await signingUrl(request, pkg, 1);
@@ -303,7 +277,7 @@ test("the package page: the signed files once completed, the certificate with zo
     expect(messages.filter((m) => m.kind === "INVITATION").map((m) => m.to.email).sort()).toEqual(["clara@client.test", "li@provider.test"]);
   }
   await expectAccessible(page);
-  await both(page, "package-completed-files-mail");
+  await screenshotBoth(page, "package-completed-files-mail");
 });
 
 /**
@@ -366,7 +340,7 @@ test("the package page shows a failing seal in plain words, and each message's d
   await expect(panel).toContainText("Next attempt in 4 minutes");
   await expect(page.getByRole("navigation", { name: "Signed files" })).toHaveCount(0);
   await expectAccessible(page);
-  await both(page, "package-sealing-failed");
+  await screenshotBoth(page, "package-sealing-failed");
   await page.unroute(isDetail);
   await page.unroute(isMail);
 
@@ -388,7 +362,7 @@ test("declining asks for a reason and ends the package", async ({ page, request 
   await dialog.getByRole("button", { name: "Decline to sign" }).click();
   await expect(page.getByRole("heading", { name: "You declined to sign" })).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-declined");
+  await screenshotBoth(page, "signing-declined");
   expect((await api(request).get<TPackage>(`/packages/${pkg.id}`)).status).toBe("DECLINED");
   await page.reload();
   await expect(page.getByRole("heading", { name: "You declined to sign" })).toBeVisible();
@@ -401,7 +375,7 @@ test("a package on hold shows the hold page; resumed, the link works again", asy
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "Signing is on hold" })).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-on-hold");
+  await screenshotBoth(page, "signing-on-hold");
   await api(request).post(`/packages/${pkg.id}/resume`, {});
   await page.reload();
   await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
@@ -448,10 +422,10 @@ test("a voided package and an unknown link show their own pages", async ({ page,
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "This document was cancelled" })).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-voided");
+  await screenshotBoth(page, "signing-voided");
 
   await page.goto("/sign/this-is-not-a-real-signing-token-at-all-1234");
   await expect(page.getByRole("heading", { name: "This signing link is not valid" })).toBeVisible();
   await expectAccessible(page);
-  await both(page, "signing-invalid-link");
+  await screenshotBoth(page, "signing-invalid-link");
 });

@@ -19,8 +19,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
 import { signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshotBoth } from "../support/screenshot";
+import { consent } from "../support/signing";
 
 // The flow test drives two recipients through the browser: on a busy two-core machine it nears the default 60 s.
 test.describe.configure({ mode: "serial", timeout: 150_000 });
@@ -115,16 +117,6 @@ async function agreementPdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-/** Desktop, then the same page at a phone's 390 px (nothing may pan sideways), then back. */
-async function both(page: Page, name: string) {
-  await screenshot(page, name);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-390`);
-  await page.setViewportSize(size);
-}
-
 /** The outbox row of this package's message to `email` of `kind` ("Invitation", …), polled until it appears. */
 function outboxRow(page: Page, email: string, subject: RegExp) {
   return page.getByRole("table", { name: "Messages" }).getByRole("row").filter({ hasText: email }).filter({ hasText: subject });
@@ -147,29 +139,12 @@ async function followFromOutbox(page: Page, email: string, subject: RegExp): Pro
   return href;
 }
 
-async function consent(page: Page) {
-  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
-  await page.getByLabel("I agree to sign electronically").check();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.locator("[data-page-overlay='2']")).toBeVisible();
-}
-
 let pkg: TPackage;
 let firstLink = "";
 
 test("set up through the API: a key, a template with two roles, a webhook endpoint for PACKAGE_COMPLETED", async ({ page, request }) => {
   await signInAsOwner(page);
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  // Earlier specs may have filled the organisation up to the 50-key cap: free a place if needed.
-  const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
-  const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", {
-    data: { name: "Full flow e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
-  });
-  expect(created.status()).toBe(201);
-  key = ((await created.json()) as { data: { value: string } }).data.value;
+  key = await createApiKey(page, "Full flow e2e", "Admin");
 
   const a = api(request);
   await a.post("/webhooks", { url: receiver.url, events: ["PACKAGE_COMPLETED"], description: "Full flow e2e" });
@@ -202,7 +177,7 @@ test("recipient one opens the invitation from the outbox, draws and finishes; on
   await page.goto("/mail");
   await expect(outboxRow(page, ONE.email, /invites you to sign/)).toHaveCount(1);
   await expect(outboxRow(page, TWO.email, /invites you to sign/)).toHaveCount(0);
-  await both(page, "full-flow-outbox-first");
+  await screenshotBoth(page, "full-flow-outbox-first");
 
   await page.goto(firstLink);
   await consent(page);
@@ -273,7 +248,7 @@ test("PACKAGE_COMPLETED reaches the receiver; the merged PDF and the zip verify;
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("Not valid")).toBeVisible();
   await expect(page.getByText("This file was changed after it was sealed.")).toBeVisible();
-  await both(page, "full-flow-verify-altered");
+  await screenshotBoth(page, "full-flow-verify-altered");
   await page.getByLabel("PDF file").setInputFiles({ name: "merged.pdf", mimeType: "application/pdf", buffer: bytes });
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("Valid: sealed by this instance and unchanged")).toBeVisible();
@@ -287,7 +262,7 @@ test("the completed mail reaches both recipients and the owner; its link offers 
   await expect(page.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
   const download = page.getByRole("link", { name: "Download the signed PDF" });
   await expect(download).toBeVisible();
-  await both(page, "full-flow-signed-copy");
+  await screenshotBoth(page, "full-flow-signed-copy");
   const res = await page.request.get((await download.getAttribute("href"))!);
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toBe("application/pdf");

@@ -5,8 +5,8 @@
  * it was sealed" verdicts are proven through the same operation in server/domain/sealing/sealing-job.test.ts.)
  */
 import { PDF, StandardFonts } from "@libpdf/core";
-import { expect, test, type Page } from "@playwright/test";
-import { screenshot } from "../support/screenshot";
+import { expect, test } from "@playwright/test";
+import { screenshotBoth } from "../support/screenshot";
 
 const pageErrors: string[] = [];
 test.afterEach(() => {
@@ -23,24 +23,16 @@ async function plainPdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-async function both(page: Page, name: string) {
-  await screenshot(page, name);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, `${name}-390`);
-  await page.setViewportSize(size);
-}
-
 test("anyone can check a PDF on /verify; an unsealed one is not sealed by this instance", async ({ page }) => {
   await page.goto("/verify");
   await expect(page.getByRole("heading", { name: "Verify a signed PDF", level: 1 })).toBeVisible();
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Choose a PDF file to check" })).toBeVisible();
-  await both(page, "verify-empty");
+  await screenshotBoth(page, "verify-empty");
 
   await page.getByLabel("PDF file").setInputFiles({ name: "agreement.pdf", mimeType: "application/pdf", buffer: await plainPdf() });
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText("Not sealed by this instance")).toBeVisible();
   await expect(page.getByText("This file carries no seal of this instance")).toBeVisible();
-  await both(page, "verify-not-sealed");
+  await screenshotBoth(page, "verify-not-sealed");
 });

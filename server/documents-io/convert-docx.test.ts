@@ -21,7 +21,15 @@ import { inspectFile } from "./inspect-file";
 
 const DOCX_FIXTURE = path.join(import.meta.dirname, "fixtures", "hello.docx");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "foliosign-convert-test-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// This file's conversions make their directories under a TMPDIR of its own (os.tmpdir() reads it at each call),
+// so a conversion in another test process at the same moment cannot fail the "no temporary files left" check.
+const sharedTmpdir = process.env.TMPDIR;
+process.env.TMPDIR = scratch;
+afterAll(() => {
+  if (sharedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmpdir;
+  rmSync(scratch, { recursive: true, force: true });
+});
 afterEach(() => {
   delete process.env.SOFFICE_PATH;
   delete process.env.CONVERT_CONCURRENCY;

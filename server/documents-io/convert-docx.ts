@@ -5,7 +5,8 @@
  * Decisions:
  * - **A fresh profile and directory per conversion** (`mkdtemp`, `-env:UserInstallation=file://…`): two
  *   conversions never share LibreOffice's profile lock, a crash leaves no state behind, and the profile is
- *   seeded with our settings. Everything is removed in `finally`, whatever happened.
+ *   seeded with our settings. Everything is removed in `finally`, whatever happened; what a killed process
+ *   leaves behind is swept at the next start (`sweep-temp-dirs.ts`).
  * - **No network.** LibreOffice has no switch for "offline", so two layers:
  *   1. when the kernel allows it (`CONVERT_NETWORK_SANDBOX=auto`, the default), the process runs under
  *      `unshare --net --map-root-user`: a network namespace of its own with no interface but a downed
@@ -29,12 +30,13 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { constants as fsConstants } from "node:fs";
-import { access, mkdir, mkdtemp, readFile, rm, writeFile, copyFile } from "node:fs/promises";
-import os from "node:os";
+import { access, mkdir, readFile, rm, writeFile, copyFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/server/env";
+import { concurrencyLimit } from "@/server/lib/concurrency";
 import { AppError } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
+import { makeTempDir } from "./temp-dirs";
 
 export type TConvertOptions = {
   /** Overrides SOFFICE_PATH. */
@@ -66,6 +68,7 @@ const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 const OUTPUT_TAIL_BYTES = 4096;
+const conversions = concurrencyLimit();
 const MAX_PDF_BYTES = 200 * 1024 * 1024;
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
@@ -75,28 +78,18 @@ export async function convertDocx(source: string | Uint8Array, options: TConvert
   const timeoutMs = options.timeoutMs ?? config.CONVERT_TIMEOUT_MS;
   const gotenbergUrl = options.gotenbergUrl === undefined ? config.GOTENBERG_URL : options.gotenbergUrl;
   if (gotenbergUrl) {
-    await acquire(config.CONVERT_CONCURRENCY);
-    try {
-      return await convertWithGotenberg(source, gotenbergUrl, timeoutMs);
-    } finally {
-      release();
-    }
+    return conversions(config.CONVERT_CONCURRENCY, () => convertWithGotenberg(source, gotenbergUrl, timeoutMs));
   }
   const sandbox = (options.networkSandbox ?? config.CONVERT_NETWORK_SANDBOX) === "auto" && canUnshareNetwork();
 
   const binary = await findExecutable(sofficePath);
   if (!binary) throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.missing);
 
-  await acquire(config.CONVERT_CONCURRENCY);
-  try {
-    return await convertInTempDir(source, binary, sandbox, timeoutMs);
-  } finally {
-    release();
-  }
+  return conversions(config.CONVERT_CONCURRENCY, () => convertInTempDir(source, binary, sandbox, timeoutMs));
 }
 
 async function convertInTempDir(source: string | Uint8Array, binary: string, sandbox: boolean, timeoutMs: number) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "foliosign-convert-"));
+  const dir = await makeTempDir("convert");
   try {
     const profile = path.join(dir, "profile");
     const outDir = path.join(dir, "out");
@@ -271,20 +264,3 @@ function canUnshareNetwork(): boolean {
   return unshareWorks;
 }
 
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function acquire(limit: number): Promise<void> {
-  if (running < limit) {
-    running++;
-    return;
-  }
-  // The slot is handed over by release(), so `running` is unchanged when this resolves.
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-}

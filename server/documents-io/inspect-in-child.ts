@@ -27,6 +27,7 @@ import { createHash } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/server/env";
+import { concurrencyLimit } from "@/server/lib/concurrency";
 import { AppError } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import type { TInspectReply, TInspectRequest } from "./inspect-child";
@@ -44,19 +45,17 @@ export type TChildInspectOptions = TInspectOptions & {
 const CHILD_SOURCE = path.join("server", "documents-io", "inspect-child.ts");
 const BUNDLE_DIR = path.join("node_modules", ".cache", "foliosign");
 const STDERR_TAIL_BYTES = 2048;
+const inspections = concurrencyLimit();
 
 export async function inspectInChild(filePath: string, options: TChildInspectOptions = {}): Promise<TInspectedFile> {
   const config = env();
-  await acquire(config.INSPECT_CONCURRENCY);
-  try {
-    return await runChild(filePath, {
+  return inspections(config.INSPECT_CONCURRENCY, () =>
+    runChild(filePath, {
       ...options,
       timeoutMs: options.timeoutMs ?? config.INSPECT_TIMEOUT_MS,
       maxHeapMb: options.maxHeapMb ?? config.INSPECT_MAX_HEAP_MB,
-    });
-  } finally {
-    release();
-  }
+    }),
+  );
 }
 
 async function runChild(filePath: string, options: TChildInspectOptions & { timeoutMs: number; maxHeapMb: number }): Promise<TInspectedFile> {
@@ -178,22 +177,4 @@ async function buildBundle(root: string): Promise<TBundle> {
     await rename(partial, file);
   }
   return { file, inputs };
-}
-
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function acquire(limit: number): Promise<void> {
-  if (running < limit) {
-    running++;
-    return;
-  }
-  // The slot is handed over by release(), so `running` is unchanged when this resolves.
-  await new Promise<void>((resolve) => waiting.push(resolve));
-}
-
-function release(): void {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
 }

@@ -3,14 +3,15 @@
  * process) can read the file without the server holding it: each chunk is written (and awaited — that is the
  * backpressure) before it is passed on, so once the consumer has read the body to its end, the file is whole.
  *
- * The file lives in its own `mkdtemp` directory under `os.tmpdir()` (mode 0600 inside a 0700 directory);
- * `remove()` deletes the directory whatever happened and may be called any number of times.
+ * The file lives in its own `mkdtemp` directory under `os.tmpdir()` (mode 0600 inside a 0700 directory,
+ * `temp-dirs.ts`); `remove()` deletes the directory whatever happened and may be called any number of times.
+ * What a killed process leaves behind is swept at the next start (`sweep-temp-dirs.ts`).
  */
-import { mkdtemp, open, rm, type FileHandle } from "node:fs/promises";
-import os from "node:os";
+import { open, rm, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { TFileBody } from "@/server/storage/file-store";
 import { toAsyncIterable } from "@/server/storage/meter-body";
+import { makeTempDir } from "./temp-dirs";
 
 export type TTempCopy = {
   readonly path: string;
@@ -20,7 +21,7 @@ export type TTempCopy = {
 };
 
 export async function createTempCopy(): Promise<TTempCopy> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "foliosign-upload-"));
+  const dir = await makeTempDir("upload");
   const file = path.join(dir, "body");
   return {
     path: file,

@@ -41,3 +41,27 @@ export type TOperation = TGates & {
 export function defineOperation<const O extends TOperation>(op: O): O {
   return op;
 }
+
+/** What `appTwin` makes of a public operation `O`. */
+export type TAppTwin<O extends TOperation> = Omit<O, "tag" | "internal" | "operationId" | "path"> & {
+  tag: `App: ${string}`;
+  internal: true;
+  operationId: string;
+  path: `/api/app${string}`;
+};
+
+/**
+ * The app's internal twin of a public operation: the same gates, schemas, texts and statuses, served to the
+ * signed-in app at the same path below `/api/app` instead of `/api/v1`, as `app<OperationId>` under the app's
+ * tag. Written once here so a twin cannot drift from its public operation, nor from the naming the route table
+ * and its coverage test expect.
+ */
+export function appTwin<const O extends TOperation & { path: `/api/v1${string}` }>(op: O, tag: `App: ${string}`): TAppTwin<O> {
+  return {
+    ...op,
+    tag,
+    internal: true,
+    operationId: `app${op.operationId.charAt(0).toUpperCase()}${op.operationId.slice(1)}`,
+    path: `/api/app${op.path.slice("/api/v1".length)}`,
+  };
+}

@@ -4,7 +4,7 @@
  * (`app/uploads/[token]/route.ts`) is not an operation: it has no key and no session, only the URL's token;
  * it is described on `addTemplateDocument`.
  */
-import { defineOperation } from "@/server/domain/operation";
+import { appTwin, defineOperation } from "@/server/domain/operation";
 import { ZAddDocument, ZAddedDocument, ZDeleted, ZDocumentParams, ZTemplateDocument, ZTemplateParams } from "@/server/domain/templates/schemas";
 import { z } from "@/server/lib/zod";
 
@@ -89,33 +89,10 @@ export const convertTemplateDocument = defineOperation({
 
 const app = { tag: "App: templates", internal: true } as const;
 
-export const appListTemplateDocuments = defineOperation({
-  ...listTemplateDocuments,
-  ...app,
-  operationId: "appListTemplateDocuments",
-  path: "/api/app/templates/{templateId}/documents",
-});
-
-export const appAddTemplateDocument = defineOperation({
-  ...addTemplateDocument,
-  ...app,
-  operationId: "appAddTemplateDocument",
-  path: "/api/app/templates/{templateId}/documents",
-});
-
-export const appDeleteTemplateDocument = defineOperation({
-  ...deleteTemplateDocument,
-  ...app,
-  operationId: "appDeleteTemplateDocument",
-  path: "/api/app/templates/{templateId}/documents/{documentId}",
-});
-
-export const appConvertTemplateDocument = defineOperation({
-  ...convertTemplateDocument,
-  ...app,
-  operationId: "appConvertTemplateDocument",
-  path: "/api/app/templates/{templateId}/documents/{documentId}/convert",
-});
+export const appListTemplateDocuments = appTwin(listTemplateDocuments, app.tag);
+export const appAddTemplateDocument = appTwin(addTemplateDocument, app.tag);
+export const appDeleteTemplateDocument = appTwin(deleteTemplateDocument, app.tag);
+export const appConvertTemplateDocument = appTwin(convertTemplateDocument, app.tag);
 
 export const appGetTemplateDocumentFile = defineOperation({
   ...common,

@@ -3,7 +3,7 @@
  * /api/v1 and as the app editor's internal twins on /api/app, plus the app-only edit lock. Documents (32–35)
  * are declared by the documents module. Reads need template access USE (every role has it), changes CREATE.
  */
-import { defineOperation } from "@/server/domain/operation";
+import { appTwin, defineOperation } from "@/server/domain/operation";
 import {
   ZCreateField,
   ZCreateRole,
@@ -205,24 +205,23 @@ export const deleteTemplateRole = defineOperation(publicOps.deleteTemplateRole);
 
 const app = { tag: "App: templates", internal: true } as const;
 
-export const appListTemplates = defineOperation({ ...publicOps.listTemplates, ...app, operationId: "appListTemplates", path: "/api/app/templates" });
-export const appCreateTemplate = defineOperation({ ...publicOps.createTemplate, ...app, operationId: "appCreateTemplate", path: "/api/app/templates" });
-export const appGetTemplate = defineOperation({ ...publicOps.getTemplate, ...app, operationId: "appGetTemplate", path: "/api/app/templates/{templateId}" });
-export const appUpdateTemplate = defineOperation({ ...publicOps.updateTemplate, ...app, operationId: "appUpdateTemplate", path: "/api/app/templates/{templateId}" });
-export const appDeleteTemplate = defineOperation({ ...publicOps.deleteTemplate, ...app, operationId: "appDeleteTemplate", path: "/api/app/templates/{templateId}" });
-export const appListTemplateFields = defineOperation({ ...publicOps.listTemplateFields, ...app, operationId: "appListTemplateFields", path: "/api/app/templates/{templateId}/fields" });
-export const appCreateTemplateField = defineOperation({ ...publicOps.createTemplateField, ...app, operationId: "appCreateTemplateField", path: "/api/app/templates/{templateId}/fields" });
-export const appUpdateTemplateField = defineOperation({ ...publicOps.updateTemplateField, ...app, operationId: "appUpdateTemplateField", path: "/api/app/templates/{templateId}/fields/{fieldId}" });
-export const appDeleteTemplateField = defineOperation({ ...publicOps.deleteTemplateField, ...app, operationId: "appDeleteTemplateField", path: "/api/app/templates/{templateId}/fields/{fieldId}" });
-export const appListTemplateRoles = defineOperation({ ...publicOps.listTemplateRoles, ...app, operationId: "appListTemplateRoles", path: "/api/app/templates/{templateId}/roles" });
-export const appCreateTemplateRole = defineOperation({ ...publicOps.createTemplateRole, ...app, operationId: "appCreateTemplateRole", path: "/api/app/templates/{templateId}/roles" });
-export const appUpdateTemplateRole = defineOperation({ ...publicOps.updateTemplateRole, ...app, operationId: "appUpdateTemplateRole", path: "/api/app/templates/{templateId}/roles/{roleIndex}" });
-export const appDeleteTemplateRole = defineOperation({ ...publicOps.deleteTemplateRole, ...app, operationId: "appDeleteTemplateRole", path: "/api/app/templates/{templateId}/roles/{roleIndex}" });
+export const appListTemplates = appTwin(publicOps.listTemplates, app.tag);
+export const appCreateTemplate = appTwin(publicOps.createTemplate, app.tag);
+export const appGetTemplate = appTwin(publicOps.getTemplate, app.tag);
+export const appUpdateTemplate = appTwin(publicOps.updateTemplate, app.tag);
+export const appDeleteTemplate = appTwin(publicOps.deleteTemplate, app.tag);
+export const appListTemplateFields = appTwin(publicOps.listTemplateFields, app.tag);
+export const appCreateTemplateField = appTwin(publicOps.createTemplateField, app.tag);
+export const appUpdateTemplateField = appTwin(publicOps.updateTemplateField, app.tag);
+export const appDeleteTemplateField = appTwin(publicOps.deleteTemplateField, app.tag);
+export const appListTemplateRoles = appTwin(publicOps.listTemplateRoles, app.tag);
+export const appCreateTemplateRole = appTwin(publicOps.createTemplateRole, app.tag);
+export const appUpdateTemplateRole = appTwin(publicOps.updateTemplateRole, app.tag);
+export const appDeleteTemplateRole = appTwin(publicOps.deleteTemplateRole, app.tag);
 
 export const appLockTemplate = defineOperation({
   ...write,
-  tag: "App: templates",
-  internal: true,
+  ...app,
   operationId: "appLockTemplate",
   method: "POST",
   path: "/api/app/templates/{templateId}/lock",
@@ -235,8 +234,7 @@ export const appLockTemplate = defineOperation({
 
 export const appUnlockTemplate = defineOperation({
   ...write,
-  tag: "App: templates",
-  internal: true,
+  ...app,
   operationId: "appUnlockTemplate",
   method: "DELETE",
   path: "/api/app/templates/{templateId}/lock",

@@ -1,17 +1,18 @@
 "use client";
 
-import { ApiError, type TFieldErrors } from "@/components/lib/api-client";
+import { ApiError, type TFieldErrors } from "./api-client";
 
 /**
  * PUTs a file's raw bytes with XMLHttpRequest, because fetch() reports no upload progress. `onProgress` gets a
- * fraction 0..1 as bytes leave the browser. Resolves with `data`, rejects with an ApiError like apiFetch.
+ * fraction 0..1 as bytes leave the browser. Resolves with `data`, rejects with an ApiError like apiFetch. The
+ * library's upload and a template document's one-time upload URL both go through here.
  */
-export function uploadFile<T>(url: string, file: File, onProgress: (fraction: number) => void): Promise<T> {
+export function uploadFile<T>(url: string, file: File, onProgress: (fraction: number) => void, contentType = file.type || "application/octet-stream"): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", url);
     xhr.setRequestHeader("accept", "application/json");
-    xhr.setRequestHeader("content-type", file.type || "application/octet-stream");
+    xhr.setRequestHeader("content-type", contentType);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     };
