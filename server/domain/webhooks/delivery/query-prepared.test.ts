@@ -2,7 +2,8 @@
  * transactionInOneTrip (the claim's transaction, sent in one round trip on PostgreSQL): its statements run in
  * order in ONE transaction — a later one sees what an earlier one wrote — and when one fails nothing is
  * committed, the first error is thrown, and the connection goes back to the pool usable. On both databases.
- * On PostgreSQL the worker's statements run with generic plans, and the setting never leaks to the pool.
+ * On PostgreSQL the worker's statements run with generic plans, and the setting never leaks to the pool (whose
+ * connections ask for custom plans, server/db/client.ts).
  * And the drizzle internals query-prepared.ts reaches for are still there: a drizzle upgrade that moves them
  * would otherwise turn the prepared path into a silent fallback (on both databases: no connection is made).
  */
@@ -47,14 +48,17 @@ describe("transactionInOneTrip", () => {
 
   it.runIf(Boolean(process.env.DATABASE_URL))("runs the worker's statements with generic plans, in their transaction only (PostgreSQL)", async () => {
     const setting = sql`select current_setting('plan_cache_mode') as mode`;
+    // The pool's own setting (server/db/client.ts asks for custom plans on every connection).
+    const before = await Promise.all(Array.from({ length: 12 }, () => queryRows<{ mode: string }>(t.db, setting)));
+    expect(before.flat().every((r) => r.mode === "force_custom_plan")).toBe(true);
     const [inTrip] = await transactionInOneTrip(t.db, [setting]);
     expect(inTrip).toEqual([{ mode: "force_generic_plan" }]);
     expect(await queryPrepared(t.db, setting)).toEqual([{ mode: "force_generic_plan" }]);
     const inCallersTx = await t.db.transaction((tx) => queryPrepared(tx, setting));
     expect(inCallersTx).toEqual([{ mode: "force_generic_plan" }]);
-    // Every pooled connection is back to the server's default.
+    // Every pooled connection is back to the pool's setting.
     const after = await Promise.all(Array.from({ length: 12 }, () => queryRows<{ mode: string }>(t.db, setting)));
-    expect(after.flat().every((r) => r.mode === "auto")).toBe(true);
+    expect(after.flat().every((r) => r.mode === "force_custom_plan")).toBe(true);
   });
 });
 
