@@ -113,3 +113,38 @@ describe("createHttpServer", () => {
     expect(allowed.status).toBe(200);
   });
 });
+
+describe("unknown /api/v1 paths and methods", () => {
+  it("are answered with the API's JSON 404/405 before Next; known routes, and everything outside /api/v1, reach Next", async () => {
+    const reached: string[] = [];
+    const base = await listen(async (req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      res.end("next");
+    });
+    const unknown = await fetch(`${base}/api/v1/no-such-thing?x=1`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await unknown.json()).toEqual({ error: "Not found" });
+    expect(unknown.headers.get("x-ratelimit-limit")).toBe("120");
+    expect(unknown.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const wrongMethod = await fetch(`${base}/api/v1/account`, { method: "DELETE" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET");
+    expect(await wrongMethod.json()).toMatchObject({ error: expect.any(String) });
+    expect(reached).toEqual([]);
+
+    for (const path of ["/api/v1/account", "/api/v1/packages/pkg_x/send", "/api/v1/packages?status=DRAFT", "/api/app/me", "/packages", "/api/v1x"]) {
+      const method = path.endsWith("/send") ? "POST" : "GET";
+      const res = await fetch(`${base}${path}`, { method });
+      expect(await res.text()).toBe("next");
+    }
+    expect(reached).toEqual([
+      "GET /api/v1/account",
+      "POST /api/v1/packages/pkg_x/send",
+      "GET /api/v1/packages?status=DRAFT",
+      "GET /api/app/me",
+      "GET /packages",
+      "GET /api/v1x",
+    ]);
+  });
+});

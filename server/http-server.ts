@@ -1,12 +1,14 @@
 /**
- * Our own HTTP server around Next's request handler. Its one job beyond serving: record the client's
- * address from the socket in a private header, after deleting any copy the client sent. Forwarded headers
- * are believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES.
+ * Our own HTTP server around Next's request handler. Its jobs beyond serving: record the client's address
+ * from the socket in a private header, after deleting any copy the client sent (forwarded headers are
+ * believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES); and answer unknown
+ * /api/v1 paths and methods with the API's JSON 404/405 before Next sees them (./http/unrouted-api.ts).
  */
 import http from "node:http";
 import ipaddr from "ipaddr.js";
 import { CLIENT_ADDRESS_HEADER } from "./http/steps/client-address";
 import { addressAllowed } from "./http/steps/authorize";
+import { isApiPath, unroutedApiResponse } from "./http/unrouted-api";
 
 export function normaliseAddress(value: string | undefined): string | null {
   if (!value) return null;
@@ -57,6 +59,12 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
     delete req.headers[CLIENT_ADDRESS_HEADER];
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
     if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
+    const pathname = (req.url ?? "/").split("?", 1)[0]!;
+    const unrouted = isApiPath(pathname) ? unroutedApiResponse(pathname, req.method ?? "GET", address) : undefined;
+    if (unrouted) {
+      void sendResponse(res, unrouted);
+      return;
+    }
     handle(req, res).catch((err: unknown) => {
       console.error(err);
       if (!res.headersSent) {
@@ -66,4 +74,10 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
       res.end(JSON.stringify({ error: "Internal error" }));
     });
   });
+}
+
+async function sendResponse(res: http.ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": String(body.length) });
+  res.end(body);
 }

@@ -14,7 +14,7 @@ import { staleAfterMs, sweepStaleTempDirs } from "./documents-io/sweep-temp-dirs
 import { startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./lib/logger";
 
-const SOURCES = ["app", "components", "server", "drizzle", "next.config.ts", "package.json", "postcss.config.mjs", "proxy.ts"];
+const SOURCES = ["app", "components", "server", "drizzle", "next.config.ts", "package.json", "postcss.config.mjs"];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;

@@ -33,7 +33,7 @@ test("the app-internal API answers 401 JSON without a session", async ({ request
   expect(await res.json()).toEqual({ error: "Unauthorized" });
 });
 
-// The proxy (unknown paths) and the route wrapper (known paths) must count in one per-address window in the
+// Our HTTP server (unknown paths, server/http/unrouted-api.ts) and the route wrapper (known paths) must count in one per-address window in the
 // real server, not in two separate module copies.
 test("unknown /api/v1 paths answer JSON 404 and share the rate-limit window with known routes", async ({ request }) => {
   const unknown = await request.get("/api/v1/no-such-thing");

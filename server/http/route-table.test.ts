@@ -1,5 +1,5 @@
 /**
- * Protects the JSON 404/405 of unknown /api/v1 paths and methods (the proxy uses this table), and the
+ * Protects the JSON 404/405 of unknown /api/v1 paths and methods (server/http/unrouted-api.ts uses this table), and the
  * promise that every route file under app/api/v1 is a documented operation and vice versa.
  */
 import { readdirSync, statSync } from "node:fs";

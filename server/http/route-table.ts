@@ -1,5 +1,5 @@
 /**
- * Which /api/v1 paths and methods exist, from the operation list. The proxy (proxy.ts) answers unknown
+ * Which /api/v1 paths and methods exist, from the operation list. Our HTTP server (./unrouted-api.ts) answers unknown
  * paths with a JSON 404 and known paths with an unsupported method with a JSON 405, instead of Next's
  * HTML page or empty body.
  */

@@ -1,5 +1,5 @@
 /**
- * Every operation, public (/api/v1) and internal (/api/app). The OpenAPI document and the proxy's JSON 404/405
+ * Every operation, public (/api/v1) and internal (/api/app). The OpenAPI document and the JSON 404/405
  * table read the public ones; the route-coverage test reads all of them. A capability adds its module here.
  */
 import type { TOperation } from "@/server/domain/operation";
