@@ -31,10 +31,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { treeCpuSeconds } from "./proc-cpu";
 
 process.env.LOG_LEVEL ??= "warn";
 
@@ -65,37 +66,6 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** CPU seconds used so far by `root` and its descendants (Linux /proc; null elsewhere): the server's process tree. */
-function treeCpuSeconds(root: number): number | null {
-  try {
-    const procs = new Map<number, { ppid: number; ticks: number }>();
-    for (const entry of readdirSync("/proc")) {
-      const pid = Number(entry);
-      if (!Number.isInteger(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      procs.set(pid, { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    }
-    let ticks = 0;
-    for (const [pid, p] of procs) {
-      for (let at: number | undefined = pid; at; at = procs.get(at)?.ppid) {
-        if (at === root) {
-          ticks += p.ticks;
-          break;
-        }
-      }
-    }
-    return ticks / 100; // USER_HZ
-  } catch {
-    return null;
-  }
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;

@@ -20,11 +20,12 @@
  * BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU profile of this process during the drain phase (3b).
  */
 import { workspaceActor } from "@/server/test/actors";
-import { execSync, fork, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { cpuSecondsOf } from "./proc-cpu";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.LOG_LEVEL ??= "warn";
@@ -34,41 +35,6 @@ const [EVENTS = 200, ENDPOINTS = 10, LATENCY_RUNS = 100] = process.argv.slice(2)
 const CONCURRENCY_OVERRIDE = process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined;
 const FANOUT = 100;
 
-/**
- * CPU seconds used so far by local processes, from /proc (Linux): the receiver child, and every process named
- * `postgres` when the server runs on this machine. null where /proc cannot tell (another OS, a remote server).
- */
-function cpuSecondsOf(match: (pid: number, comm: string) => boolean): number | null {
-  let ticks = 0;
-  let seen = false;
-  try {
-    for (const entry of readdirSync("/proc")) {
-      const pid = Number(entry);
-      if (!Number.isInteger(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (!match(pid, comm)) continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
-      seen = true;
-    }
-  } catch {
-    return null;
-  }
-  return seen ? ticks / CLOCK_TICKS : null;
-}
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
 /** Busy and total jiffies of the whole machine, from /proc/stat (null elsewhere). */
 function machineTicks(): { busy: number; total: number } | null {
   try {

@@ -14,6 +14,7 @@ import { PDF } from "@libpdf/core";
 import { describe, expect, it } from "vitest";
 import { AppError, type TErrorKind } from "@/server/lib/errors";
 import { INSPECT_MESSAGES, inspectFile } from "./inspect-file";
+import { rawPdf } from "./test-support/raw-pdf";
 
 const A4 = { width: 595.28, height: 841.89 };
 const LETTER = { width: 612, height: 792 };
@@ -23,21 +24,6 @@ async function makePdf(build: (pdf: PDF) => void): Promise<Uint8Array> {
   const pdf = PDF.create();
   build(pdf);
   return pdf.save();
-}
-
-/** A classic PDF with a correct xref table from numbered object bodies, for shapes no library writes. */
-function rawPdf(objects: string[], trailerExtra = ""): Buffer {
-  let out = "%PDF-1.7\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, "latin1"));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, "latin1");
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
 }
 
 /** A stored (uncompressed) ZIP, enough for OOXML-shaped fixtures. */

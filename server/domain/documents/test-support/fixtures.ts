@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/client";
 import { templates } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
 import type { TTestOrg } from "@/server/test/factories";
+import { rawPdf } from "@/server/documents-io/test-support/raw-pdf";
 
 /** Templates are T1's; the documents tests only need the row. */
 export async function createTestTemplate(db: Db, org: Pick<TTestOrg, "organisationId" | "workspaceId">, workspaceId = org.workspaceId) {
@@ -17,21 +18,6 @@ export async function makePdf(pages: ("a4" | "letter")[] = ["a4"], protect = fal
   for (const size of pages) pdf.addPage({ size });
   if (protect) pdf.setProtection({ userPassword: "open-me", ownerPassword: "owner" });
   return Buffer.from(await pdf.save());
-}
-
-/** A classic PDF with a correct xref table from numbered object bodies, for shapes no library writes. */
-export function rawPdf(objects: string[]): Buffer {
-  let out = "%PDF-1.7\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, "latin1"));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, "latin1");
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, "latin1");
 }
 
 /** A PDF whose page tree lists `count` real pages. */
