@@ -18,7 +18,7 @@ export function visiblePackages(actor: TPackageActor): SQL {
   return visibilityCondition(visibilityOf(actor));
 }
 
-/** The actor's visibility with its own values. */
+/** The actor's visibility with its own values: the service and holders of canViewAllPackages see the whole workspace. */
 export function visibilityOf(actor: TPackageActor): TVisibility {
   if (isServiceActor(actor) || can(actor, "canViewAllPackages")) return { workspaceId: actor.workspace.id, restricted: false };
   return { workspaceId: actor.workspace.id, restricted: true, userId: actor.user.id, apiKeyId: actor.apiKey?.id };
@@ -34,9 +34,4 @@ export function visibilityCondition(v: TVisibility): SQL {
   const mine = [eq(packages.ownerUserId, v.userId), shared];
   if (v.apiKeyId !== undefined) mine.push(eq(packages.createdByApiKeyId, v.apiKeyId));
   return and(base, or(...mine))!;
-}
-
-/** The service and holders of canViewAllPackages see every live package of the workspace (the `base` above). */
-export function seesAllPackages(actor: TPackageActor): boolean {
-  return isServiceActor(actor) || can(actor, "canViewAllPackages");
 }
