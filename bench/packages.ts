@@ -23,7 +23,7 @@
  * p50/p99 of the request times, requests/s (requests completed / seconds) and the server's CPU per request (its
  * process tree's user+system time from /proc over the measurement, divided by the requests: what the server
  * itself spends, whatever else the machine runs) are printed; then the EXPLAIN
- * (ANALYZE, BUFFERS) of the statements listPackages issues (captured from drizzle's logger, run in this
+ * (ANALYZE, BUFFERS) of the statements listPackages issues (captured by the driver, run in this
  * process against the same database) and the time of the `count(*)` the counters replace. Finally a bulk send
  * of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each), twice in each workspace, alternately.
  *
@@ -35,7 +35,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { treeCpuSeconds } from "./proc-cpu";
+import { cpuSecondsOf, treeCpuSeconds } from "./proc-cpu";
 
 process.env.LOG_LEVEL ??= "warn";
 
@@ -99,6 +99,8 @@ async function main(): Promise<void> {
   const handle = await openPostgres(dbUrl.toString());
   setDbHandle(handle);
   const raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  const captured: { query: string; params: unknown[] }[] = [];
+  const traced = postgres(dbUrl.toString(), { max: 1, onnotice: () => {}, debug: (_conn, query, params) => void captured.push({ query, params }) });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "foliosign-bench-packages-"));
   let server: ChildProcess | undefined;
   let pool: InstanceType<typeof Pool> | undefined;
@@ -149,9 +151,8 @@ async function main(): Promise<void> {
       return foldMs;
     };
 
-    // The statements listPackages issues, captured from drizzle's logger, for EXPLAIN.
-    const captured: { query: string; params: unknown[] }[] = [];
-    const logged = drizzle(raw, { schema, logger: { logQuery: (query, params) => void captured.push({ query, params }) } }) as unknown as TDb;
+    // The statements listPackages issues, captured by the driver (its hot reads bypass drizzle's logger), for EXPLAIN.
+    const logged = drizzle(traced, { schema }) as unknown as TDb;
     const explain = async (size: number, label: string, query: { status?: "IN_PROGRESS"; search?: string }) => {
       captured.length = 0;
       await listPackages(logged, ownerActor(org, { id: workspaceOf.get(size)! }), { page: 1, pageSize: 25, ...query });
@@ -235,20 +236,26 @@ async function main(): Promise<void> {
         }
       };
       const cpu0 = treeCpuSeconds(server!.pid!);
+      const pg0 = cpuSecondsOf((_pid, comm) => comm === "postgres");
+      const own0 = process.cpuUsage();
       const t0 = performance.now();
       await Promise.all(Array.from({ length: CONCURRENCY }, loop));
       const elapsed = (performance.now() - t0) / 1000;
+      const own = process.cpuUsage(own0);
+      const pg1 = cpuSecondsOf((_pid, comm) => comm === "postgres");
       const cpu1 = treeCpuSeconds(server!.pid!);
       const cpuPerRequest = cpu0 === null || cpu1 === null ? NaN : ((cpu1 - cpu0) / times.length) * 1e6;
+      const pgPerRequest = pg0 === null || pg1 === null ? NaN : ((pg1 - pg0) / times.length) * 1e6;
+      const loadPerRequest = (own.user + own.system) / times.length;
       if (failures) throw new Error(`${target.name}: ${failures} requests did not answer 200`);
       times.sort((a, b) => a - b);
-      return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length, cpuPerRequest };
+      return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length, cpuPerRequest, pgPerRequest, loadPerRequest };
     };
 
     type TFig = Awaited<ReturnType<typeof load>>;
     const rounds = new Map<string, TFig[]>();
     const line = (label: string, fig: TFig) =>
-      `  ${label.padEnd(14)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  server CPU ${fig.cpuPerRequest.toFixed(0).padStart(6)} µs/request  (${fig.n} requests)`;
+      `  ${label.padEnd(14)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  server CPU ${fig.cpuPerRequest.toFixed(0).padStart(6)} µs/request  (PostgreSQL ${fig.pgPerRequest.toFixed(0)}, load generator ${fig.loadPerRequest.toFixed(0)})  (${fig.n} requests)`;
 
     console.log(
       `bench:packages — PostgreSQL ${(await raw.unsafe("show server_version"))[0]!.server_version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ` +
@@ -347,6 +354,7 @@ async function main(): Promise<void> {
       if (server.exitCode === null) server.kill("SIGKILL");
     }
     await raw.end({ timeout: 5 });
+    await traced.end({ timeout: 5 });
     await handle.close();
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();

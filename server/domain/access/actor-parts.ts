@@ -2,7 +2,10 @@
 import type { organisations, roles } from "@/server/db/schema";
 import { PERMISSIONS, type TActor } from "./actor";
 
-export function organisationOf(org: typeof organisations.$inferSelect): TActor["organisation"] {
+type TOrgRow = Pick<typeof organisations.$inferSelect, "id" | "name" | "featurePublicApi" | "featureWebhooks" | "featureCustomFields" | "ipAllowlist">;
+type TRoleRow = Pick<typeof roles.$inferSelect, "id" | "name" | "apiAccess" | "templateAccess" | (typeof PERMISSIONS)[number]>;
+
+export function organisationOf(org: TOrgRow): TActor["organisation"] {
   return {
     id: org.id,
     name: org.name,
@@ -12,7 +15,7 @@ export function organisationOf(org: typeof organisations.$inferSelect): TActor["
 }
 
 /** The effective role; an owner (signed in) holds every permission and CREATE template access. */
-export function roleOf(role: typeof roles.$inferSelect, isOwner: boolean): TActor["role"] {
+export function roleOf(role: TRoleRow, isOwner: boolean): TActor["role"] {
   return {
     id: role.id,
     name: role.name,

@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { preparedFor } from "@/server/db/prepared";
+import { epochMs, hotColumns, hotQuery, type THotRow } from "@/server/db/prepared";
 import { apiKeys, memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
 import { keyInoperativeReason } from "@/server/domain/keys/key-inoperative-reason";
 import { now } from "@/server/lib/clock";
@@ -23,41 +23,87 @@ export async function loadKeyActor(
   token: string,
   base: Pick<TActor, "requestId" | "clientAddress">,
 ): Promise<TKeyActor | null> {
-  const [row] = await keyQuery(db).execute({ hash: sha256Hex(token) });
+  const [row] = await keyQuery(db)({ hash: sha256Hex(token) });
   if (!row) return null;
-  if (row.key.expiresAt && row.key.expiresAt.getTime() <= now().getTime()) return null;
+  if (row.keyExpiresAt !== null && row.keyExpiresAt <= now().getTime()) return null;
   const inoperative = keyInoperativeReason({
-    roleApiAccess: row.role.apiAccess,
-    issuerDeleted: row.user.deletedAt !== null,
+    roleApiAccess: row.roleApiAccess,
+    issuerDeleted: row.userDeleted,
     issuerIsMember: row.membershipId !== null,
   });
   if (inoperative) return null;
-  if (row.workspace.organisationId !== row.org.id || row.role.organisationId !== row.org.id) return null;
+  if (row.workspaceOrganisationId !== row.orgId || row.roleOrganisationId !== row.orgId) return null;
 
   const actor: TKeyedActor = {
     ...base,
-    organisation: organisationOf(row.org),
-    workspace: { id: row.workspace.id, name: row.workspace.name, slug: row.workspace.slug, isDefault: row.workspace.isDefault },
-    user: { id: row.user.id, email: row.user.email, name: row.user.name },
+    organisation: organisationOf({
+      id: row.orgId,
+      name: row.orgName,
+      featurePublicApi: row.orgFeaturePublicApi,
+      featureWebhooks: row.orgFeatureWebhooks,
+      featureCustomFields: row.orgFeatureCustomFields,
+      ipAllowlist: row.orgIpAllowlist,
+    }),
+    workspace: { id: row.workspaceId, name: row.workspaceName, slug: row.workspaceSlug, isDefault: row.workspaceIsDefault },
+    user: { id: row.userId, email: row.userEmail, name: row.userName },
     isOwner: false,
-    role: roleOf(row.role, false),
-    apiKey: { id: row.key.id, name: row.key.name, prefix: row.key.prefix },
+    role: roleOf(
+      {
+        id: row.roleId,
+        name: row.roleName,
+        apiAccess: row.roleApiAccess,
+        templateAccess: row.roleTemplateAccess,
+        canSendPackages: row.roleCanSendPackages,
+        canViewAllPackages: row.roleCanViewAllPackages,
+        canManageWebhooks: row.roleCanManageWebhooks,
+      },
+      false,
+    ),
+    apiKey: { id: row.keyId, name: row.keyName, prefix: row.keyPrefix },
   };
-  return { actor, keyLastUsedAt: row.key.lastUsedAt };
+  return { actor, keyLastUsedAt: row.keyLastUsedAt === null ? null : new Date(row.keyLastUsedAt) };
 }
 
-/** Every API request runs this lookup: prepared once per database handle (server/db/prepared.ts). */
+const keyColumns = {
+  keyId: apiKeys.id,
+  keyName: apiKeys.name,
+  keyPrefix: apiKeys.prefix,
+  keyExpiresAt: epochMs(apiKeys.expiresAt),
+  keyLastUsedAt: epochMs(apiKeys.lastUsedAt),
+  roleId: roles.id,
+  roleOrganisationId: roles.organisationId,
+  roleName: roles.name,
+  roleApiAccess: roles.apiAccess,
+  roleTemplateAccess: roles.templateAccess,
+  roleCanSendPackages: roles.canSendPackages,
+  roleCanViewAllPackages: roles.canViewAllPackages,
+  roleCanManageWebhooks: roles.canManageWebhooks,
+  workspaceId: workspaces.id,
+  workspaceOrganisationId: workspaces.organisationId,
+  workspaceName: workspaces.name,
+  workspaceSlug: workspaces.slug,
+  workspaceIsDefault: workspaces.isDefault,
+  orgId: organisations.id,
+  orgName: organisations.name,
+  orgFeaturePublicApi: organisations.featurePublicApi,
+  orgFeatureWebhooks: organisations.featureWebhooks,
+  orgFeatureCustomFields: organisations.featureCustomFields,
+  orgIpAllowlist: organisations.ipAllowlist,
+  userId: users.id,
+  userEmail: users.email,
+  userName: users.name,
+  userDeleted: sql<boolean>`(${users.deletedAt} is not null)`,
+  membershipId: memberships.id,
+};
+
+/**
+ * Every API request runs this lookup: one statement, built once per database handle and sent straight to the
+ * driver (server/db/prepared.ts). `membershipId` is null when the issuer is no longer a member (left join).
+ */
 function keyQuery(db: Db) {
-  return preparedFor(db, "load_key_actor", (name) =>
+  return hotQuery<{ hash: string }, THotRow<typeof keyColumns> & { membershipId: string | null }>(db, "load_key_actor", () =>
     db
-      .select({
-        key: { id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt },
-        role: roles,
-        workspace: { id: workspaces.id, organisationId: workspaces.organisationId, name: workspaces.name, slug: workspaces.slug, isDefault: workspaces.isDefault },
-        org: organisations,
-        user: { id: users.id, email: users.email, name: users.name, deletedAt: users.deletedAt },
-        membershipId: memberships.id,
-      })
+      .select(hotColumns(keyColumns))
       .from(apiKeys)
       .innerJoin(roles, eq(roles.id, apiKeys.roleId))
       .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
@@ -68,7 +114,8 @@ function keyQuery(db: Db) {
         and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)),
       )
       .where(and(eq(apiKeys.hash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
-      .limit(1)
-      .prepare(name),
+      .limit(1),
+    // One key by its unique hash, then primary keys: the same plan for every value.
+    { plan: "generic" },
   );
 }

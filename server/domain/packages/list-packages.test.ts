@@ -6,7 +6,8 @@
  * after the other with different values, so a shape built for one actor never answers with another's values.
  */
 import { describe, expect, it } from "vitest";
-import { memberships, packages, packageShares, users, type TPackageStatus } from "@/server/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { memberships, packages, packageShares, recipientSessions, users, type TPackageStatus } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { loadKeyActor } from "@/server/domain/access/load-key-actor";
 import { newId } from "@/server/lib/ids";
@@ -14,6 +15,8 @@ import { ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
 import { listPackages } from "./list-packages";
+import { toPackageSummary } from "./package-view";
+import { ZPackageList } from "./schemas";
 
 const t = useTestDb();
 
@@ -103,7 +106,7 @@ describe("listPackages (prepared per shape)", () => {
           .filter((r) => !f.search || r.title.toLowerCase().includes(f.search.toLowerCase()))
           .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : -1))
           .map((r) => r.id);
-        for (const page of [1, 2]) {
+        for (const page of [1, 2, 30]) {
           const got = await listPackages(t.db, actor, { page, pageSize: 4, ...f });
           expect({ label, f, page, ids: got.packages.map((p) => p.id), total: got.totalCount }).toEqual({
             label,
@@ -116,7 +119,50 @@ describe("listPackages (prepared per shape)", () => {
         }
       }
     }
-    expect(checked).toBe(actors.length * filters.length * 2);
+    expect(checked).toBe(actors.length * filters.length * 3);
+  });
+
+  it("writes each item exactly as the package's own summary (timestamps formatted by the database)", async () => {
+    const org = await createTestOrg(t.db);
+    const id = newId("pkg");
+    // Microseconds and a non-UTC offset: the list formats in SQL what the detail formats with Date#toISOString.
+    const at = (s: string) => sql`${s}::timestamptz`;
+    await t.db.insert(packages).values({
+      id,
+      organisationId: org.organisationId,
+      workspaceId: org.workspaceId,
+      ownerUserId: org.userId,
+      title: "Ünïcode — lease",
+      status: "IN_PROGRESS",
+      externalId: "ext-1",
+      metadata: { costCentre: "42", note: "a \"quoted\" value" },
+      sequential: true,
+      scheduleError: null,
+    });
+    await t.db.execute(sql`update ${packages} set
+      send_at = ${at("2026-03-01 10:00:00.123999+02")}, expires_at = ${at("2026-04-01 00:00:00+00")},
+      sent_at = ${at("2026-03-01 08:00:00.5+00")}, first_viewed_at = ${at("2026-03-02 09:09:09.000001+00")},
+      created_at = ${at("2026-02-28 23:59:59.999999-05")}, updated_at = ${at("2026-03-02 09:09:09.999+00")}
+      where id = ${id}`);
+    for (const [i, status] of (["COMPLETED", "SENT", "PENDING"] as const).entries()) {
+      await t.db.insert(recipientSessions).values({
+        id: newId("ses"),
+        packageId: id,
+        position: i + 1,
+        roleIndex: i,
+        roleName: `Signer ${i + 1}`,
+        email: `r${i}@example.com`,
+        name: `R ${i}`,
+        status,
+      });
+    }
+    const [row] = await t.db.select().from(packages).where(eq(packages.id, id));
+    const got = await listPackages(t.db, ownerActor(org), { page: 1, pageSize: 25 });
+    expect(got.totalCount).toBe(1);
+    expect(got.packages).toEqual([{ ...toPackageSummary(row!), recipientCounts: { total: 3, completed: 1 } }]);
+    expect(got.packages[0]!.createdAt).toBe("2026-03-01T04:59:59.999Z");
+    expect(got.packages[0]!.sendAt).toBe("2026-03-01T08:00:00.123Z");
+    expect(ZPackageList.parse(got)).toEqual(got);
   });
 
   async function memberActor(userId: string): Promise<TActor> {

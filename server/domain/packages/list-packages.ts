@@ -1,12 +1,12 @@
-import { and, count, desc, eq, ilike, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { preparedFor } from "@/server/db/prepared";
+import { hotColumns, hotQuery, type THotRow } from "@/server/db/prepared";
 import { packages, recipientSessions } from "@/server/db/schema";
 import { pageWindow } from "@/server/lib/pagination";
 import type { TPackageActor } from "./package-actor";
-import { packageSummaryColumns, toPackageSummary } from "./package-view";
+import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
-import { countPackages } from "./count-packages";
+import { countersTotal } from "./count-packages";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -46,29 +46,46 @@ function conditionOf(shape: TShape): SQL {
 const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}`;
 
 /**
- * One page and its recipients ("1 of 2 signed") in one statement: two index lookups per listed package.
- * Qualified by hand: drizzle writes a one-table select's columns unqualified, and a bare "id" inside the
- * subquery would be the session's own id. Only the summary's columns are read, not the whole row.
+ * One page, its recipients ("1 of 2 signed") and the exact total, in ONE statement (one round trip, one
+ * snapshot): two index lookups per listed package, and the total as a scalar subquery the database runs once —
+ * the counters for a whole workspace or one status of it, a count of the matches (owner, key, share, trigram
+ * indexes) for a restricted actor or a search. Every output column is named and every timestamp is formatted
+ * by the database (server/db/prepared.ts), so the rows need no mapping. Qualified by hand: drizzle writes a
+ * one-table select's columns unqualified, and a bare "id" inside the subquery would be the session's own id.
  */
 function pageQuery(db: Db, shape: TShape) {
-  return preparedFor(db, `list_packages_page_${shapeKey(shape)}`, (name) => {
+  return hotQuery<Record<string, unknown>, TPageRow>(db, `list_packages_page_${shapeKey(shape)}`, () => {
     const sessions = (completedOnly: boolean) =>
-      sql<number>`(select count(*) from ${recipientSessions} rs where rs.package_id = ${packages}.id${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`.mapWith(Number);
+      sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages}.id${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
     return db
-      .select({ ...packageSummaryColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) })
+      .select(hotColumns({ ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true), total: totalOf(db, shape) }))
       .from(packages)
       .where(conditionOf(shape))
       .orderBy(desc(packages.updatedAt), desc(packages.id))
       .limit(ph("limit"))
-      .offset(ph("offset"))
-      .prepare(name);
-  });
+      .offset(ph("offset"));
+  }, { plan: planOf(shape) });
+}
+
+/**
+ * A workspace's newest page (all, or one status, through its `updatedAt` index) has one best plan for every
+ * workspace, page and status; a search or a member's own packages do not — how many rows match decides
+ * between walking the index and collecting the matches — so those are planned for their values each time.
+ */
+function planOf(shape: TShape): "generic" | "custom" {
+  return shape.search || shape.restricted ? "custom" : "generic";
+}
+
+type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total: number };
+
+/** The exact total: the counters without search and visibility restriction, else a count of the matches. */
+function totalOf(db: Db, shape: TShape): SQL<number> {
+  if (!shape.search && !shape.restricted) return countersTotal(db, shape.status);
+  return sql<number>`(${db.select({ n: sql`count(*)::int` }).from(packages).where(conditionOf(shape))})`;
 }
 
 function countQuery(db: Db, shape: TShape) {
-  return preparedFor(db, `list_packages_count_${shapeKey(shape)}`, (name) =>
-    db.select({ n: count() }).from(packages).where(conditionOf(shape)).prepare(name),
-  );
+  return hotQuery<Record<string, unknown>, { total: number }>(db, `list_packages_count_${shapeKey(shape)}`, () => sql`select ${totalOf(db, shape)} as total`, { plan: planOf(shape) });
 }
 
 /**
@@ -86,18 +103,30 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
     ...(shape.status === "one" ? { status: query.status } : {}),
     ...(shape.search ? { search: `%${likeEscape(query.search!)}%` } : {}),
   };
-  const [rows, total] = await Promise.all([pageQuery(db, shape).execute({ ...values, limit, offset }), totalCount(db, actor, query, shape, values)]);
-  const packagesOut = rows.map((r) => ({ ...toPackageSummary(r), recipientCounts: { total: r.recipientTotal, completed: r.recipientCompleted } }));
-  return { packages: packagesOut, totalCount: total, page: query.page, pageSize: query.pageSize };
-}
-
-/**
- * The exact total. Everything a workspace holds (or one status of it) comes from the counters, whatever the
- * workspace's size; a visibility-restricted actor or a `search` counts its matches through the indexes
- * (owner, key, trigram), so its cost grows with the matches, not with the workspace.
- */
-async function totalCount(db: Db, actor: TPackageActor, query: TListPackagesQuery, shape: TShape, values: Record<string, unknown>): Promise<number> {
-  if (!shape.search && !shape.restricted) return countPackages(db, actor.workspace.id, query.status);
-  const [row] = await countQuery(db, shape).execute(values);
-  return row?.n ?? 0;
+  const rows = await pageQuery(db, shape)({ ...values, limit, offset });
+  // The total rides on every row; a page past the end has none, and only then is it counted on its own.
+  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : ((await countQuery(db, shape)(values))[0]?.total ?? 0));
+  const packagesOut = rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    externalId: r.externalId,
+    metadata: r.metadata,
+    templateId: r.templateId,
+    ownerUserId: r.ownerUserId,
+    sequential: r.sequential,
+    sendAt: r.sendAt,
+    scheduleError: r.scheduleError,
+    expiresAt: r.expiresAt,
+    expiredAt: r.expiredAt,
+    sentAt: r.sentAt,
+    firstViewedAt: r.firstViewedAt,
+    completedAt: r.completedAt,
+    declinedAt: r.declinedAt,
+    voidedAt: r.voidedAt,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    recipientCounts: { total: r.recipientTotal, completed: r.recipientCompleted },
+  }));
+  return { packages: packagesOut, totalCount, page: query.page, pageSize: query.pageSize };
 }

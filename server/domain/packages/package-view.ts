@@ -1,4 +1,6 @@
 /** The one mapping from package rows to the API's shapes (never raw rows). */
+import type { SQL } from "drizzle-orm";
+import { isoText } from "@/server/db/prepared";
 import { packages, type documents, type recipientSessions } from "@/server/db/schema";
 import { toDocumentView } from "@/server/domain/documents/document-view";
 import type { TPackageRow } from "./find-package";
@@ -9,8 +11,11 @@ type TDocument = typeof documents.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The columns a package summary is made of: a list reads only these, not the whole row. */
-export const packageSummaryColumns = {
+/**
+ * The same summary read as the API writes it, for hot reads (server/db/prepared.ts): timestamps formatted by
+ * the database exactly as `toPackageSummary` formats them (list-packages.test compares the two).
+ */
+export const packageSummaryHotColumns = {
   id: packages.id,
   title: packages.title,
   status: packages.status,
@@ -19,20 +24,20 @@ export const packageSummaryColumns = {
   templateId: packages.templateId,
   ownerUserId: packages.ownerUserId,
   sequential: packages.sequential,
-  sendAt: packages.sendAt,
+  sendAt: isoText(packages.sendAt),
   scheduleError: packages.scheduleError,
-  expiresAt: packages.expiresAt,
-  expiredAt: packages.expiredAt,
-  sentAt: packages.sentAt,
-  firstViewedAt: packages.firstViewedAt,
-  completedAt: packages.completedAt,
-  declinedAt: packages.declinedAt,
-  voidedAt: packages.voidedAt,
-  createdAt: packages.createdAt,
-  updatedAt: packages.updatedAt,
+  expiresAt: isoText(packages.expiresAt),
+  expiredAt: isoText(packages.expiredAt),
+  sentAt: isoText(packages.sentAt),
+  firstViewedAt: isoText(packages.firstViewedAt),
+  completedAt: isoText(packages.completedAt),
+  declinedAt: isoText(packages.declinedAt),
+  voidedAt: isoText(packages.voidedAt),
+  createdAt: isoText(packages.createdAt) as SQL<string>,
+  updatedAt: isoText(packages.updatedAt) as SQL<string>,
 };
 
-export function toPackageSummary(p: Pick<TPackageRow, keyof typeof packageSummaryColumns>) {
+export function toPackageSummary(p: TPackageRow) {
   return {
     id: p.id,
     title: p.title,
