@@ -22,7 +22,8 @@
  *   broad    GET /api/v1/packages?search=rental — 10 % of the workspace (its count grows with the matches).
  * p50/p99 of the request times, requests/s (requests completed / seconds) and the server's CPU per request (its
  * process tree's user+system time from /proc over the measurement, divided by the requests: what the server
- * itself spends, whatever else the machine runs) are printed; then the EXPLAIN
+ * itself spends, whatever else the machine runs) are printed, with PostgreSQL's (every local process named
+ * `postgres`) and this load generator's CPU per request beside it: the three share the machine's cores; then the EXPLAIN
  * (ANALYZE, BUFFERS) of the statements listPackages issues (captured by the driver, run in this
  * process against the same database) and the time of the `count(*)` the counters replace. Finally a bulk send
  * of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each), twice in each workspace, alternately.

@@ -76,6 +76,23 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   };
 }
 
+/**
+ * The generic-plan pool's settings. A generic plan is costed without the values: PostgreSQL assumes a LIMIT
+ * takes a tenth of the rows and a workspace holds an average share of them, so at a million packages it would
+ * scan and sort the table (or hash-join the page with it) instead of walking the index backward — and JIT-
+ * compile that plan on every execution (~0.6 s). Every statement declared plan-stable has an index path
+ * (server/db/prepared.ts; list-packages.test checks their plans), so scans, sorts and hash or merge joins are
+ * priced out on this pool and JIT is off. The main pool keeps PostgreSQL's defaults.
+ */
+export const GENERIC_PLAN_SETTINGS = {
+  plan_cache_mode: "force_generic_plan",
+  jit: "off",
+  enable_seqscan: "off",
+  enable_sort: "off",
+  enable_hashjoin: "off",
+  enable_mergejoin: "off",
+} as const;
+
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -89,8 +106,8 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // The exception: statements whose best plan cannot depend on their values (the API-key lookup by its hash,
   // the counters, a workspace's newest page) run on a second, smaller pool that keeps ONE generic plan per
   // statement and connection; planning them afresh cost PostgreSQL more than running them (0.45–0.75 ms of
-  // planning against 0.02–0.1 ms of execution). postgres.js opens its connections on first use.
-  const generic = postgres(url, { max: Math.max(1, Math.ceil(max / 2)), onnotice: () => {}, connection: { plan_cache_mode: "force_generic_plan" } });
+  // planning against 0.02–0.3 ms of execution). postgres.js opens its connections on first use.
+  const generic = postgres(url, { max: Math.max(1, Math.ceil(max / 2)), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
   useGenericPlanClient(db, generic as unknown as TDriverClient);
   return {
     kind: "postgres",

@@ -14,6 +14,13 @@ import { newId } from "@/server/lib/ids";
 import { ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import * as schema from "@/server/db/schema";
+import { GENERIC_PLAN_SETTINGS, queryRows, type Db } from "@/server/db/client";
+import { useGenericPlanClient, type TDriverClient } from "@/server/db/prepared";
+import { databaseUrl } from "@/server/test/global-setup";
+import { countPackages } from "./count-packages";
 import { listPackages } from "./list-packages";
 import { toPackageSummary } from "./package-view";
 import { ZPackageList } from "./schemas";
@@ -172,4 +179,52 @@ describe("listPackages (prepared per shape)", () => {
     if (!actor) throw new Error("member not loaded");
     return actor;
   }
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "walks the indexes in the generic plans of every statement declared plan-stable, whatever the values (PostgreSQL)",
+    async () => {
+      // Two workspaces of very different sizes, analysed: the statistics a generic plan is costed with.
+      const org = await createTestOrg(t.db);
+      const small = await createTestWorkspace(t.db, org.organisationId, "small");
+      const key = await createTestKey(t.db, org);
+      await t.db.execute(sql`insert into packages (id, organisation_id, workspace_id, owner_user_id, title, status, first_viewed_at, created_at, updated_at)
+        select 'pkg_plan_' || g, ${org.organisationId}, case when g % 50 = 0 then ${small} else ${org.workspaceId} end, ${org.userId}, 'Contract ' || g,
+               (array['DRAFT','IN_PROGRESS','COMPLETED'])[g % 3 + 1], case when g % 6 = 1 then now() end, now() - make_interval(secs => g), now() - make_interval(secs => g)
+        from generate_series(1, 5000) g`);
+      await t.db.execute(sql`analyze packages`);
+
+      // The same code on a handle whose generic-plan pool is traced: what it runs is what the app runs there.
+      // Index reads are priced far higher than usual: the pool's settings must keep the index paths whatever the
+      // costs (without them, these generic plans turn into scans and sorts here, as at a million packages).
+      const EXPENSIVE_INDEXES = { random_page_cost: "400", cpu_index_tuple_cost: "1" };
+      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
+      const url = databaseUrl(process.env.DATABASE_URL!, name);
+      const seen: { query: string; params: unknown[] }[] = [];
+      const main = postgres(url, { max: 1, onnotice: () => {} });
+      const generic = postgres(url, { max: 1, onnotice: () => {}, connection: { ...GENERIC_PLAN_SETTINGS, ...EXPENSIVE_INDEXES }, debug: (_c, query, params) => void seen.push({ query, params: params as unknown[] }) });
+      try {
+        const db = drizzle(main, { schema }) as unknown as Db;
+        useGenericPlanClient(db, generic as unknown as TDriverClient);
+        const admin = ownerActor(org);
+        expect((await loadKeyActor(db, key.value, { requestId: "t", clientAddress: null }))?.actor.apiKey.id).toBe(key.id);
+        for (const status of [undefined, "IN_PROGRESS", "VIEWED"] as const) {
+          for (const page of [1, 3]) expect((await listPackages(db, admin, { page, pageSize: 25, status })).packages.length).toBe(25);
+          expect(await countPackages(db, org.workspaceId, status)).toBeGreaterThan(0);
+        }
+        const statements = [...new Map(seen.filter((s) => !s.query.includes("pg_catalog")).map((s) => [s.query, s])).values()];
+        // key lookup, the counters (three kinds) and the page (three kinds)
+        expect(statements.length).toBe(7);
+        for (const [i, s] of statements.entries()) {
+          const args = s.params.map((p) => `'${String(p).replace(/'/g, "''")}'`).join(", ");
+          await generic.unsafe(`prepare plan_check_${i} as ${s.query}`);
+          const [row] = await generic.unsafe(`explain (format json) execute plan_check_${i}(${args})`);
+          const plan = JSON.stringify(row!["QUERY PLAN"]);
+          const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"Relation Name":"([^"]+)")?/g)].map((m) => `${m[1]}${m[2] ? ` on ${m[2]}` : ""}`);
+          expect({ statement: s.query.slice(0, 80), nodes: nodes.filter((n) => /^(Seq Scan on (packages|api_keys)|Sort|Hash Join|Merge Join|Gather)/.test(n)) }).toEqual({ statement: s.query.slice(0, 80), nodes: [] });
+        }
+      } finally {
+        await Promise.all([main.end(), generic.end()]);
+      }
+    },
+  );
 });
