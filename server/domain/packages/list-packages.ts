@@ -47,15 +47,25 @@ const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") 
 
 /**
  * One page, its recipients ("1 of 2 signed") and the exact total, in ONE statement (one round trip, one
- * snapshot). The page's ids come first, from the index alone where it can (`id` and `updatedAt` are in the
- * list's indexes), so a deep page skips index entries, not rows with their subqueries; then only those rows
- * are read, with two index lookups each for their recipients, and the total as a scalar subquery the database
- * runs once — the counters for a whole workspace or one status of it, a count of the matches (owner, key,
- * share, trigram indexes) for a restricted actor or a search. Every output column is named and every
+ * snapshot): two index lookups per listed package for its recipients, and the total as a scalar subquery the
+ * database runs once — the counters for a whole workspace or one status of it, a count of the matches (owner,
+ * key, share, trigram indexes) for a restricted actor or a search. Every output column is named and every
  * timestamp is formatted by the database (server/db/prepared.ts), so the rows need no mapping.
+ *
+ * With a generic plan (see planOf) the page's ids come first, from the index alone (`id` and `updatedAt` are
+ * in the list's indexes), so a deep page skips index entries, not rows with their subqueries; then each listed
+ * row by its key. A search or a restricted actor is planned for its values on every call, where that nesting
+ * costs more planning than it saves: there the page is read directly.
  */
 function pageQuery(db: Db, shape: TShape) {
   return hotQuery<Record<string, unknown>, TPageRow>(db, `list_packages_page_${shapeKey(shape)}`, () => {
+    const sessions = (completedOnly: boolean) =>
+      sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
+    const columns = hotColumns({ ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true), total: totalOf(db, shape) });
+    if (planOf(shape) === "custom") {
+      // A one-table select writes its columns unqualified; `packages.id` inside `sessions` is qualified (nested).
+      return db.select(columns).from(packages).where(conditionOf(shape)).orderBy(desc(packages.updatedAt), desc(packages.id)).limit(ph("limit")).offset(ph("offset"));
+    }
     const page = db
       .select({ id: packages.id, updatedAt: packages.updatedAt })
       .from(packages)
@@ -65,15 +75,9 @@ function pageQuery(db: Db, shape: TShape) {
       .offset(ph("offset"))
       .as("page");
     // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
-    // the page holds at most 100 rows and would otherwise hash-join it with a scan of every package.
+    // the page holds at most 100 rows and would otherwise join it with a scan of every package.
     const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
-    const sessions = (completedOnly: boolean) =>
-      sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
-    return db
-      .select(hotColumns({ ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true), total: totalOf(db, shape) }))
-      .from(page)
-      .crossJoinLateral(row)
-      .orderBy(desc(page.updatedAt), desc(page.id));
+    return db.select(columns).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
   }, { plan: planOf(shape) });
 }
 
