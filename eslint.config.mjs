@@ -69,5 +69,5 @@ export default defineConfig([
     files: ["**/*.test.ts", "server/test/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pdfjs/**"]),
+  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pdfjs/**", ".scratch/**"]),
 ]);

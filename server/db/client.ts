@@ -10,7 +10,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { SQL } from "drizzle-orm";
 import { env } from "@/server/env";
-import { useGenericPlanClient, type TDriverClient } from "./prepared";
+import { installGenericPlanClient, type TDriverClient } from "./prepared";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -108,7 +108,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // statement and connection; planning them afresh cost PostgreSQL more than running them (0.45–0.75 ms of
   // planning against 0.02–0.3 ms of execution). postgres.js opens its connections on first use.
   const generic = postgres(url, { max: Math.max(1, Math.ceil(max / 2)), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
-  useGenericPlanClient(db, generic as unknown as TDriverClient);
+  installGenericPlanClient(db, generic as unknown as TDriverClient);
   return {
     kind: "postgres",
     db,

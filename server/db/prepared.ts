@@ -82,7 +82,7 @@ type TWithGenericPlanClient = { [GENERIC_PLAN_CLIENT]?: TDriverClient };
  * force_generic_plan`, see server/db/client.ts). Without one (PGlite, or a transaction) they run where the
  * others do.
  */
-export function useGenericPlanClient(db: Db, client: TDriverClient): void {
+export function installGenericPlanClient(db: Db, client: TDriverClient): void {
   (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] = client;
 }
 

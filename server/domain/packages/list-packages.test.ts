@@ -18,7 +18,7 @@ import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "@/server/db/schema";
 import { GENERIC_PLAN_SETTINGS, queryRows, type Db } from "@/server/db/client";
-import { useGenericPlanClient, type TDriverClient } from "@/server/db/prepared";
+import { installGenericPlanClient, type TDriverClient } from "@/server/db/prepared";
 import { databaseUrl } from "@/server/test/global-setup";
 import { countPackages } from "./count-packages";
 import { listPackages } from "./list-packages";
@@ -204,7 +204,7 @@ describe("listPackages (prepared per shape)", () => {
       const generic = postgres(url, { max: 1, onnotice: () => {}, connection: { ...GENERIC_PLAN_SETTINGS, ...EXPENSIVE_INDEXES }, debug: (_c, query, params) => void seen.push({ query, params: params as unknown[] }) });
       try {
         const db = drizzle(main, { schema }) as unknown as Db;
-        useGenericPlanClient(db, generic as unknown as TDriverClient);
+        installGenericPlanClient(db, generic as unknown as TDriverClient);
         const admin = ownerActor(org);
         expect((await loadKeyActor(db, key.value, { requestId: "t", clientAddress: null }))?.actor.apiKey.id).toBe(key.id);
         for (const status of [undefined, "IN_PROGRESS", "VIEWED"] as const) {
