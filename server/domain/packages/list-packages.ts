@@ -46,23 +46,24 @@ function conditionOf(shape: TShape): SQL {
 const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}`;
 
 /**
- * One page, its recipients ("1 of 2 signed") and the exact total, in ONE statement (one round trip, one
- * snapshot): two index lookups per listed package for its recipients, and the total as a scalar subquery the
- * database runs once — the counters for a whole workspace or one status of it, a count of the matches (owner,
- * key, share, trigram indexes) for a restricted actor or a search. Every output column is named and every
- * timestamp is formatted by the database (server/db/prepared.ts), so the rows need no mapping.
+ * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
+ * is named and every timestamp is formatted by the database (server/db/prepared.ts), so the rows need no
+ * mapping.
  *
- * With a generic plan (see planOf) the page's ids come first, from the index alone (`id` and `updatedAt` are
- * in the list's indexes), so a deep page skips index entries, not rows with their subqueries; then each listed
- * row by its key. A search or a restricted actor is planned for its values on every call, where that nesting
- * costs more planning than it saves: there the page is read directly.
+ * With a generic plan (a workspace's newest page, see planOf) the statement also carries the exact total from
+ * the counters — a scalar subquery run once: one round trip, one snapshot — and the page's ids come first,
+ * from the index alone (`id` and `updatedAt` are in the list's indexes), so a deep page skips index entries,
+ * not rows with their subqueries; then each listed row by its key. A search or a restricted actor is planned
+ * for its values on every call, where that nesting and a count in the same statement cost more planning than
+ * they save: there the page is read directly and counted only when it must be (totalOfPage).
  */
 function pageQuery(db: Db, shape: TShape) {
   return hotQuery<Record<string, unknown>, TPageRow>(db, `list_packages_page_${shapeKey(shape)}`, () => {
     const sessions = (completedOnly: boolean) =>
       sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
-    const columns = hotColumns({ ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true), total: totalOf(db, shape) });
+    const summary = { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
     if (planOf(shape) === "custom") {
+      const columns = hotColumns(summary);
       // A one-table select writes its columns unqualified; `packages.id` inside `sessions` is qualified (nested).
       return db.select(columns).from(packages).where(conditionOf(shape)).orderBy(desc(packages.updatedAt), desc(packages.id)).limit(ph("limit")).offset(ph("offset"));
     }
@@ -77,8 +78,21 @@ function pageQuery(db: Db, shape: TShape) {
     // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
     // the page holds at most 100 rows and would otherwise join it with a scan of every package.
     const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
-    return db.select(columns).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
+    return db.select(hotColumns({ ...summary, total: totalOf(db, shape) })).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
   }, { plan: planOf(shape) });
+}
+
+/**
+ * The exact total for a page just read. The counters ride on the page's own rows (generic shapes). A search
+ * or a restricted actor counts its matches, which costs as many of them as there are — so only when the page
+ * cannot tell: a page that is not full ends the matches (its own statement, its own snapshot), and only a full
+ * page, or one past the end, runs the count (a second statement, as a client reading page after page would).
+ */
+async function totalOfPage(db: Db, shape: TShape, values: Record<string, unknown>, rows: TPageRow[], at: { limit: number; offset: number }): Promise<number> {
+  if (rows[0]?.total !== undefined) return rows[0].total;
+  if (rows.length > 0 && rows.length < at.limit) return at.offset + rows.length;
+  if (rows.length === 0 && at.offset === 0) return 0;
+  return (await countQuery(db, shape)(values))[0]?.total ?? 0;
 }
 
 /**
@@ -90,7 +104,8 @@ function planOf(shape: TShape): "generic" | "custom" {
   return shape.search || shape.restricted ? "custom" : "generic";
 }
 
-type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total: number };
+/** `total` only where the statement carries it (the counters, see pageQuery). */
+type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total?: number };
 
 /** The exact total: the counters without search and visibility restriction, else a count of the matches. */
 function totalOf(db: Db, shape: TShape): SQL<number> {
@@ -119,7 +134,7 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
   };
   const rows = await pageQuery(db, shape)({ ...values, limit, offset });
   // The total rides on every row; a page past the end has none, and only then is it counted on its own.
-  const totalCount = rows[0]?.total ?? (offset === 0 ? 0 : ((await countQuery(db, shape)(values))[0]?.total ?? 0));
+  const totalCount = await totalOfPage(db, shape, values, rows, { limit, offset });
   const packagesOut = rows.map((r) => ({
     id: r.id,
     title: r.title,
