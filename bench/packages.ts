@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { Pool } = await import("undici");
-  const { openPostgres, setDbHandle } = await import("@/server/db/client");
+  const { GENERIC_PLAN_SETTINGS, openPostgres, setDbHandle } = await import("@/server/db/client");
+  const { installGenericPlanClient } = await import("@/server/db/prepared");
   const schema = await import("@/server/db/schema");
   const { migrate } = await import("@/server/db/migrate");
   const { createTestKey, createTestOrg, createTestWorkspace } = await import("@/server/test/factories");
@@ -100,8 +101,15 @@ async function main(): Promise<void> {
   const handle = await openPostgres(dbUrl.toString());
   setDbHandle(handle);
   const raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
-  const captured: { query: string; params: unknown[] }[] = [];
-  const traced = postgres(dbUrl.toString(), { max: 1, onnotice: () => {}, debug: (_conn, query, params) => void captured.push({ query, params }) });
+  // What listPackages sends, captured by the driver on both pools (its hot reads bypass drizzle's logger).
+  const captured: { query: string; params: unknown[]; generic: boolean }[] = [];
+  const traced = postgres(dbUrl.toString(), { max: 1, onnotice: () => {}, debug: (_conn, query, params) => void captured.push({ query, params, generic: false }) });
+  const tracedGeneric = postgres(dbUrl.toString(), {
+    max: 1,
+    onnotice: () => {},
+    connection: GENERIC_PLAN_SETTINGS,
+    debug: (_conn, query, params) => void captured.push({ query, params, generic: true }),
+  });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "foliosign-bench-packages-"));
   let server: ChildProcess | undefined;
   let pool: InstanceType<typeof Pool> | undefined;
@@ -154,14 +162,30 @@ async function main(): Promise<void> {
 
     // The statements listPackages issues, captured by the driver (its hot reads bypass drizzle's logger), for EXPLAIN.
     const logged = drizzle(traced, { schema }) as unknown as TDb;
+    installGenericPlanClient(logged, tracedGeneric as unknown as Parameters<typeof installGenericPlanClient>[1]);
     const explain = async (size: number, label: string, query: { status?: "IN_PROGRESS"; search?: string }) => {
       captured.length = 0;
       await listPackages(logged, ownerActor(org, { id: workspaceOf.get(size)! }), { page: 1, pageSize: 25, ...query });
       console.log(`\n  EXPLAIN of listPackages(${label}) at ${size.toLocaleString("en")}:`);
-      for (const q of captured) {
-        const rows = await raw.unsafe(`explain (analyze, buffers, costs off) ${q.query}`, q.params as never[]);
-        console.log(`    ${q.query.replace(/\s+/g, " ").slice(0, 160)}${q.query.length > 160 ? " …" : ""}`);
+      for (const q of captured.filter((c) => !c.query.includes("pg_catalog"))) {
+        // A statement of the generic-plan pool is explained as it runs there: prepared, with its generic plan.
+        const rows = q.generic
+          ? await explainGeneric(q.query, q.params)
+          : await raw.unsafe(`explain (analyze, buffers, costs off) ${q.query}`, q.params as never[]);
+        console.log(`    [${q.generic ? "generic plan" : "planned for its values"}] ${q.query.replace(/\s+/g, " ").slice(0, 140)}${q.query.length > 140 ? " …" : ""}`);
         for (const r of rows) console.log(`      ${String(r["QUERY PLAN"])}`);
+      }
+    };
+
+    let explained = 0;
+    const explainGeneric = async (query: string, params: unknown[]) => {
+      const name = `bench_explain_${++explained}`;
+      const literal = (p: unknown) => (typeof p === "number" ? String(p) : `'${String(p).replace(/'/g, "''")}'`);
+      await tracedGeneric.unsafe(`prepare ${name} as ${query}`);
+      try {
+        return await tracedGeneric.unsafe(`explain (analyze, buffers, costs off) execute ${name}${params.length ? `(${params.map(literal).join(", ")})` : ""}`);
+      } finally {
+        await tracedGeneric.unsafe(`deallocate ${name}`);
       }
     };
 
@@ -356,6 +380,7 @@ async function main(): Promise<void> {
     }
     await raw.end({ timeout: 5 });
     await traced.end({ timeout: 5 });
+    await tracedGeneric.end({ timeout: 5 });
     await handle.close();
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
