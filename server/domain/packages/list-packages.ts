@@ -133,7 +133,6 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
     ...(shape.search ? { search: `%${likeEscape(query.search!)}%` } : {}),
   };
   const rows = await pageQuery(db, shape)({ ...values, limit, offset });
-  // The total rides on every row; a page past the end has none, and only then is it counted on its own.
   const totalCount = await totalOfPage(db, shape, values, rows, { limit, offset });
   const packagesOut = rows.map((r) => ({
     id: r.id,
