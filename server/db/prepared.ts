@@ -3,10 +3,9 @@
  * in JavaScript on every call, then maps every column of every row through its column classes (and a `Date`
  * per timestamp); for these reads that cost more CPU than the database spends running them.
  *
- * `preparedFor` caches any built object per database handle and key. `hotQuery` goes further: the SQL text is
- * built once by drizzle (so tables, columns and conditions stay typed and shared with the rest of the code),
- * then each call sends it straight to the driver with the placeholders filled in, and the driver's rows come
- * back as they are — objects keyed by the select's aliases. The select therefore names every output column
+ * `hotQuery` takes both away: the SQL text is built once by drizzle (so tables, columns and conditions stay
+ * typed and shared with the rest of the code), then each call sends it straight to the driver with the
+ * placeholders filled in, and the driver's rows come back as they are — objects keyed by the select's aliases. The select therefore names every output column
  * (`hotColumns`) and formats what the caller needs as text in SQL (`isoText`), so no per-row mapping remains.
  *
  * Cached per `Db` object (a transaction is another object, so it gets its own), per `key`; the key must name
@@ -18,12 +17,12 @@ import type { Db } from "./client";
 
 const cache = new WeakMap<Db, Map<string, unknown>>();
 
-export function preparedFor<T>(db: Db, key: string, build: (name: string) => T): T {
+function preparedFor<T>(db: Db, key: string, build: () => T): T {
   let forDb = cache.get(db);
   if (!forDb) cache.set(db, (forDb = new Map()));
   let query = forDb.get(key) as T | undefined;
   if (query === undefined) {
-    query = build(key.replace(/[^a-z0-9_]/gi, "_"));
+    query = build();
     forDb.set(key, query);
   }
   return query;
@@ -95,12 +94,13 @@ export function installGenericPlanClient(db: Db, client: TDriverClient): void {
 export type THotQueryOptions = { plan?: "custom" | "generic" };
 
 /**
- * `build` returns a drizzle query (anything with `toSQL()`) or a `sql` template, built once per handle and key. Only values that
- * are placeholders or plain text, numbers and booleans may appear in it: they reach the driver as they are.
+ * `build` returns a drizzle query (anything with `toSQL()`) or a `sql` template, built once per handle and
+ * key. Only values that are placeholders or plain text, numbers and booleans may appear in it: they reach the
+ * driver as they are.
  * A statement is prepared by the server on first use per connection (postgres.js names it by its text).
  */
 export function hotQuery<V extends Record<string, unknown>, R>(db: Db, key: string, build: () => SQL | { toSQL(): { sql: string; params: unknown[] } }, options: THotQueryOptions = {}): THotQuery<V, R> {
-  return preparedFor(db, `hot:${key}`, () => {
+  return preparedFor(db, key, () => {
     const built = build();
     const { sql: text, params } = is(built, SQL) ? dialect.sqlToQuery(built) : built.toSQL();
     const slots: TSlot[] = params.map((p) => (is(p, Placeholder) ? { name: (p as Placeholder).name as string } : { value: p }));

@@ -6,7 +6,7 @@ import { pageWindow } from "@/server/lib/pagination";
 import type { TPackageActor } from "./package-actor";
 import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
-import { countersTotal } from "./count-packages";
+import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -17,13 +17,13 @@ function likeEscape(value: string): string {
 const ph = sql.placeholder;
 
 /** What changes the list's SQL text (never a value): the actor's visibility, the kind of status filter, a search. */
-type TShape = { restricted: boolean; viaKey: boolean; status: "any" | "viewed" | "one"; search: boolean };
+type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean };
 
 function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
   return {
     restricted: visibility.restricted,
     viaKey: visibility.restricted && visibility.apiKeyId !== undefined,
-    status: query.status === "VIEWED" ? "viewed" : query.status ? "one" : "any",
+    status: bucketOf(query.status),
     search: Boolean(query.search),
   };
 }
@@ -78,7 +78,7 @@ function pageQuery(db: Db, shape: TShape) {
     // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
     // the page holds at most 100 rows and would otherwise join it with a scan of every package.
     const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
-    return db.select(hotColumns({ ...summary, total: totalOf(db, shape) })).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
+    return db.select(hotColumns({ ...summary, total: countersTotal(db, shape.status) })).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
   }, { plan: planOf(shape) });
 }
 
@@ -88,11 +88,11 @@ function pageQuery(db: Db, shape: TShape) {
  * cannot tell: a page that is not full ends the matches (its own statement, its own snapshot), and only a full
  * page, or one past the end, runs the count (a second statement, as a client reading page after page would).
  */
-async function totalOfPage(db: Db, shape: TShape, values: Record<string, unknown>, rows: TPageRow[], at: { limit: number; offset: number }): Promise<number> {
+async function totalOfPage(rows: TPageRow[], at: { limit: number; offset: number }, countAll: () => Promise<number>): Promise<number> {
   if (rows[0]?.total !== undefined) return rows[0].total;
   if (rows.length > 0 && rows.length < at.limit) return at.offset + rows.length;
   if (rows.length === 0 && at.offset === 0) return 0;
-  return (await countQuery(db, shape)(values))[0]?.total ?? 0;
+  return countAll();
 }
 
 /**
@@ -107,14 +107,13 @@ function planOf(shape: TShape): "generic" | "custom" {
 /** `total` only where the statement carries it (the counters, see pageQuery). */
 type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total?: number };
 
-/** The exact total: the counters without search and visibility restriction, else a count of the matches. */
-function totalOf(db: Db, shape: TShape): SQL<number> {
-  if (!shape.search && !shape.restricted) return countersTotal(db, shape.status);
-  return sql<number>`(${db.select({ n: sql`count(*)::int` }).from(packages).where(conditionOf(shape))})`;
-}
-
-function countQuery(db: Db, shape: TShape) {
-  return hotQuery<Record<string, unknown>, { total: number }>(db, `list_packages_count_${shapeKey(shape)}`, () => sql`select ${totalOf(db, shape)} as total`, { plan: planOf(shape) });
+/** The exact number of a search's or a restricted actor's matches, through their indexes (owner, key, share, trigram). */
+async function countMatches(db: Db, shape: TShape, values: Record<string, unknown>): Promise<number> {
+  const query = hotQuery<Record<string, unknown>, { total: number }>(db, `list_packages_count_${shapeKey(shape)}`, () =>
+    db.select({ total: sql<number>`count(*)::int`.as("total") }).from(packages).where(conditionOf(shape)),
+  );
+  const [row] = await query(values);
+  return row?.total ?? 0;
 }
 
 /**
@@ -133,7 +132,9 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
     ...(shape.search ? { search: `%${likeEscape(query.search!)}%` } : {}),
   };
   const rows = await pageQuery(db, shape)({ ...values, limit, offset });
-  const totalCount = await totalOfPage(db, shape, values, rows, { limit, offset });
+  const totalCount = await totalOfPage(rows, { limit, offset }, () =>
+    planOf(shape) === "generic" ? countPackages(db, actor.workspace.id, query.status) : countMatches(db, shape, values),
+  );
   const packagesOut = rows.map((r) => ({
     id: r.id,
     title: r.title,
