@@ -6,7 +6,7 @@
  * whose `expires_at` passed is expiry's, a session whose `next_reminder_at` passed is the reminder's.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { apiKeys } from "./api-keys";
 import { tenantColumns, users } from "./organisations";
@@ -96,7 +96,16 @@ export const packages = pgTable(
  * row. The `fold-package-counts` job (server/domain/packages/jobs.ts) folds committed deltas into
  * `package_counts`; a reader sums both in one statement (one snapshot), so the total is exact whether or not a
  * fold ran. No foreign keys: a workspace's deletion cascades to its packages, whose triggers still append.
+ *
+ * The same rows say WHEN a workspace's list changed, for the counts of searches (search-count-cache.ts): every
+ * delta carries its writer's transaction id (`xid`), and an update that moves a package between buckets or
+ * renames it appends a delta even when the sums cancel (0); each counter row carries the id of the fold that
+ * last wrote it (`folded_xid`). A count taken in snapshot S is still exact while every delta and counter row of
+ * the workspace is visible in S.
  */
+/** A 64-bit transaction id (PostgreSQL's `xid8`), as text: never compared in JS, only by the database. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
 export const packageCounts = pgTable(
   "package_counts",
   {
@@ -104,6 +113,7 @@ export const packageCounts = pgTable(
     status: text("status").$type<TPackageStatus>().notNull(),
     viewed: boolean("viewed").notNull(),
     n: bigint("n", { mode: "number" }).notNull(),
+    foldedXid: xid8("folded_xid").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.viewed] })],
 );
@@ -116,6 +126,7 @@ export const packageCountDeltas = pgTable(
     status: text("status").$type<TPackageStatus>().notNull(),
     viewed: boolean("viewed").notNull(),
     delta: bigint("delta", { mode: "number" }).notNull(),
+    xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [index("package_count_deltas_ws_idx").on(t.workspaceId, t.status)],
 );

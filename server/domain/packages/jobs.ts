@@ -87,7 +87,8 @@ export function packageJobs() {
           .values(values)
           .onConflictDoUpdate({
             target: [packageCounts.workspaceId, packageCounts.status, packageCounts.viewed],
-            set: { n: sql`${packageCounts.n} + excluded.n` },
+            // The fold's own transaction id: a search count taken before this fold is re-checked (search-count-cache.ts).
+            set: { n: sql`${packageCounts.n} + excluded.n`, foldedXid: sql`pg_current_xact_id()` },
           });
       },
     }),

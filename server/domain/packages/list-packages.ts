@@ -7,6 +7,7 @@ import type { TPackageActor } from "./package-actor";
 import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
 import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
+import { cachedSearchCount, currentSnapshot, type TCountWithSnapshot } from "./search-count-cache";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -107,13 +108,28 @@ function planOf(shape: TShape): "generic" | "custom" {
 /** `total` only where the statement carries it (the counters, see pageQuery). */
 type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total?: number };
 
-/** The exact number of a search's or a restricted actor's matches, through their indexes (owner, key, share, trigram). */
-async function countMatches(db: Db, shape: TShape, values: Record<string, unknown>): Promise<number> {
-  const query = hotQuery<Record<string, unknown>, { total: number }>(db, `list_packages_count_${shapeKey(shape)}`, () =>
-    db.select({ total: sql<number>`count(*)::int`.as("total") }).from(packages).where(conditionOf(shape)),
+/**
+ * The exact number of a search's or a restricted actor's matches, through their indexes (owner, key, share,
+ * trigram), with the snapshot it was counted in.
+ */
+async function countMatches(db: Db, shape: TShape, values: Record<string, unknown>): Promise<TCountWithSnapshot> {
+  const query = hotQuery<Record<string, unknown>, TCountWithSnapshot>(db, `list_packages_count_${shapeKey(shape)}`, () =>
+    db.select({ total: sql<number>`count(*)::int`.as("total"), snapshot: currentSnapshot.as("snapshot") }).from(packages).where(conditionOf(shape)),
   );
   const [row] = await query(values);
-  return row?.total ?? 0;
+  return row ?? { total: 0, snapshot: "" };
+}
+
+/**
+ * The total past a full page: the counters for a workspace's packages or one status; a search among all of
+ * them is counted once and remembered while no package of the workspace changes (search-count-cache.ts); a
+ * restricted actor's matches are counted each time.
+ */
+async function countAll(db: Db, actor: TPackageActor, query: TListPackagesQuery, shape: TShape, values: Record<string, unknown>): Promise<number> {
+  if (planOf(shape) === "generic") return countPackages(db, actor.workspace.id, query.status);
+  if (shape.restricted) return (await countMatches(db, shape, values)).total;
+  const key = JSON.stringify([shapeKey(shape), values.status ?? null, values.search]);
+  return cachedSearchCount(db, actor.workspace.id, key, () => countMatches(db, shape, values));
 }
 
 /**
@@ -132,9 +148,7 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
     ...(shape.search ? { search: `%${likeEscape(query.search!)}%` } : {}),
   };
   const rows = await pageQuery(db, shape)({ ...values, limit, offset });
-  const totalCount = await totalOfPage(rows, { limit, offset }, () =>
-    planOf(shape) === "generic" ? countPackages(db, actor.workspace.id, query.status) : countMatches(db, shape, values),
-  );
+  const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values));
   const packagesOut = rows.map((r) => ({
     id: r.id,
     title: r.title,

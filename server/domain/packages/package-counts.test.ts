@@ -84,10 +84,15 @@ describe("package counters", () => {
     await t.db.update(packages).set({ status: "IN_PROGRESS" }).where(eq(packages.id, ids[2]!));
     expect(await expectExact(t.db, ws)).toMatchObject({ all: 12, DRAFT: 6, IN_PROGRESS: 5, VIEWED: 1, COMPLETED: 1, ON_HOLD: 0 });
 
-    // No bucket changes: nothing appended.
+    // An update of nothing a count reads (updatedAt): nothing appended.
     const before = await pendingDeltas(t.db);
-    await t.db.update(packages).set({ title: "Renamed", updatedAt: new Date() }).where(eq(packages.workspaceId, ws));
+    await t.db.update(packages).set({ updatedAt: new Date() }).where(eq(packages.workspaceId, ws));
     expect(await pendingDeltas(t.db)).toBe(before);
+    // A rename changes no total, but may change a search's count: one delta of 0 per bucket renamed in
+    // (DRAFT, IN_PROGRESS, IN_PROGRESS viewed, COMPLETED), for the searches' remembered counts.
+    await t.db.update(packages).set({ title: "Renamed", updatedAt: new Date() }).where(eq(packages.workspaceId, ws));
+    expect(await pendingDeltas(t.db)).toBe(before + 4);
+    expect(await expectExact(t.db, ws)).toMatchObject({ all: 12, DRAFT: 6, IN_PROGRESS: 5, VIEWED: 1, COMPLETED: 1 });
 
     await fold();
     expect(await pendingDeltas(t.db)).toBe(0);

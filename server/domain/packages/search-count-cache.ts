@@ -1,0 +1,106 @@
+/**
+ * Exact counts of a search, remembered while they stay exact.
+ *
+ * A search's `totalCount` (a title containing "rental": 100 k of a million packages) costs a visit to every
+ * match, whatever index finds them — 150 ms at that size, on every page a client reads. Nothing in the count
+ * changes unless a package of the workspace is created, deleted, renamed or moves between statuses (or
+ * `viewed`), and every such change appends a row to `package_count_deltas` in its own transaction, carrying
+ * that transaction's id; each fold of those rows into `package_counts` marks the counter rows with its own id
+ * (schema: packageCounts; migration 0014_package_count_xids).
+ *
+ * So a count is taken together with its snapshot S (`pg_current_snapshot()`, in the same statement), and a later
+ * request for the same count asks the database one cheap question: is every delta and counter row of the
+ * workspace visible in S? A change that committed after S — even one that was already running when S was
+ * taken, and even one a fold has folded since — is either a delta not visible in S or a counter row written
+ * by a fold not visible in S. If none, the count is still exact, and S moves forward to the question's own
+ * snapshot; if any, the count is taken again.
+ *
+ * Only for actors who see every package of the workspace: what a restricted member sees also depends on owners
+ * and shares, which the deltas do not record. Not inside a transaction: one that changed packages itself
+ * would see its own deltas as visible in its own snapshot.
+ *
+ * The memory is per process and per database handle, bounded (least recently used first out); several
+ * processes each keep their own, and every one asks the database before trusting what it remembers.
+ */
+import { is, sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import type { Db } from "@/server/db/client";
+import { hotQuery } from "@/server/db/prepared";
+import { packageCountDeltas, packageCounts } from "@/server/db/schema";
+
+export const SEARCH_COUNT_CACHE_SIZE = 1000;
+
+type TEntry = { count: number; snapshot: string };
+type TCache = { entries: Map<string, TEntry>; hits: number; misses: number };
+
+const caches = new WeakMap<Db, TCache>();
+
+function cacheOf(db: Db): TCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = { entries: new Map(), hits: 0, misses: 0 }));
+  return cache;
+}
+
+/** A count and the snapshot it was taken in (`pg_current_snapshot()::text` of the same statement). */
+export type TCountWithSnapshot = { total: number; snapshot: string };
+
+/** `pg_current_snapshot()` as text, for the select list of the statement that counts. */
+export const currentSnapshot = sql<string>`pg_current_snapshot()::text`;
+
+/**
+ * The exact count under `key` (which must name the workspace, the filter and the search) for a workspace:
+ * the remembered one when no package of the workspace changed since it was taken, else `countNow()`.
+ */
+export async function cachedSearchCount(db: Db, workspaceId: string, key: string, countNow: () => Promise<TCountWithSnapshot>): Promise<number> {
+  if (is(db, PgTransaction)) return (await countNow()).total;
+  const cache = cacheOf(db);
+  const fullKey = `${workspaceId}\u0000${key}`;
+  const entry = cache.entries.get(fullKey);
+  if (entry) {
+    cache.entries.delete(fullKey); // re-inserted below: the most recently used come last
+    const [check] = await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot });
+    if (check?.unchanged) {
+      cache.hits++;
+      cache.entries.set(fullKey, { count: entry.count, snapshot: check.snapshot });
+      return entry.count;
+    }
+  }
+  cache.misses++;
+  const counted = await countNow();
+  cache.entries.set(fullKey, { count: counted.total, snapshot: counted.snapshot });
+  for (const oldest of cache.entries.keys()) {
+    if (cache.entries.size <= SEARCH_COUNT_CACHE_SIZE) break;
+    cache.entries.delete(oldest);
+  }
+  return counted.total;
+}
+
+/** How often a remembered count was used or taken again, per database handle (for tests and diagnostics). */
+export function searchCountCacheStats(db: Db): { hits: number; misses: number; size: number } {
+  const cache = cacheOf(db);
+  return { hits: cache.hits, misses: cache.misses, size: cache.entries.size };
+}
+
+/**
+ * Whether every delta and counter row of the workspace is visible in `snapshot`, and the snapshot of this
+ * question. A workspace's few counter rows and unfolded deltas, through their indexes: plan-stable.
+ */
+function unchangedSince(db: Db) {
+  return hotQuery<{ workspaceId: string; snapshot: string }, { unchanged: boolean; snapshot: string }>(
+    db,
+    "search_count_unchanged_since",
+    () => {
+      const since = sql`${sql.placeholder("snapshot")}::pg_snapshot`;
+      const newDelta = db
+        .select({ one: sql`1` })
+        .from(packageCountDeltas)
+        .where(sql`${packageCountDeltas.workspaceId} = ${sql.placeholder("workspaceId")} and not pg_visible_in_snapshot(${packageCountDeltas.xid}, ${since})`);
+      const newFold = db
+        .select({ one: sql`1` })
+        .from(packageCounts)
+        .where(sql`${packageCounts.workspaceId} = ${sql.placeholder("workspaceId")} and not pg_visible_in_snapshot(${packageCounts.foldedXid}, ${since})`);
+      return sql`select (not exists (${newDelta}) and not exists (${newFold})) as "unchanged", ${currentSnapshot} as "snapshot"`;
+    },
+    { plan: "generic" },
+  );
+}
