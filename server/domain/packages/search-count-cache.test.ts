@@ -72,6 +72,8 @@ describe("a search's remembered count", () => {
 
     expect(await tally(() => expectTotal(org, "rental"))).toEqual({ hits: 0, misses: 1 });
     expect(await tally(() => expectTotal(org, "rental"))).toEqual({ hits: 1, misses: 0 });
+    // Concurrent requests all use it (none finds it missing while another checks it).
+    expect(await tally(() => Promise.all(Array.from({ length: 8 }, () => expectTotal(org, "rental"))))).toEqual({ hits: 8, misses: 0 });
     expect(await tally(() => expectTotal(org, "RENTAL"))).toEqual({ hits: 0, misses: 1 }); // another search, its own count
     expect(await tally(() => expectTotal(org, "rental", "IN_PROGRESS"))).toEqual({ hits: 0, misses: 1 });
 

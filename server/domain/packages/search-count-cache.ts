@@ -57,10 +57,11 @@ export async function cachedSearchCount(db: Db, workspaceId: string, key: string
   const fullKey = `${workspaceId}\u0000${key}`;
   const entry = cache.entries.get(fullKey);
   if (entry) {
-    cache.entries.delete(fullKey); // re-inserted below: the most recently used come last
+    // The entry stays in place meanwhile: concurrent requests for the same count check it too.
     const [check] = await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot });
     if (check?.unchanged) {
       cache.hits++;
+      cache.entries.delete(fullKey); // re-inserted last: the most recently used come last
       cache.entries.set(fullKey, { count: entry.count, snapshot: check.snapshot });
       return entry.count;
     }
