@@ -13,7 +13,8 @@
  * workspace visible in S? A change that committed after S — even one that was already running when S was
  * taken, and even one a fold has folded since — is either a delta not visible in S or a counter row written
  * by a fold not visible in S. If none, the count is still exact, and S moves forward to the question's own
- * snapshot; if any, the count is taken again.
+ * snapshot; if any, the count is taken again. (So is a count above 0 of a workspace left with no counter row
+ * at all: TRUNCATE empties the counters without appending a delta.)
  *
  * Only for actors who see every package of the workspace: what a restricted member sees also depends on owners
  * and shares, which the deltas do not record. Not inside a transaction: one that changed packages itself
@@ -59,7 +60,8 @@ export async function cachedSearchCount(db: Db, workspaceId: string, key: string
   if (entry) {
     // The entry stays in place meanwhile: concurrent requests for the same count check it too.
     const [check] = await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot });
-    if (check?.unchanged) {
+    // No counter row at all: the workspace has no packages (TRUNCATE empties the counters without a delta).
+    if (check?.unchanged && (check.counted || entry.count === 0)) {
       cache.hits++;
       cache.entries.delete(fullKey); // re-inserted last: the most recently used come last
       cache.entries.set(fullKey, { count: entry.count, snapshot: check.snapshot });
@@ -83,11 +85,12 @@ export function searchCountCacheStats(db: Db): { hits: number; misses: number; s
 }
 
 /**
- * Whether every delta and counter row of the workspace is visible in `snapshot`, and the snapshot of this
- * question. A workspace's few counter rows and unfolded deltas, through their indexes: plan-stable.
+ * Whether every delta and counter row of the workspace is visible in `snapshot`, whether it has any, and the
+ * snapshot of this question. A workspace's few counter rows and unfolded deltas, through their indexes:
+ * plan-stable.
  */
 function unchangedSince(db: Db) {
-  return hotQuery<{ workspaceId: string; snapshot: string }, { unchanged: boolean; snapshot: string }>(
+  return hotQuery<{ workspaceId: string; snapshot: string }, { unchanged: boolean; counted: boolean; snapshot: string }>(
     db,
     "search_count_unchanged_since",
     () => {
@@ -100,7 +103,10 @@ function unchangedSince(db: Db) {
         .select({ one: sql`1` })
         .from(packageCounts)
         .where(sql`${packageCounts.workspaceId} = ${sql.placeholder("workspaceId")} and not pg_visible_in_snapshot(${packageCounts.foldedXid}, ${since})`);
-      return sql`select (not exists (${newDelta}) and not exists (${newFold})) as "unchanged", ${currentSnapshot} as "snapshot"`;
+      const anyDelta = db.select({ one: sql`1` }).from(packageCountDeltas).where(sql`${packageCountDeltas.workspaceId} = ${sql.placeholder("workspaceId")}`);
+      const anyCounter = db.select({ one: sql`1` }).from(packageCounts).where(sql`${packageCounts.workspaceId} = ${sql.placeholder("workspaceId")}`);
+      return sql`select (not exists (${newDelta}) and not exists (${newFold})) as "unchanged",
+        (exists (${anyCounter}) or exists (${anyDelta})) as "counted", ${currentSnapshot} as "snapshot"`;
     },
     { plan: "generic" },
   );
