@@ -19,7 +19,10 @@
  *   list     GET /api/v1/packages — default page (25, newest updatedAt first), an admin key;
  *   status   GET /api/v1/packages?status=IN_PROGRESS;
  *   search   GET /api/v1/packages?search=harbour — 20 matching titles at both sizes;
- *   broad    GET /api/v1/packages?search=rental — 10 % of the workspace (its count grows with the matches).
+ *   broad    GET /api/v1/packages?search=rental — 10 % of the workspace: its exact count visits every match, so
+ *            it is taken once and then remembered while no package of the workspace changes (search-count-
+ *            cache.ts); nothing changes during a measurement, so this measures the remembered count, and the
+ *            EXPLAIN below shows what a count costs on the first request after a change.
  * p50/p99 of the request times, requests/s (requests completed / seconds) and the server's CPU per request (its
  * process tree's user+system time from /proc over the measurement, divided by the requests: what the server
  * itself spends, whatever else the machine runs) are printed, with PostgreSQL's (every local process named
