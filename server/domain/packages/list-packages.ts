@@ -117,7 +117,7 @@ async function countMatches(db: Db, shape: TShape, values: Record<string, unknow
     db.select({ total: sql<number>`count(*)::int`.as("total"), snapshot: currentSnapshot.as("snapshot") }).from(packages).where(conditionOf(shape)),
   );
   const [row] = await query(values);
-  return row ?? { total: 0, snapshot: "" };
+  return row!; // count(*) without GROUP BY answers one row, always
 }
 
 /**

@@ -23,13 +23,13 @@
  * The memory is per process and per database handle, bounded (least recently used first out); several
  * processes each keep their own, and every one asks the database before trusting what it remembers.
  */
-import { is, sql } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
+import { and, eq, is, sql } from "drizzle-orm";
+import { PgTransaction, type PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { hotQuery } from "@/server/db/prepared";
 import { packageCountDeltas, packageCounts } from "@/server/db/schema";
 
-export const SEARCH_COUNT_CACHE_SIZE = 1000;
+const SEARCH_COUNT_CACHE_SIZE = 1000;
 
 type TEntry = { count: number; snapshot: string };
 type TCache = { entries: Map<string, TEntry>; hits: number; misses: number };
@@ -71,10 +71,8 @@ export async function cachedSearchCount(db: Db, workspaceId: string, key: string
   cache.misses++;
   const counted = await countNow();
   cache.entries.set(fullKey, { count: counted.total, snapshot: counted.snapshot });
-  for (const oldest of cache.entries.keys()) {
-    if (cache.entries.size <= SEARCH_COUNT_CACHE_SIZE) break;
-    cache.entries.delete(oldest);
-  }
+  // One entry added at most: the least recently used one goes (a Map keeps insertion order).
+  if (cache.entries.size > SEARCH_COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
   return counted.total;
 }
 
@@ -95,18 +93,14 @@ function unchangedSince(db: Db) {
     "search_count_unchanged_since",
     () => {
       const since = sql`${sql.placeholder("snapshot")}::pg_snapshot`;
-      const newDelta = db
-        .select({ one: sql`1` })
-        .from(packageCountDeltas)
-        .where(sql`${packageCountDeltas.workspaceId} = ${sql.placeholder("workspaceId")} and not pg_visible_in_snapshot(${packageCountDeltas.xid}, ${since})`);
-      const newFold = db
-        .select({ one: sql`1` })
-        .from(packageCounts)
-        .where(sql`${packageCounts.workspaceId} = ${sql.placeholder("workspaceId")} and not pg_visible_in_snapshot(${packageCounts.foldedXid}, ${since})`);
-      const anyDelta = db.select({ one: sql`1` }).from(packageCountDeltas).where(sql`${packageCountDeltas.workspaceId} = ${sql.placeholder("workspaceId")}`);
-      const anyCounter = db.select({ one: sql`1` }).from(packageCounts).where(sql`${packageCounts.workspaceId} = ${sql.placeholder("workspaceId")}`);
-      return sql`select (not exists (${newDelta}) and not exists (${newFold})) as "unchanged",
-        (exists (${anyCounter}) or exists (${anyDelta})) as "counted", ${currentSnapshot} as "snapshot"`;
+      // The workspace's rows of one table, or only those written by a transaction not visible in the snapshot.
+      const rowsOf = (t: typeof packageCounts | typeof packageCountDeltas, xid?: PgColumn) =>
+        db
+          .select({ one: sql`1` })
+          .from(t)
+          .where(and(eq(t.workspaceId, sql.placeholder("workspaceId")), xid ? sql`not pg_visible_in_snapshot(${xid}, ${since})` : undefined));
+      return sql`select (not exists (${rowsOf(packageCountDeltas, packageCountDeltas.xid)}) and not exists (${rowsOf(packageCounts, packageCounts.foldedXid)})) as "unchanged",
+        (exists (${rowsOf(packageCounts)}) or exists (${rowsOf(packageCountDeltas)})) as "counted", ${currentSnapshot} as "snapshot"`;
     },
     { plan: "generic" },
   );
