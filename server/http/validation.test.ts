@@ -11,6 +11,7 @@ import { defineOperation } from "@/server/domain/operation";
 import { ZPageQuery } from "@/server/lib/pagination";
 import { z } from "@/server/lib/zod";
 import { env } from "@/server/env";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
@@ -63,6 +64,22 @@ const echoThing = apiRoute(
     return { ok: true };
   },
 );
+
+/**
+ * `echoThing` called with its params and body bytes exactly as given: callJson percent-encodes params into the
+ * URL (which a lone surrogate cannot be) and sends text bodies.
+ */
+async function echoRaw(key: string, thingId: string, body: string | Uint8Array) {
+  const res = await echoThing(
+    new Request("http://localhost:3000/api/v1/test/things/t1", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", [CLIENT_ADDRESS_HEADER]: "127.0.0.1" },
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    }),
+    { params: Promise.resolve({ thingId }) },
+  );
+  return { status: res.status, body: (await res.json()) as unknown };
+}
 
 async function keyValue() {
   return (await createTestKey(t.db, await createTestOrg(t.db))).value;
@@ -155,6 +172,52 @@ describe("request validation", () => {
         "metadata.ok": ["Must not contain NUL characters"],
       },
     });
+  });
+
+  /*
+   * Regression (issue 24): an unpaired UTF-16 surrogate (`"\ud800"`, ill-formed Unicode that JSON can carry)
+   * made jsonb refuse the statement (500) and a text column store U+FFFD instead of what was sent. The boundary
+   * answers 422 naming the field, like a NUL.
+   */
+  it("answers 422 for an unpaired surrogate in a param or a body string or key, by dotted path", async () => {
+    const key = await keyValue();
+    const param = await echoRaw(key, "t\udc00", "{}");
+    expect(param.status).toBe(422);
+    expect(param.body).toEqual({ error: "Validation failed", details: { thingId: ["Must be well-formed Unicode (no unpaired UTF-16 surrogate)"] } });
+
+    // A surrogate pair (an emoji) is well-formed and passes; each half alone does not. JSON.stringify writes a
+    // lone surrogate as the escape `\ud800`, which is what such a client sends.
+    const body = await echoRaw(
+      key,
+      "t1",
+      JSON.stringify({ title: "\ud83d\ude00 ok \ud800", recipients: [{ email: "a@b.co" }, { email: "\ude00" }], metadata: { "k\ud800": "v", ok: "x\udfff" } }),
+    );
+    expect(body.status).toBe(422);
+    expect(body.body).toEqual({
+      error: "Validation failed",
+      details: {
+        title: ["Must be well-formed Unicode (no unpaired UTF-16 surrogate)"],
+        "recipients.1.email": ["Must be well-formed Unicode (no unpaired UTF-16 surrogate)"],
+        metadata: ["Keys must be well-formed Unicode (no unpaired UTF-16 surrogate)"],
+        "metadata.ok": ["Must be well-formed Unicode (no unpaired UTF-16 surrogate)"],
+      },
+    });
+
+    const pair = await echoRaw(key, "t\ud83d\ude00", JSON.stringify({ title: "\ud83d\ude00", metadata: { "\ud83d\ude00": "\ud83d\ude00" } }));
+    expect(pair).toEqual({ status: 200, body: { data: { ok: true } } });
+  });
+
+  it("answers 400 Invalid JSON body for bytes that are not UTF-8, even inside a JSON string", async () => {
+    const key = await keyValue();
+    // {"title":"<ff>"} and {"title":"<ed a0 80>"} (a surrogate encoded as UTF-8, which UTF-8 forbids).
+    for (const bytes of [[0xff], [0xed, 0xa0, 0x80], [0xc3]]) {
+      const raw = Buffer.concat([Buffer.from('{"title":"'), Buffer.from(bytes), Buffer.from('"}')]);
+      const res = await echoRaw(key, "t1", raw);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Invalid JSON body" });
+    }
+    // Control: the same with valid UTF-8 (é) passes.
+    expect(await echoRaw(key, "t1", Buffer.from('{"title":"\u00e9"}'))).toEqual({ status: 200, body: { data: { ok: true } } });
   });
 
   it("answers 422, not 500, for GET /api/v1/webhooks/%00 (a NUL path param reaching a real route)", async () => {

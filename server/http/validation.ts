@@ -35,11 +35,16 @@ export async function readBodyBytes(req: Request, limitBytes: number): Promise<B
   return Buffer.concat(chunks);
 }
 
-/** Parses body bytes as JSON (400 `Invalid JSON body` when they are not JSON). */
+/**
+ * Strict UTF-8: bytes that are not UTF-8 fail instead of becoming U+FFFD (which would silently change what
+ * the client sent). A leading byte-order mark is kept, so JSON.parse refuses it as before.
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Parses body bytes as JSON (400 `Invalid JSON body` when they are not UTF-8 JSON text, RFC 8259 §8.1). */
 export function parseJsonBody(bytes: Uint8Array): unknown {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   try {
-    return JSON.parse(text);
+    return JSON.parse(utf8.decode(bytes));
   } catch {
     throw errors.invalidJson();
   }
