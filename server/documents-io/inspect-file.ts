@@ -30,6 +30,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, type PdfRef } from "@libpdf/core";
 import { AppError } from "@/server/lib/errors";
+import { checkDocxArchive } from "./check-docx-archive";
 
 export type TPageSize = { width: number; height: number };
 export type TInspectedFile =
@@ -84,6 +85,8 @@ export async function inspectFile(source: TInspectSource, options: TInspectOptio
     if (!names.has("word/document.xml") || !names.has("[Content_Types].xml")) {
       throw refuse(INSPECT_MESSAGES.zipNotDocx);
     }
+    // Declared sizes, ratios and records (check-docx-archive.ts): a ZIP bomb is refused here, not converted.
+    await checkDocxArchive(bytes);
     return { kind: "docx", sha256, size: bytes.length };
   }
   // OLE compound file: .doc, .xls, and Office's own password-protected .docx all look like this.
