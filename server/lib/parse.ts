@@ -1,14 +1,138 @@
 import type { z } from "zod";
 import { errors, type TErrorDetails } from "./errors";
 
-/** zod issues → `details` keyed by dotted path (`recipients.0.email`); `root` names the whole value. */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[], root: string): TErrorDetails {
+type TIssue = z.core.$ZodIssue;
+type TSchema = z.core.$ZodType;
+type TPath = readonly PropertyKey[];
+
+/**
+ * zod issues → `details` keyed by dotted path (`recipients.0.email`); `root` names the whole value. Give the
+ * `schema` and the `value` that were parsed so that a body of several forms (`z.union`) is reported against
+ * the form it resembles: zod reports a failed union as one "Invalid input" at the union's own path, with
+ * every form's issues inside it, and those issues (not that one line) are what says which field is wrong.
+ */
+export function issuesToDetails(issues: readonly TIssue[], root: string, schema?: TSchema, value?: unknown): TErrorDetails {
   const details: TErrorDetails = {};
-  for (const issue of issues) {
-    const key = issue.path.length ? issue.path.map(String).join(".") : root;
-    (details[key] ??= []).push(issue.message);
-  }
+  const add = (path: TPath, message: string) => {
+    const key = path.length ? path.map(String).join(".") : root;
+    const list = (details[key] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+  collectIssues(issues, [], schema, value, add);
   return details;
+}
+
+/** Issues whose paths are relative to `base`, where `schema` and `value` (when known) are what was parsed. */
+function collectIssues(issues: readonly TIssue[], base: TPath, schema: TSchema | undefined, value: unknown, add: (path: TPath, message: string) => void) {
+  for (const issue of issues) {
+    const path = [...base, ...issue.path];
+    if (issue.code !== "invalid_union" || issue.errors.length === 0) {
+      add(path, issue.message);
+      continue;
+    }
+    // A union at `issue.path` refused the value in every form. (A discriminated union whose discriminator
+    // matches reports its form's issues itself; one that matches none has no `errors` and names the discriminator.)
+    const union = schema ? schemaAt(schema, issue.path) : undefined;
+    const options = union?._zod.def.type === "union" ? (union._zod.def as z.core.$ZodUnionDef).options : undefined;
+    const unionValue = valueAt(value, issue.path);
+    const wrongType = typeMismatchMessage(issue.errors, unionValue);
+    if (wrongType) add(path, wrongType);
+    else {
+      const best = bestBranch(issue.errors, options, unionValue);
+      collectIssues(issue.errors[best]!, path, options?.[best], unionValue, add);
+    }
+  }
+}
+
+/**
+ * Which form of a union to report: not one that refuses the value's type outright; then the one that declares
+ * the most of the keys the value has (when the value shares no key with any form: the first form, the main
+ * one); then the one with the fewest missing fields; then the fewest issues; then the first.
+ */
+function bestBranch(branches: readonly (readonly TIssue[])[], options: readonly TSchema[] | undefined, value: unknown): number {
+  const keys = isPlainObject(value) ? Object.keys(value) : [];
+  const known = branches.map((_, i) => {
+    const shape = options?.[i] ? objectShape(options[i]) : undefined;
+    return shape ? keys.filter((k) => Object.hasOwn(shape, k)).length : 0;
+  });
+  const anyKnown = known.some((n) => n > 0);
+  const score = (errs: readonly TIssue[], i: number) => [
+    errs.some((e) => e.path.length === 0 && e.code === "invalid_type") ? 1 : 0,
+    -known[i]!,
+    anyKnown ? errs.filter((e) => e.code === "invalid_type" && valueAt(value, e.path) === undefined).length : 0,
+    anyKnown ? errs.length : 0,
+  ];
+  let best = 0;
+  let bestScore = score(branches[0]!, 0);
+  for (let i = 1; i < branches.length; i++) {
+    const s = score(branches[i]!, i);
+    const d = s.findIndex((v, j) => v !== bestScore[j]);
+    if (d >= 0 && s[d]! < bestScore[d]!) [best, bestScore] = [i, s];
+  }
+  return best;
+}
+
+/** When every form refuses the value itself (its type or value, nothing inside it): one message naming them all. */
+function typeMismatchMessage(branches: readonly (readonly TIssue[])[], value: unknown): string | undefined {
+  const expected: string[] = [];
+  for (const errs of branches) {
+    for (const e of errs) {
+      if (e.path.length > 0) return undefined;
+      if (e.code === "invalid_type") expected.push(e.expected);
+      else if (e.code === "invalid_value") expected.push(...e.values.map((v) => JSON.stringify(v) ?? String(v)));
+      else return undefined;
+    }
+  }
+  if (expected.length === 0) return undefined;
+  const received = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  return `Invalid input: expected ${[...new Set(expected)].join(" or ")}, received ${received}`;
+}
+
+/** The schema that parses the value at `path` below `schema` (through wrappers, objects, arrays, records, tuples). */
+function schemaAt(schema: TSchema, path: TPath): TSchema | undefined {
+  let s: TSchema | undefined = unwrap(schema);
+  for (const seg of path) {
+    if (!s) return undefined;
+    const def = s._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+    if (def.type === "object") {
+      const d = def as unknown as z.core.$ZodObjectDef;
+      s = typeof seg === "string" && Object.hasOwn(d.shape, seg) ? d.shape[seg] : d.catchall;
+    } else if (def.type === "array") s = (def as unknown as z.core.$ZodArrayDef).element;
+    else if (def.type === "record") s = (def as unknown as z.core.$ZodRecordDef).valueType;
+    else if (def.type === "tuple") {
+      const d = def as unknown as z.core.$ZodTupleDef;
+      s = d.items[Number(seg)] ?? d.rest ?? undefined;
+    } else return undefined;
+    s = s ? unwrap(s) : undefined;
+  }
+  return s;
+}
+
+/** Through the wrappers that parse the same value (optional, nullable, default, pipe's input side…). */
+function unwrap(schema: TSchema): TSchema {
+  let s = schema;
+  for (let i = 0; i < 32; i++) {
+    const def = s._zod.def as z.core.$ZodTypeDef & { innerType?: TSchema; in?: TSchema; out?: TSchema; getter?: () => TSchema };
+    if (def.innerType && ["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"].includes(def.type)) s = def.innerType;
+    else if (def.type === "pipe" && def.in && def.out) s = def.in._zod.def.type === "transform" ? def.out : def.in;
+    else if (def.type === "lazy" && def.getter) s = def.getter();
+    else break;
+  }
+  return s;
+}
+
+function objectShape(schema: TSchema): Readonly<Record<string, TSchema>> | undefined {
+  const s = unwrap(schema);
+  return s._zod.def.type === "object" ? (s._zod.def as z.core.$ZodObjectDef).shape : undefined;
+}
+
+function valueAt(value: unknown, path: TPath): unknown {
+  let v = value;
+  for (const seg of path) {
+    if (typeof v !== "object" || v === null || typeof seg === "symbol" || !Object.hasOwn(v, seg)) return undefined;
+    v = (v as Record<string, unknown>)[seg];
+  }
+  return v;
 }
 
 export const NUL_MESSAGE = "Must not contain NUL characters";
@@ -69,7 +193,7 @@ export function nulDetails(value: unknown, root: string): TErrorDetails {
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw errors.validation(issuesToDetails(result.error.issues, root));
+  if (!result.success) throw errors.validation(issuesToDetails(result.error.issues, root, schema, value));
   const nul = nulDetails(result.data, root);
   if (Object.keys(nul).length > 0) throw errors.validation(nul);
   return result.data;

@@ -3,7 +3,7 @@
  * answer. The output types are inferred from these, so each shape is written once. Dates stay `Date` in
  * the domain and reach JSON as ISO strings.
  */
-import { z } from "@/server/lib/zod";
+import { valueError, z } from "@/server/lib/zod";
 import { isValidTimeZone } from "./end-of-day";
 
 export const ZCreateApiKey = z
@@ -12,7 +12,7 @@ export const ZCreateApiKey = z
     roleId: z.string().min(1, "Choose a role"),
     workspaceId: z.string().min(1, "Choose a workspace"),
     /** The last day the key works, in the creator's time zone. */
-    expiresOn: z.iso.date("Use a date like 2030-12-31").optional(),
+    expiresOn: z.iso.date(valueError("Use a date like 2030-12-31")).optional(),
     /**
      * The creator's IANA time zone (the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`). Read
      * only with `expiresOn`, the day it places: without an expiry date it is ignored, never refused — the

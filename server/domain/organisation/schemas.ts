@@ -6,7 +6,7 @@
  */
 import { IP_ENTRY_MESSAGE, isIpOrCidr } from "@/common/ip-entry";
 import { TEMPLATE_ACCESS } from "@/server/db/schema";
-import { z } from "@/server/lib/zod";
+import { valueError, z } from "@/server/lib/zod";
 
 // ——— The public API (/api/v1): the account a key acts as ———
 
@@ -38,7 +38,7 @@ export const ZAccount = z
 
 export const ZCreateOwner = z.object({
   name: z.string().trim().min(1, "Name is required").max(200),
-  email: z.email("Enter a valid email address").transform((e) => e.toLowerCase()),
+  email: z.email(valueError("Enter a valid email address")).transform((e) => e.toLowerCase()),
   password: z.string().min(10, "Use at least 10 characters").max(200),
   organisationName: z.string().trim().min(1, "Organisation name is required").max(200),
 });
@@ -70,7 +70,7 @@ export type TMe = z.infer<typeof ZMe>;
 
 export const ZMemberName = z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters");
 export const ZMemberEmail = z
-  .email("Enter a valid email address")
+  .email(valueError("Enter a valid email address"))
   .max(320)
   .transform((e) => e.toLowerCase());
 /** The same rule as the owner's password at setup. */

@@ -5,7 +5,7 @@
  */
 import { DOCUMENT_UPLOAD_STATES, FIELD_TYPES, TEMPLATE_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
-import { z } from "@/server/lib/zod";
+import { valueError, z } from "@/server/lib/zod";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
@@ -102,9 +102,12 @@ export const ZAddDocument = z
   .union([
     z.object({
       name: z.string().trim().min(1, "Enter a name").max(200),
-      fileSize: z.number().int().min(1, "The file is empty"),
+      fileSize: z
+        .number()
+        .int({ abort: true })
+        .min(1, { error: (iss) => (Number(iss.input) < 0 ? "A size in bytes cannot be negative" : "The file is empty") }),
       contentType: z
-        .enum(["application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"], "PDF or DOCX only")
+        .enum(["application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"], valueError("PDF or DOCX only"))
         .default("application/pdf"),
     }),
     z.object({ libraryDocumentId: z.string().min(1), name: z.string().trim().min(1).max(200).optional() }),
