@@ -6,6 +6,7 @@ import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
+import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
 import { assertRecipientLimit } from "./assert-recipient-limit";
 import { auditPackageChange } from "./audit-package-change";
@@ -18,10 +19,12 @@ import type { TAddRecipient, TPackage } from "./schemas";
  * Correction: a new recipient at `order` (the end when omitted), later ones moving down. In a sent package
  * (IN_PROGRESS or ON_HOLD) a parallel package invites them at once (SESSION_SENT); a sequential one requires
  * a position after every recipient already invited (422 at `order`) and invites them when their turn comes.
+ * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
 export async function addRecipient(db: Db, actor: TActor, packageId: string, input: TAddRecipient): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    assertCanActOn(actor, pkg);
     assertCorrectable(pkg);
     const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
     await assertRecipientLimit(tx, pkg.organisationId, sessions.length + 1);

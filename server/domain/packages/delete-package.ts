@@ -4,6 +4,7 @@ import { packages } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
+import { assertCanActOn } from "./assert-can-act-on";
 import { auditPackageChange } from "./audit-package-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
@@ -14,11 +15,13 @@ const ANNOUNCED = new Set(["SCHEDULED", "IN_PROGRESS", "ON_HOLD"]);
 /**
  * Soft delete (later reads are 404). A scheduled, in-progress or on-hold package raises PACKAGE_DELETED, then
  * SESSION_CANCELLED for every open session; a draft or an ended package raises nothing. The externalId is
- * released (kept in the audit event) so the caller may use it again.
+ * released (kept in the audit event) so the caller may use it again. Any package but a DRAFT needs
+ * canSendPackages (403; assert-can-act-on.ts): a draft is its preparer's to discard.
  */
 export async function deletePackage(db: Db, actor: TActor, packageId: string): Promise<{ id: string; deleted: true }> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    assertCanActOn(actor, pkg);
     const at = now();
     const [deleted] = await tx
       .update(packages)

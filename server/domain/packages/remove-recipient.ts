@@ -6,6 +6,7 @@ import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { advancePackage } from "./advance-package";
+import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
 import { auditPackageChange } from "./audit-package-change";
 import { findPackage } from "./find-package";
@@ -15,10 +16,12 @@ import { recordSessionEvent } from "./record-session-event";
  * Correction: removes a recipient who has not finished. An open session raises SESSION_CANCELLED; the session
  * row and its fields are deleted, so its id disappears from the package. A sent package keeps at least one
  * recipient (409) and then moves on (the next recipient's turn, or completion if everyone left has signed).
+ * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
 export async function removeRecipient(db: Db, actor: TActor, packageId: string, sessionId: string): Promise<{ id: string; deleted: true }> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    assertCanActOn(actor, pkg);
     const [session] = await tx.select().from(recipientSessions).where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
     if (!session) throw errors.notFound("Recipient session");
     assertCorrectable(pkg);

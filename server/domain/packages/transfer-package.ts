@@ -5,6 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
+import { assertCanActOn } from "./assert-can-act-on";
 import { auditPackageChange } from "./audit-package-change";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
@@ -13,11 +14,13 @@ import type { TPackage, TTransferPackage } from "./schemas";
 /**
  * A new owner, by user id or email, who must be a (not removed) member of the organisation (400 otherwise).
  * No event (the spec has none for it); the audit trail records the old and new owner. The view is built in
- * the transaction, as the actor may no longer see the package once it is someone else's.
+ * the transaction, as the actor may no longer see the package once it is someone else's. Any package but a
+ * DRAFT needs canSendPackages (403; assert-can-act-on.ts): a draft may be handed to someone who can send it.
  */
 export async function transferPackage(db: Db, actor: TActor, packageId: string, input: TTransferPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    assertCanActOn(actor, pkg);
     const who = input.userId ? eq(users.id, input.userId) : eq(users.email, input.email ?? "");
     const [member] = await tx
       .select({ id: users.id, email: users.email })

@@ -7,6 +7,7 @@ import { isUniqueViolation } from "@/server/domain/organisation/unique-violation
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
+import { assertCanActOn } from "./assert-can-act-on";
 import { assertExternalIdFree } from "./assert-external-id-free";
 import { auditPackageChange } from "./audit-package-change";
 import { findPackage } from "./find-package";
@@ -18,12 +19,14 @@ import type { TPackage, TUpdatePackage } from "./schemas";
 /**
  * Changes a DRAFT or SCHEDULED package (400 otherwise; 409 while another member holds its edit lock).
  * `sendAt` moves a SCHEDULED package's send (must be in the future; PACKAGE_SCHEDULED again); a draft is
- * scheduled with send instead, where the send conditions are checked.
+ * scheduled with send instead, where the send conditions are checked. A SCHEDULED package needs
+ * canSendPackages (403; assert-can-act-on.ts): moving or changing a scheduled send is the sender's decision.
  */
 export async function updatePackage(db: Db, actor: TActor, packageId: string, input: TUpdatePackage): Promise<TPackage> {
   try {
     return await withEvents(db, async (tx) => {
       const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+      assertCanActOn(actor, pkg);
       if (pkg.status !== "DRAFT" && pkg.status !== "SCHEDULED") throw errors.badRequest("Only DRAFT or SCHEDULED packages can be changed");
       await assertNotLocked(tx, actor, { type: "package", id: pkg.id });
       const at = now();

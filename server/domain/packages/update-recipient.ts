@@ -5,6 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { withEvents } from "@/server/domain/webhooks/events/with-events";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
+import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
 import { auditPackageChange } from "./audit-package-change";
 import { findPackage } from "./find-package";
@@ -15,10 +16,12 @@ import type { TPackage, TUpdateRecipient } from "./schemas";
 /**
  * Correction: a recipient's email or name. A recipient already invited (SENT or OPENED) whose email changes is
  * invited again: a new token (the old link stops working), SESSION_SENT again. A finished recipient is 409.
+ * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
 export async function updateRecipient(db: Db, actor: TActor, packageId: string, sessionId: string, input: TUpdateRecipient): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    assertCanActOn(actor, pkg);
     const [session] = await tx.select().from(recipientSessions).where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
     if (!session) throw errors.notFound("Recipient session");
     assertCorrectable(pkg);
