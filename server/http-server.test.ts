@@ -5,16 +5,19 @@
  * forged copy of our private header) neither escapes the rate limit nor passes the allowlist; forwarded
  * headers count only when the socket peer is a proxy the operator listed.
  */
-import type http from "node:http";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { organisations } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { MALFORMED_PATH_MESSAGE } from "@/server/http/unrouted-api";
+import { createLogger, setLogger } from "@/server/lib/logger";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
-import { createHttpServer, resolveClientAddress, type TNextHandler } from "./http-server";
+import { createHttpServer, loggableServerPath, NOT_FOUND_PATH, resolveClientAddress, type TNextHandler } from "./http-server";
 
 const t = useTestDb();
 let server: http.Server | undefined;
@@ -146,5 +149,161 @@ describe("unknown /api/v1 paths and methods", () => {
       "GET /packages",
       "GET /api/v1x",
     ]);
+  });
+});
+
+/**
+ * What Next 16 does with a path (reproduced on a production build, see ./http/unrouted-api.ts `pathDecodes`):
+ * a segment matched against a dynamic route is decoded, and when that fails the answer is a plain-text 500 with
+ * nothing logged; an address no route serves is its 404 page. Every path here is "dynamic".
+ */
+function nextLike(reached: string[]): TNextHandler {
+  return async (req, res) => {
+    reached.push(`${req.method} ${req.url}`);
+    const pathname = (req.url ?? "/").split("?", 1)[0]!;
+    try {
+      pathname.split("/").forEach((segment) => decodeURIComponent(segment));
+    } catch {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end("Internal Server Error");
+      return;
+    }
+    if (pathname === NOT_FOUND_PATH) {
+      res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!DOCTYPE html><title>Page not found</title>");
+      return;
+    }
+    res.end("next");
+  };
+}
+
+/** A raw request: fetch() would normalise what these tests send on purpose. */
+function rawRequest(base: string, method: string, target: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, method, path: target }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("paths that do not decode (issue 24: a plain-text 500 before authentication, nothing logged)", () => {
+  it("answer a JSON 400 on /api and /uploads, without reaching Next; /api/v1 counts them against the rate limit", async () => {
+    const reached: string[] = [];
+    const base = await listen(nextLike(reached));
+    const cases: [string, string][] = [
+      ["GET", "/api/v1/packages/%ff"],
+      ["GET", "/api/v1/packages/%"],
+      ["PUT", "/uploads/%"],
+      ["GET", "/api/app/sign/x/fields/%ff"],
+      ["PUT", "/api/app/sign/x/fields/%ff"],
+      ["PATCH", "/api/app/roles/%ff"],
+      ["GET", "/api/v1/packages/pkg_1/documents/%E0%A4%A"], // a truncated UTF-8 sequence
+      ["POST", "/api/v1/packages/%ED%A0%80/send"], // a UTF-16 surrogate encoded as UTF-8 (forbidden)
+      ["GET", "/api/v1/no-such-thing/%C0%AF"], // an overlong encoding of "/"
+      ["DELETE", "/api/auth/%zz"],
+    ];
+    for (const [method, path] of cases) {
+      const res = await rawRequest(base, method, `${path}?q=1`);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body)).toEqual({ error: MALFORMED_PATH_MESSAGE });
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers["x-ratelimit-limit"]).toBe(path.startsWith("/api/v1/") ? "120" : undefined);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it("give pages the app's HTML 404 (Next renders it for a path no route serves)", async () => {
+    const reached: string[] = [];
+    const base = await listen(nextLike(reached));
+    for (const path of ["/sign/%ff", "/sign/%", "/invite/%E2%82", "/packages/%ff%fe", "/templates/%00", "/packages/a%00b"]) {
+      const res = await rawRequest(base, "GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+    }
+    expect(reached).toEqual(Array(6).fill(`GET ${NOT_FOUND_PATH}`));
+  });
+
+  it("leave every path that decodes to Next, untouched (a NUL in an API param is the route's 422)", async () => {
+    const reached: string[] = [];
+    const base = await listen(nextLike(reached));
+    const paths = ["/sign/abc%20d", "/api/v1/packages/pkg_1", "/api/v1/webhooks/%00", "/api/app/roles/r%C3%A9le", "/packages/%F0%9F%98%80?x=%ff", "/uploads/tok%2Fen"];
+    for (const path of paths) expect(await (await rawRequest(base, "GET", path)).body, path).toBe("next");
+    expect(reached).toEqual(paths.map((p) => `GET ${p}`));
+  });
+
+  it("answer a request target that is not a path (`*`) with a JSON 400; an absolute-form target is checked like a path", async () => {
+    const reached: string[] = [];
+    const base = await listen(nextLike(reached));
+    const star = await rawRequest(base, "OPTIONS", "*");
+    expect(star.status).toBe(400);
+    expect(JSON.parse(star.body)).toEqual({ error: MALFORMED_PATH_MESSAGE });
+    const absolute = await rawRequest(base, "GET", `${base}/api/v1/packages/%ff`);
+    expect(absolute.status).toBe(400);
+    expect((await rawRequest(base, "GET", `${base}/api/v1/account`)).body).toBe("next");
+    expect(reached).toEqual([`GET ${base}/api/v1/account`]);
+  });
+});
+
+describe("every 5xx answer is logged, whoever made it", () => {
+  let lines: string[] = [];
+  beforeEach(() => {
+    lines = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+        done();
+      },
+    });
+    setLogger(createLogger(sink, "info"));
+  });
+  afterEach(() => setLogger(undefined));
+  const records = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it("logs a 500 that Next answered without logging, and a 502 as a warning, with the path minus its token and query", async () => {
+    // Next sets headers one by one (appendHeader), so the server can read the request id back.
+    const base = await listen(async (req, res) => {
+      res.statusCode = req.url!.startsWith("/api/app/sign") ? 502 : req.url!.startsWith("/fine") ? 404 : 500;
+      res.appendHeader("x-request-id", "req-1");
+      res.end("Internal Server Error");
+    });
+    await rawRequest(base, "GET", "/sign/tok_secret?x=1");
+    await rawRequest(base, "POST", "/api/app/sign/tok_secret/fields/f1");
+    await rawRequest(base, "GET", "/fine");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(records().map(({ level, msg, method, path, status, requestId }) => ({ level, msg, method, path, status, requestId }))).toEqual([
+      { level: 50, msg: "server error response", method: "GET", path: "/sign/[token]", status: 500, requestId: "req-1" },
+      { level: 40, msg: "server error response", method: "POST", path: "/api/app/sign/[token]/fields/f1", status: 502, requestId: "req-1" },
+    ]);
+    expect(lines.join("\n")).not.toContain("tok_secret");
+  });
+
+  it("logs what Next's handler throws with the project logger, and answers a JSON 500", async () => {
+    const base = await listen(async () => {
+      throw new Error("next exploded");
+    });
+    const res = await rawRequest(base, "GET", "/uploads/tok_secret");
+    expect(res.status).toBe(500);
+    expect(JSON.parse(res.body)).toEqual({ error: "Internal error" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const logged = records();
+    expect(logged.map((r) => [r.level, r.msg, r.path])).toEqual([
+      [50, "unhandled error in the HTTP server", "/uploads/[token]"],
+      [50, "server error response", "/uploads/[token]"],
+    ]);
+    expect((logged[0]!.err as { message: string }).message).toBe("next exploded");
+  });
+
+  it("loggableServerPath hides the token segments only", () => {
+    expect(loggableServerPath("/invite/abc")).toBe("/invite/[token]");
+    expect(loggableServerPath("/api/app/invites/abc/accept")).toBe("/api/app/invites/[token]/accept");
+    expect(loggableServerPath("/api/v1/packages/pkg_1/signing-url")).toBe("/api/v1/packages/pkg_1/signing-url");
+    expect(loggableServerPath("/sign/")).toBe("/sign/");
   });
 });

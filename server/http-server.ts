@@ -1,14 +1,17 @@
 /**
  * Our own HTTP server around Next's request handler. Its jobs beyond serving: record the client's address
  * from the socket in a private header, after deleting any copy the client sent (forwarded headers are
- * believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES); and answer unknown
- * /api/v1 paths and methods with the API's JSON 404/405 before Next sees them (./http/unrouted-api.ts).
+ * believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES); answer unknown
+ * /api/v1 paths and methods with the API's JSON 404/405 before Next sees them (./http/unrouted-api.ts);
+ * keep paths Next cannot decode away from it (a JSON 400 on /api and /uploads, the app's HTML 404 page
+ * elsewhere); and log every 5xx answer, whoever made it (Next makes some without logging anything).
  */
 import http from "node:http";
 import ipaddr from "ipaddr.js";
 import { CLIENT_ADDRESS_HEADER } from "./http/steps/client-address";
 import { addressAllowed } from "./http/steps/authorize";
-import { isApiPath, unroutedApiResponse } from "./http/unrouted-api";
+import { isApiPath, isJsonPath, malformedPathResponse, pathDecodes, unroutedApiResponse } from "./http/unrouted-api";
+import { logger } from "./lib/logger";
 
 export function normaliseAddress(value: string | undefined): string | null {
   if (!value) return null;
@@ -54,19 +57,63 @@ export function resolveClientAddress(
 
 export type TNextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
+/**
+ * Where a page path that cannot be served goes instead: no route (`_`-prefixed folders are private in the App
+ * Router, so no file under app/ can ever answer it), so Next renders the app's own 404 page (app/not-found.tsx)
+ * with status 404.
+ */
+export const NOT_FOUND_PATH = "/_not-a-route";
+
+/** Path segments that hold a credential (a signing, upload or invitation token): logged as `[token]`. */
+const TOKEN_PARENTS = new Set(["sign", "uploads", "invite", "invites"]);
+
+/** The path as the log may show it: no query string, and no token. */
+export function loggableServerPath(pathname: string): string {
+  const segments = pathname.split("/");
+  return segments.map((segment, i) => (i > 0 && TOKEN_PARENTS.has(segments[i - 1]!) && segment ? "[token]" : segment)).join("/");
+}
+
+/** The path of a request target: origin-form (`/a/b?c`) or absolute-form (`http://host/a/b`); null for anything else (`*`). */
+function pathnameOf(target: string): string | null {
+  if (target.startsWith("/")) return target.split("?", 1)[0]!.split("#", 1)[0]!;
+  return URL.canParse(target) ? new URL(target).pathname : null;
+}
+
 export function createHttpServer(handle: TNextHandler, trustedProxies: readonly string[]): http.Server {
   return http.createServer((req, res) => {
     delete req.headers[CLIENT_ADDRESS_HEADER];
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
     if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
-    const pathname = (req.url ?? "/").split("?", 1)[0]!;
-    const unrouted = isApiPath(pathname) ? unroutedApiResponse(pathname, req.method ?? "GET", address) : undefined;
-    if (unrouted) {
-      void sendResponse(res, unrouted);
+    const method = req.method ?? "GET";
+    const pathname = pathnameOf(req.url ?? "/");
+    // Next changes req.url while it works: what the log shows is taken now.
+    const logPath = pathname === null ? "[not a path]" : loggableServerPath(pathname);
+    res.on("finish", () => {
+      if (res.statusCode < 500) return;
+      const requestId = res.getHeader("x-request-id");
+      const fields = { method, path: logPath, status: res.statusCode, requestId: typeof requestId === "string" ? requestId : undefined };
+      if (res.statusCode === 500) logger().error(fields, "server error response");
+      else logger().warn(fields, "server error response");
+    });
+    if (pathname === null) {
+      void sendResponse(res, malformedPathResponse("", address));
       return;
     }
+    if (!pathDecodes(pathname) || (!isJsonPath(pathname) && decodesToNul(pathname))) {
+      if (isJsonPath(pathname)) {
+        void sendResponse(res, malformedPathResponse(pathname, address));
+        return;
+      }
+      req.url = NOT_FOUND_PATH;
+    } else {
+      const unrouted = isApiPath(pathname) ? unroutedApiResponse(pathname, method, address) : undefined;
+      if (unrouted) {
+        void sendResponse(res, unrouted);
+        return;
+      }
+    }
     handle(req, res).catch((err: unknown) => {
-      console.error(err);
+      logger().error({ err, method, path: logPath }, "unhandled error in the HTTP server");
       if (!res.headersSent) {
         res.statusCode = 500;
         res.setHeader("content-type", "application/json");
@@ -74,6 +121,15 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
       res.end(JSON.stringify({ error: "Internal error" }));
     });
   });
+}
+
+/**
+ * A page path with a segment that decodes to U+0000: no page has such an address, and a page that handed it to
+ * a query would fail (PostgreSQL cannot compare a NUL). The JSON paths' routes answer it as a 422 naming the
+ * param (server/lib/parse.ts).
+ */
+function decodesToNul(pathname: string): boolean {
+  return pathname.includes("%00");
 }
 
 async function sendResponse(res: http.ServerResponse, response: Response): Promise<void> {

@@ -10,6 +10,10 @@
  * /api/v1 request (Next's proxy machinery, not this code), a third of a list request's CPU; here, a known
  * route costs one match against the route table. Under `next dev` (no server of ours) unknown paths get
  * Next's own 404.
+ *
+ * A path with a segment that is not percent-encoded UTF-8 (`/api/v1/packages/%ff`, `/uploads/%`) is refused
+ * here too, with a JSON 400, for every JSON path (/api/…, /uploads/…): Next's router decodes each segment
+ * it matches against a dynamic route, and a failure there answered a plain-text 500 (see `pathDecodes`).
  */
 import { randomUUID } from "node:crypto";
 import { publicOperations } from "@/server/http/operations";
@@ -22,6 +26,48 @@ const table = compileRouteTable(publicOperations);
 
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api/v1" || pathname.startsWith("/api/v1/");
+}
+
+/** Paths answered in JSON, never with a page: the APIs (/api/v1, /api/app, /api/auth, health…) and upload URLs. */
+export function isJsonPath(pathname: string): boolean {
+  return /^\/(api|uploads)(\/|$)/.test(pathname);
+}
+
+export const MALFORMED_PATH_MESSAGE = "Malformed path: a segment is not valid percent-encoded UTF-8";
+
+/**
+ * Whether every segment of a raw (still percent-encoded) path decodes with decodeURIComponent. Next's router
+ * decodes each segment it matches against a dynamic route (`/sign/[token]`, `/api/v1/packages/[packageId]`) and,
+ * when that throws (`%ff`, a lone `%`, a truncated or overlong UTF-8 sequence, an encoded surrogate), it tries
+ * to render a pages-router `/400` error page that an App-Router-only build does not have: the failure to
+ * render it is deliberately not logged (a "missing required error components" WrappedBuildError in
+ * next/dist/server/base-server.js `renderErrorToResponseImpl`) and the answer is a plain-text 500 "Internal
+ * Server Error". So such a path never reaches Next. A segment that decodes can only hold well-formed Unicode.
+ */
+export function pathDecodes(pathname: string): boolean {
+  for (const segment of pathname.split("/")) {
+    if (!segment.includes("%")) continue;
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The JSON 400 for a JSON path that does not decode (`pathDecodes`). An /api/v1 path counts against the
+ * per-address rate limit like every other /api/v1 request, and carries its headers.
+ */
+export function malformedPathResponse(pathname: string, clientAddress: string | null): Response {
+  let headers: Record<string, string> = { "X-Request-Id": randomUUID() };
+  try {
+    if (isApiPath(pathname)) headers = { ...headers, ...rateLimitHeaders(takeRateLimit(clientAddress)) };
+    throw errors.badRequest(MALFORMED_PATH_MESSAGE);
+  } catch (err) {
+    return errorResponse(err, headers).response;
+  }
 }
 
 /** The answer for an unknown /api/v1 path or method; undefined when a route serves it. */
