@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { actingNeedsSendPermission } from "@/common/send-permission";
 import { browserTimeZone, formatDateTime } from "@/components/lib/format";
 import { Button } from "@/components/ui/button";
 import { CopyField } from "@/components/ui/copy-field";
@@ -33,6 +34,9 @@ export function recipientLabel(s: TSession): string {
   return s.name ? `${s.name} <${s.email ?? ""}>` : (s.email ?? s.roleName ?? `Recipient ${s.order + 1}`);
 }
 
+// Sending and every action on a scheduled or sent package need canSendPackages, as on the server.
+const NOT_SENDER = "Your role may not send packages, nor act on a scheduled or sent one.";
+
 /** The reason an action does not fit the package now, or null when it does. */
 export function unavailable(ask: TAsk, pkg: TPackage, canSend: boolean): string | null {
   const s = pkg.status;
@@ -43,21 +47,27 @@ export function unavailable(ask: TAsk, pkg: TPackage, canSend: boolean): string 
       if (!canSend) return "Your role may not send packages.";
       return s === "DRAFT" || s === "SCHEDULED" ? null : "Only a draft or scheduled package can be sent or scheduled.";
     case "hold":
+      if (!canSend) return NOT_SENDER;
       return s === "IN_PROGRESS" ? null : "Only a package in progress can be put on hold.";
     case "resume":
+      if (!canSend) return NOT_SENDER;
       return s === "ON_HOLD" ? null : "Only a package on hold can be resumed.";
     case "void":
+      if (!canSend) return NOT_SENDER;
       if (s === "DRAFT" || s === "SCHEDULED") return "Only a sent package can be voided; delete a draft or scheduled package instead.";
       return s === "IN_PROGRESS" || s === "ON_HOLD" ? null : "The package has already ended.";
     case "remind":
+      if (!canSend) return NOT_SENDER;
       if (s !== "IN_PROGRESS") return "Only a package in progress can be reminded.";
       return open ? null : "No recipient is waiting to sign.";
     case "link":
+      if (!canSend) return NOT_SENDER;
       if (s !== "IN_PROGRESS") return "A signing link exists only while the package is in progress.";
       return open ? null : "No recipient's turn to sign.";
     case "delete":
     case "transfer":
-      return null;
+      // The server's rule (common/send-permission.ts): a draft's preparer may transfer or delete it.
+      return canSend || !actingNeedsSendPermission(s) ? null : NOT_SENDER;
   }
 }
 

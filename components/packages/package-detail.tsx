@@ -215,7 +215,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                         <Button size="sm" variant="ghost" onClick={() => onAsk("remind", s.id)} disabled={unavailable("remind", pkg, canSend) !== null}>
                           Remind
                         </Button>
-                        <Button size="sm" variant="ghost" onClick={() => onAsk("link", s.id)}>
+                        <Button size="sm" variant="ghost" onClick={() => onAsk("link", s.id)} disabled={unavailable("link", pkg, canSend) !== null}>
                           Copy signing link
                         </Button>
                       </div>
