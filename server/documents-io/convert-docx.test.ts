@@ -1,6 +1,7 @@
 /**
  * convertDocx runs the real LibreOffice on a real DOCX, and answers 502 with a clear message when the
- * converter is missing, crashes, produces nothing or overruns its time limit. Protects: the whole process
+ * converter is missing, crashes or produces nothing; 422 when the document overruns its time limit (the
+ * document's doing) or is a ZIP bomb (refused before the converter starts). Protects: the whole process
  * group dies on timeout (a surviving soffice.bin would pile up), conversions queue one at a time, temporary
  * directories are always removed, and the network namespace really cuts the converter off (checked against
  * a listener on 127.0.0.1, the only address tests may use). With GOTENBERG_URL the DOCX is posted to a
@@ -18,6 +19,7 @@ import { resetEnvCache } from "@/server/env";
 import { AppError } from "@/server/lib/errors";
 import { CONVERT_MESSAGES, convertDocx } from "./convert-docx";
 import { inspectFile } from "./inspect-file";
+import { docxParts, zerosDeflated, zipRecords } from "./test-support/zip-records";
 
 const DOCX_FIXTURE = path.join(import.meta.dirname, "fixtures", "hello.docx");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "foliosign-convert-test-"));
@@ -54,6 +56,16 @@ async function badGateway(promise: Promise<unknown>): Promise<string> {
   return (error as AppError).message;
 }
 
+async function unprocessable(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).kind).toBe("UNPROCESSABLE");
+  return (error as AppError).message;
+}
+
 const ourTempDirs = () => readdirSync(os.tmpdir()).filter((n) => /^foliosign-convert-(?!test-)/.test(n));
 
 describe("convertDocx", () => {
@@ -82,17 +94,28 @@ describe("convertDocx", () => {
     expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: silent }))).toBe(CONVERT_MESSAGES.noOutput);
   });
 
-  it("kills the whole process group on timeout and answers 502", async () => {
+  it("kills the whole process group on timeout and answers 422: the document took too long", async () => {
     const pidFile = path.join(scratch, "sleeper.pid");
     const sleeper = fakeConverter("sleeper", `sleep 600 &\necho $! > ${pidFile}\nwait`);
-    const message = await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: sleeper, timeoutMs: 300 }));
+    const message = await unprocessable(convertDocx(DOCX_FIXTURE, { sofficePath: sleeper, timeoutMs: 300 }));
     expect(message).toBe(CONVERT_MESSAGES.timeout(300));
+    expect(message).toBe(
+      "The document took too long to convert (more than 0.3 s); it may be too large or too complex: simplify it, or save it as a PDF and upload that",
+    );
     // The grandchild `sleep` was in the group: it is gone (or a zombie awaiting its reaper), not sleeping.
     const pid = readFileSync(pidFile, "utf8").trim();
     await vi.waitFor(() => {
       const status = existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, "utf8") : "";
       expect(status).not.toMatch(/^State:\s+[RSD]/m);
     });
+  });
+
+  it("refuses a ZIP bomb with 422 before the converter starts", async () => {
+    const marker = path.join(scratch, "bomb-converter-ran");
+    const converter = fakeConverter("bomb-converter", `touch ${marker}\nexit 0`);
+    const bomb = zipRecords(docxParts({ name: "word/document.xml", data: zerosDeflated(1024), uncompressed: 1024 * 1024 * 1024, method: 8 }));
+    expect(await unprocessable(convertDocx(bomb, { sofficePath: converter }))).toMatch(/^The DOCX would expand to 10737\d+ bytes, more than the limit of 209715200 bytes/);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("runs one conversion at a time by default, in order", async () => {
@@ -170,7 +193,7 @@ describe("convertDocx through Gotenberg", () => {
     }
   });
 
-  it("answers 502 when Gotenberg fails, answers something else than a PDF, or stays silent", async () => {
+  it("answers 502 when Gotenberg fails or answers something else than a PDF, 422 when it stays silent past the limit", async () => {
     const failing = await fakeGotenberg((res) => res.writeHead(503).end("busy"));
     const notPdf = await fakeGotenberg((res) => res.writeHead(200).end("<html>login</html>"));
     const silent = await fakeGotenberg(() => {});
@@ -179,7 +202,7 @@ describe("convertDocx through Gotenberg", () => {
         CONVERT_MESSAGES.crashed("Gotenberg answered 503"),
       );
       expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: notPdf.url }))).toBe(CONVERT_MESSAGES.noOutput);
-      expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: silent.url, timeoutMs: 200 }))).toBe(
+      expect(await unprocessable(convertDocx(DOCX_FIXTURE, { gotenbergUrl: silent.url, timeoutMs: 200 }))).toBe(
         CONVERT_MESSAGES.timeout(200),
       );
     } finally {

@@ -21,8 +21,12 @@
  *   also killed after a normal exit, so no helper outlives a conversion.
  * - **Concurrency**: at most `CONVERT_CONCURRENCY` (default 1) conversions per process; the rest queue.
  *   LibreOffice is memory-hungry and the machine small; one at a time is the safe default.
- * - Missing binary, a crash, no PDF produced, or a timeout → `AppError("BAD_GATEWAY")` (502) with a clear
- *   message; details go to the log, never to the API user.
+ * - **ZIP bombs** are refused before the converter starts (`checkDocxArchive`: declared sizes, ratios and
+ *   records; 422), so a 1 MB file that expands to 1 GiB never holds the conversion slot. The upload already
+ *   refuses them; this covers a DOCX stored before that check existed.
+ * - A **timeout** is the document's doing (too large or too complex to convert in the time allowed), not the
+ *   converter's: `AppError("UNPROCESSABLE")` (422) saying so. Missing binary, a crash or no PDF produced →
+ *   `AppError("BAD_GATEWAY")` (502) with a clear message. Details go to the log, never to the API user.
  * - **Gotenberg** (`GOTENBERG_URL`), when set, replaces the local binary: the DOCX is posted to its
  *   LibreOffice route under the same time limit (the request is aborted) and the same concurrency limit.
  *   Its network isolation is the operator's business (Gotenberg has its own flags for it); the answer is
@@ -36,6 +40,7 @@ import { env } from "@/server/env";
 import { concurrencyLimit } from "@/server/lib/concurrency";
 import { AppError } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
+import { checkDocxArchive } from "./check-docx-archive";
 import { makeTempDir } from "./temp-dirs";
 
 export type TConvertOptions = {
@@ -51,7 +56,8 @@ export type TConvertOptions = {
 
 export const CONVERT_MESSAGES = {
   missing: "The DOCX converter is not available (LibreOffice is not installed or SOFFICE_PATH is wrong)",
-  timeout: (ms: number) => `The DOCX conversion did not finish within ${ms} ms`,
+  timeout: (ms: number) =>
+    `The document took too long to convert (more than ${ms / 1000} s); it may be too large or too complex: simplify it, or save it as a PDF and upload that`,
   crashed: (how: string) => `The DOCX converter failed (${how})`,
   noOutput: "The DOCX converter produced no PDF (the document may be damaged or use unsupported features)",
 } as const;
@@ -77,6 +83,8 @@ export async function convertDocx(source: string | Uint8Array, options: TConvert
   const sofficePath = options.sofficePath ?? config.SOFFICE_PATH;
   const timeoutMs = options.timeoutMs ?? config.CONVERT_TIMEOUT_MS;
   const gotenbergUrl = options.gotenbergUrl === undefined ? config.GOTENBERG_URL : options.gotenbergUrl;
+  // Before taking a conversion slot: a refused archive costs no wait and no converter.
+  await checkDocxArchive(typeof source === "string" ? await readFile(source) : Buffer.from(source.buffer, source.byteOffset, source.byteLength));
   if (gotenbergUrl) {
     return conversions(config.CONVERT_CONCURRENCY, () => convertWithGotenberg(source, gotenbergUrl, timeoutMs));
   }
@@ -122,7 +130,7 @@ async function convertInTempDir(source: string | Uint8Array, binary: string, san
     });
     if (result.timedOut) {
       logger().warn({ timeoutMs, output: result.output }, "docx conversion timed out");
-      throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.timeout(timeoutMs));
+      throw new AppError("UNPROCESSABLE", CONVERT_MESSAGES.timeout(timeoutMs));
     }
     if (result.spawnError || result.code !== 0) {
       const how = result.spawnError
@@ -168,7 +176,7 @@ async function convertWithGotenberg(source: string | Uint8Array, baseUrl: string
     return pdf;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (timedOut) throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.timeout(timeoutMs));
+    if (timedOut) throw new AppError("UNPROCESSABLE", CONVERT_MESSAGES.timeout(timeoutMs));
     logger().warn({ err: error }, "gotenberg unreachable");
     throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.crashed("Gotenberg is unreachable"));
   } finally {

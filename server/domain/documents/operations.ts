@@ -79,7 +79,7 @@ export const convertTemplateDocument = defineOperation({
   path: "/api/v1/templates/{templateId}/documents/{documentId}/convert",
   summary: "Convert an uploaded DOCX document to PDF",
   description:
-    "Converts an uploaded DOCX with LibreOffice. The PDF becomes the document (`contentType` `application/pdf`, `fileSize`, `sha256`, pages; `convertedFromDocx: true`); the DOCX is kept unchanged. 400 for a document that is not a DOCX (`Only DOCX documents can be converted`), 409 before its upload (or while another member edits the template in the app), 502 when the converter is missing, fails or times out.",
+    "Converts an uploaded DOCX with LibreOffice. The PDF becomes the document (`contentType` `application/pdf`, `fileSize`, `sha256`, pages; `convertedFromDocx: true`); the DOCX is kept unchanged. 400 for a document that is not a DOCX (`Only DOCX documents can be converted`), 409 before its upload (or while another member edits the template in the app), 422 when the conversion takes longer than `CONVERT_TIMEOUT_MS` (`The document took too long to convert…`) or the DOCX is refused as a possible ZIP bomb, 502 when the converter is missing or fails.",
   params: ZDocumentParams,
   response: ZTemplateDocument,
   errors: [400, 404, 409, 413, 502],
