@@ -29,7 +29,9 @@ export function useUploadLibraryDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, name, onProgress }: { file: File; name: string; onProgress: (fraction: number) => void }) =>
-      uploadFile<TLibraryDocument>(`${base}?name=${encodeURIComponent(name)}`, file, onProgress),
+      // Declared as a PDF whatever the browser guessed: the server checks the bytes, and the app's door takes
+      // no other type for this upload (server/auth/same-origin-write.ts).
+      uploadFile<TLibraryDocument>(`${base}?name=${encodeURIComponent(name)}`, file, onProgress, "application/pdf"),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: libraryKeys.lists() }),
   });
 }

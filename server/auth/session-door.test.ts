@@ -11,6 +11,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import type { TSessionIdentity } from "@/server/domain/access/load-session-actor";
 import { defineOperation, type TOperation } from "@/server/domain/operation";
 import { defineRoute, type THandler, type TRouteHandler } from "@/server/http/route";
+import { resetEnvCache } from "@/server/env";
 import { errors } from "@/server/lib/errors";
 import { createLogger, setLogger } from "@/server/lib/logger";
 import { useTestDb } from "@/server/test/db";
@@ -39,8 +40,9 @@ function createAppRoutes(lookup: TSessionLookup) {
 type TAppRouteHandler = TRouteHandler;
 const noParams = { params: Promise.resolve({}) };
 
+/** As the app's own page sends it (same origin), unless `headers` say otherwise. */
 function call(route: TAppRouteHandler, init: { method?: string; headers?: Record<string, string>; body?: unknown; params?: Record<string, string> } = {}) {
-  const headers = new Headers(init.headers);
+  const headers = new Headers({ "sec-fetch-site": "same-origin", ...init.headers });
   if (init.body !== undefined) headers.set("content-type", "application/json");
   const req = new Request("http://localhost:3000/api/app/things", {
     method: init.method ?? "GET",
@@ -87,7 +89,7 @@ describe("the session door", () => {
     expect(res.status).toBe(422);
     expect((await res.json()).details).toEqual({ name: ["Name is required"], "items.0.email": ["Bad email"] });
 
-    const raw = new Request("http://localhost:3000/api/app/things", { method: "POST", body: "{oops", headers: { "content-type": "application/json" } });
+    const raw = new Request("http://localhost:3000/api/app/things", { method: "POST", body: "{oops", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" } });
     const bad = await route(raw, noParams);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Invalid JSON body" });
@@ -115,7 +117,7 @@ describe("the session door", () => {
     });
     const post = (params: Record<string, string>, body: unknown, search = "") =>
       route(
-        new Request(`http://localhost:3000/api/app/things${search}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        new Request(`http://localhost:3000/api/app/things${search}`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: JSON.stringify(body) }),
         { params: Promise.resolve(params) },
       );
     expect((await post({ id: "a" }, { name: "n", tags: ["t"] }, "?q=x")).status).toBe(200);
@@ -148,10 +150,129 @@ describe("the session door", () => {
     expect(boom.headers.get("x-request-id")).toBeTruthy();
   });
 
-  it("refuses cross-site writes even with a session", async () => {
+});
+
+/*
+ * Regression (issue 24, item 3): a `text/plain` form or a `no-cors` fetch from another port of the same host
+ * (a sibling subdomain in production) is same-site, so it carried the owner's cookies; the door refused only
+ * `Sec-Fetch-Site: cross-site` and parsed any body as JSON, and the page created a workspace and roles. A
+ * write must now come from the app's own origin, with the body type its operation reads.
+ */
+describe("writes only from the app's own origin (both doors)", () => {
+  const WRITES = ["POST", "PUT", "PATCH", "DELETE"] as const;
+  const APP = "http://localhost:3000"; // vitest.config.ts: PUBLIC_URL
+  const refusedOrigin = { error: "Cross-origin request refused" };
+
+  it("accepts Sec-Fetch-Site: same-origin, or, without it, an Origin equal to PUBLIC_URL's", async () => {
     const { sessionRoute } = createAppRoutes(async () => actor);
-    const res = await call(sessionRoute({}, async () => ({})), { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
-    expect(res.status).toBe(403);
+    const route = sessionRoute({}, async () => ({ ok: true }));
+    for (const method of WRITES) {
+      expect((await call(route, { method, headers: { "sec-fetch-site": "same-origin" } })).status).toBe(200);
+      expect((await call(route, { method, headers: { "sec-fetch-site": "same-origin", origin: APP } })).status).toBe(200);
+      // An older browser, or plain http to a host that is not loopback: no Sec-Fetch-Site, only Origin.
+      const noFetchMetadata = new Request(`${APP}/api/app/things`, { method, headers: { origin: APP } });
+      expect((await route(noFetchMetadata, noParams)).status).toBe(200);
+    }
+  });
+
+  const foreign: [string, Record<string, string>][] = [
+    ["another port of the same host (same-site)", { "sec-fetch-site": "same-site", origin: "http://localhost:3001" }],
+    ["a sibling origin that claims the app's Origin", { "sec-fetch-site": "same-site", origin: APP }],
+    ["another site", { "sec-fetch-site": "cross-site", origin: "https://evil.example.com" }],
+    ["a navigation typed by the user", { "sec-fetch-site": "none" }],
+    ["no Sec-Fetch-Site, another port", { origin: "http://localhost:3001" }],
+    ["no Sec-Fetch-Site, another name of the same host", { origin: "http://127.0.0.1:3000" }],
+    ["no Sec-Fetch-Site, another scheme", { origin: "https://localhost:3000" }],
+    ["no Sec-Fetch-Site, an opaque origin", { origin: "null" }],
+    ["neither header (not a browser)", {}],
+  ];
+
+  it.each(foreign)("refuses a write from %s with 403, before the session lookup and the handler", async (_label, headers) => {
+    const lookup = vi.fn(async () => actor);
+    const handler = vi.fn(async () => ({}));
+    const { sessionRoute, publicRoute } = createAppRoutes(lookup);
+    const publicHandler = vi.fn(async () => ({}));
+    for (const method of WRITES) {
+      for (const route of [sessionRoute({}, handler), publicRoute({}, publicHandler)]) {
+        const req = new Request(`${APP}/api/app/things`, { method, headers: { "content-type": "application/json", ...headers }, body: "{}" });
+        const res = await route(req, noParams);
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual(refusedOrigin);
+      }
+    }
+    expect(lookup).not.toHaveBeenCalled();
+    expect(handler).not.toHaveBeenCalled();
+    expect(publicHandler).not.toHaveBeenCalled();
+  });
+
+  it("leaves reads open to any origin (a GET changes nothing)", async () => {
+    const { sessionRoute } = createAppRoutes(async () => actor);
+    const route = sessionRoute({}, async () => ({ ok: true }));
+    expect((await call(route, { headers: { "sec-fetch-site": "same-site", origin: "http://localhost:3001" } })).status).toBe(200);
+    expect((await route(new Request(`${APP}/api/app/things`), noParams)).status).toBe(200);
+  });
+
+  it("takes the origin of PUBLIC_URL (scheme, host, port), not its path", async () => {
+    const before = process.env.PUBLIC_URL;
+    process.env.PUBLIC_URL = "https://sign.example.com/foliosign/";
+    resetEnvCache();
+    try {
+      const { sessionRoute } = createAppRoutes(async () => actor);
+      const route = sessionRoute({}, async () => ({ ok: true }));
+      const post = (origin: string) => route(new Request("https://sign.example.com/foliosign/api/app/things", { method: "POST", headers: { origin } }), noParams);
+      expect((await post("https://sign.example.com")).status).toBe(200);
+      expect((await post("https://SIGN.example.com")).status).toBe(200);
+      expect((await post("https://sign.example.com/foliosign")).status).toBe(403);
+      expect((await post("https://docs.example.com")).status).toBe(403);
+      expect((await post("http://sign.example.com")).status).toBe(403);
+    } finally {
+      process.env.PUBLIC_URL = before;
+      resetEnvCache();
+    }
+  });
+
+  it("needs Content-Type application/json for a JSON body (415 otherwise, the body unread)", async () => {
+    const handler = vi.fn(async () => ({ ok: true }));
+    const { sessionRoute, publicRoute } = createAppRoutes(async () => actor);
+    const body = z.object({ name: z.string() });
+    for (const route of [sessionRoute({ body }, handler), publicRoute({ body }, handler)]) {
+      const send = (contentType: string | null) =>
+        route(
+          new Request(`${APP}/api/app/things`, {
+            method: "POST",
+            headers: { "sec-fetch-site": "same-origin", ...(contentType === null ? {} : { "content-type": contentType }) },
+            body: JSON.stringify({ name: "Evil" }),
+          }),
+          noParams,
+        );
+      for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "application/json-patch+json", null]) {
+        // A string body without a declared type is sent by fetch as text/plain; null here sends none at all.
+        const res = await send(type);
+        expect(res.status, String(type)).toBe(415);
+        expect(await res.json()).toEqual({ error: "Content-Type must be application/json" });
+      }
+      expect(handler).not.toHaveBeenCalled();
+      for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON"]) {
+        expect((await send(type)).status, type).toBe(200);
+      }
+      handler.mockClear();
+    }
+  });
+
+  it("needs one of the operation's declared types for a raw body (a signature PNG, a PDF)", async () => {
+    const { publicRoute } = createAppRoutes(async () => null);
+    const route = defineRoute(publicDoor, { ...opOf({}), method: "PUT", rawBodyTypes: ["image/png"] }, async () => ({ ok: true }));
+    const send = (contentType: string) =>
+      route(new Request(`${APP}/api/app/things`, { method: "PUT", headers: { "sec-fetch-site": "same-origin", "content-type": contentType }, body: "x" }), noParams);
+    expect((await send("image/png")).status).toBe(200);
+    for (const type of ["text/plain", "multipart/form-data", "application/json", "image/jpeg"]) {
+      const res = await send(type);
+      expect(res.status, type).toBe(415);
+      expect(await res.json()).toEqual({ error: "Content-Type must be image/png" });
+    }
+    // An operation without a body ignores the type: an empty POST (hold, revoke, open) is judged by its origin only.
+    const bare = publicRoute({}, async () => ({ ok: true }));
+    expect((await bare(new Request(`${APP}/api/app/things`, { method: "POST", headers: { "sec-fetch-site": "same-origin" } }), noParams)).status).toBe(200);
   });
 });
 
@@ -188,7 +309,7 @@ describe("the unexpected-error log", () => {
     const token = "tok-ABCdef0123456789_secret";
     const { publicRoute } = createAppRoutes(async () => null);
     const route = publicRoute({ params: z.object({ token: z.string() }) }, async () => Promise.reject(new Error("boom")));
-    const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST" });
+    const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
     const res = await route(req, { params: Promise.resolve({ token }) });
     expect(res.status).toBe(500);
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "unhandled error");

@@ -1,15 +1,18 @@
 /**
  * The session door of the app's own JSON API (app/api/app/**), the browser pages' backend:
- *   refuse API keys (403) → refuse cross-site writes (403) → session (401) → the member's actor in the
- *   current workspace (the switcher's cookie, checked) → then the shared wrapper (server/http/route.ts).
+ *   refuse API keys (403) → refuse writes from any other origin (403) and bodies of another type than the
+ *   operation reads (415; ./same-origin-write.ts) → session (401) → the member's actor in the current
+ *   workspace (the switcher's cookie, checked) → then the shared wrapper (server/http/route.ts).
  * The session lookup is injected, so the door is tested without next-auth or a browser.
  */
 import type { TActor } from "@/server/domain/access/actor";
 import { loadSessionActor, type TSessionIdentity } from "@/server/domain/access/load-session-actor";
-import { AppError, errors } from "@/server/lib/errors";
+import type { TOperation } from "@/server/domain/operation";
+import { errors } from "@/server/lib/errors";
 import type { TDoor, TRouteContext } from "@/server/http/route";
 import { clientAddressOf } from "@/server/http/steps/client-address";
 import { rateLimitHeaders, takeRateLimit, type TRateLimiter } from "@/server/http/steps/rate-limit";
+import { refuseForeignWrite, refuseWrongContentType } from "./same-origin-write";
 import { workspaceCookieFrom } from "./workspace-cookie";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -20,10 +23,14 @@ export function refuseApiKey(req: Request): void {
   if (/^Bearer\s+fsk_/i.test(req.headers.get("authorization") ?? "")) throw errors.sessionOnly();
 }
 
-/** SameSite cookies already stop most cross-site writes; browsers' Sec-Fetch-Site closes the rest. */
-export function refuseCrossSiteWrite(req: Request): void {
-  if (req.method === "GET" || req.method === "HEAD") return;
-  if (req.headers.get("sec-fetch-site") === "cross-site") throw new AppError("FORBIDDEN", "Cross-site request refused");
+/**
+ * SameSite cookies stop cross-site writes, not those of a sibling origin (another port, another subdomain):
+ * a write must come from the app's own origin, with the body type its operation reads (./same-origin-write.ts).
+ * Both doors, before any session lookup or body read.
+ */
+export function refuseForeignRequest(req: Request, op: TOperation): void {
+  refuseForeignWrite(req);
+  refuseWrongContentType(req, op);
 }
 
 function decodeSegment(segment: string): string {
@@ -62,9 +69,9 @@ export function sessionDoor(lookup: TSessionLookup): TDoor<TActor> {
   return {
     name: "app",
     bodyLimitBytes: () => BODY_LIMIT_BYTES,
-    async admit(req, { requestId }, getDb) {
+    async admit(req, { requestId, op }, getDb) {
       refuseApiKey(req);
-      refuseCrossSiteWrite(req);
+      refuseForeignRequest(req, op);
       const identity = await lookup(req);
       if (!identity) throw errors.unauthorized();
       const actor = await loadSessionActor(await getDb(), identity, {
@@ -83,9 +90,9 @@ export function sessionDoor(lookup: TSessionLookup): TDoor<TActor> {
 export const publicDoor: TDoor<null> = {
   name: "app",
   bodyLimitBytes: () => BODY_LIMIT_BYTES,
-  async admit(req) {
+  async admit(req, { op }) {
     refuseApiKey(req);
-    refuseCrossSiteWrite(req);
+    refuseForeignRequest(req, op);
     return null;
   },
   logPath: (req, context) => loggablePath(req, context.params),

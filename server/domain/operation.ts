@@ -25,6 +25,12 @@ export type TOperation = TGates & {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * The body is raw bytes (a PDF, a PNG), not JSON: the media types the app's door accepts for it (415 for
+   * any other, so a form or a `no-cors` fetch cannot send it). Operations with a JSON `body` need
+   * `application/json`. See server/auth/same-origin-write.ts.
+   */
+  rawBodyTypes?: readonly string[];
   /** Schema of `data` in the success body. */
   response: z.ZodType;
   /**

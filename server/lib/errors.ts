@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   /** An upload URL that was used or has expired (PUT /uploads/{token}). */
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  /** A write to the app's API whose body is not of the type the operation reads (server/auth/same-origin-write.ts). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
@@ -63,6 +65,8 @@ export const errors = {
     new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { headers: { Allow: allow.join(", ") } }),
   conflict: (message: string) => new AppError("CONFLICT", message),
   payloadTooLarge: (message = "Request body too large") => new AppError("PAYLOAD_TOO_LARGE", message),
+  unsupportedMediaType: (expected: readonly string[]) =>
+    new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${expected.join(" or ")}`),
   validation: (details: TErrorDetails, message = "Validation failed") =>
     new AppError("UNPROCESSABLE", message, { details }),
   rateLimited: (retryAfterSeconds: number) =>

@@ -50,6 +50,7 @@ export const appUploadLibraryDocument = defineOperation({
   description: "Streamed to storage under the per-document limit (413), then inspected: only a PDF that opens is kept (422 with the reason otherwise).",
   successStatus: 201,
   query: ZUploadLibraryDocumentQuery,
+  rawBodyTypes: ["application/pdf"],
   response: ZLibraryDocument,
   errors: [413],
 });

@@ -243,7 +243,7 @@ describe("sending through SMTP", () => {
 
 describe("the outbox and the app's mail operations", () => {
   const call = (route: typeof listRoute, url: string, opts: { method?: string; cookie?: string; params?: Record<string, string> } = {}) =>
-    route(new Request(`http://localhost:3000${url}`, { method: opts.method ?? "GET", headers: opts.cookie ? { cookie: opts.cookie } : {} }), {
+    route(new Request(`http://localhost:3000${url}`, { method: opts.method ?? "GET", headers: { "sec-fetch-site": "same-origin", ...(opts.cookie ? { cookie: opts.cookie } : {}) } }), {
       params: Promise.resolve(opts.params ?? {}),
     });
   const signIn = (userId: string, organisationId: string) => setSessionLookup(async () => ({ userId, organisationId }));

@@ -9,6 +9,7 @@ export const appVerifySealedPdf = defineOperation({
   method: "POST",
   path: "/api/app/verify",
   summary: "Checks an uploaded PDF against this instance's seals (the raw PDF is the body, up to MAX_VERIFY_BYTES; VERIFY_RATE_LIMIT per minute per address)",
+  rawBodyTypes: ["application/pdf"],
   response: ZVerification,
   errors: [400, 413],
 });

@@ -105,7 +105,7 @@ const pages = (file: string) => Number(/Pages:\s+(\d+)/.exec(runTool("pdfinfo", 
 const text = (file: string) => runTool("pdftotext", ["-enc", "UTF-8", file, "-"]).out;
 
 async function verifyCall(bytes: Uint8Array) {
-  const req = new Request("http://localhost:3000/api/app/verify", { method: "POST", headers: { "content-type": "application/pdf" }, body: Buffer.from(bytes) });
+  const req = new Request("http://localhost:3000/api/app/verify", { method: "POST", headers: { "content-type": "application/pdf", "sec-fetch-site": "same-origin" }, body: Buffer.from(bytes) });
   const res = await verifyRoute(req, { params: Promise.resolve({}) });
   return { status: res.status, body: (await res.json()) as { data: Awaited<ReturnType<typeof verifySealedUpload>>; error?: string } };
 }

@@ -95,6 +95,7 @@ export const appSetSigningFieldImage = defineOperation({
   summary: "Store a drawn or uploaded signature image: the body is PNG bytes (512 KB at most), checked by content",
   params: ZSigningFieldParams,
   query: z.object({ kind: z.enum(["drawn", "uploaded"]).default("drawn") }),
+  rawBodyTypes: ["image/png"],
   response: ZSigningField,
   errors: [404, 409, 413],
 });

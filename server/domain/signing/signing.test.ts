@@ -101,7 +101,7 @@ const put = (token: string, fieldId: string, value: string | null) => callJson<T
 
 async function putImage(token: string, fieldId: string, bytes: Buffer, kind = "drawn") {
   const url = new URL(`/api/app/sign/${token}/fields/${fieldId}/image?kind=${kind}`, "http://localhost:3000");
-  const req = new Request(url, { method: "PUT", headers: { "content-type": "image/png", [CLIENT_ADDRESS_HEADER]: "127.0.0.1" }, body: new Uint8Array(bytes) });
+  const req = new Request(url, { method: "PUT", headers: { "content-type": "image/png", [CLIENT_ADDRESS_HEADER]: "127.0.0.1", "sec-fetch-site": "same-origin" }, body: new Uint8Array(bytes) });
   const res = await imageRoute(req, { params: Promise.resolve({ token, fieldId }) });
   return { status: res.status, body: (await res.json()) as TBody<TField> };
 }
