@@ -4,14 +4,14 @@
  */
 import { PACKAGE_STATUSES, SESSION_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
-import { z } from "@/server/lib/zod";
+import { valueError, z } from "@/server/lib/zod";
 import { ZAddDocument, ZAddedDocument, ZTemplateDocument } from "@/server/domain/templates/schemas";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
 /** A date-time in a request: ISO 8601 with an offset or Z, parsed to a Date. */
 const ZInputTime = z.iso
-  .datetime({ offset: true, message: "Use an ISO 8601 date-time, e.g. 2030-01-01T12:00:00Z" })
+  .datetime({ offset: true, ...valueError("Use an ISO 8601 date-time, e.g. 2030-01-01T12:00:00Z") })
   .transform((s) => new Date(s))
   .openapi({ type: "string", format: "date-time", example: "2030-01-01T12:00:00Z" });
 

@@ -5,7 +5,7 @@
 import { DELIVERY_STATUSES } from "@/server/db/schema/webhooks";
 import { envelopeSchema, EVENT_NAMES, ZEventName, type TEnvelope } from "@/server/domain/webhooks/events/event-catalogue";
 import { ZPageQuery } from "@/server/lib/pagination";
-import { z } from "@/server/lib/zod";
+import { valueError, z } from "@/server/lib/zod";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
@@ -139,7 +139,7 @@ export const ZEndpointSummary = ZWebhookEndpoint.extend({
 
 export const ZDeliveryLogQuery = ZPageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
-  event: z.enum(EVENT_NAMES, "Choose one of the fifteen events").optional(),
+  event: z.enum(EVENT_NAMES, valueError("Choose one of the fifteen events")).optional(),
 });
 export const ZDeliveryLog = z.object({
   deliveries: z.array(
@@ -239,7 +239,7 @@ export const ZEndpointChart = z.object({
 });
 
 export const ZTestEventBody = z
-  .object({ event: z.enum(EVENT_NAMES, "Choose one of the fifteen events").openapi({ description: "The event to sample", example: "PACKAGE_SENT" }) })
+  .object({ event: z.enum(EVENT_NAMES, valueError("Choose one of the fifteen events")).openapi({ description: "The event to sample", example: "PACKAGE_SENT" }) })
   .openapi("SendWebhookTestEvent", { example: { event: "PACKAGE_SENT" } });
 /**
  * The payload schemas, named once; the test operation's answer references every one of them (a union on
