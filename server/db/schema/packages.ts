@@ -221,7 +221,12 @@ export const packageFields = pgTable(
     valueSetAt: ts("value_set_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("package_fields_package_idx").on(t.packageId), index("package_fields_session_idx").on(t.sessionId)],
+  (t) => [
+    index("package_fields_package_idx").on(t.packageId),
+    index("package_fields_session_idx").on(t.sessionId),
+    // The stored-file sweep (server/domain/file-sweep/) asks "does any row name this key?".
+    index("package_fields_value_storage_key_idx").on(t.valueStorageKey).where(sql`${t.valueStorageKey} is not null`),
+  ],
 );
 
 /** Idempotency-Key on POSTs of /api/v1: the stored answer, replayed for 24 hours to the same key and body. */

@@ -1,0 +1,4 @@
+CREATE INDEX "documents_storage_key_idx" ON "documents" USING btree ("storage_key") WHERE "documents"."storage_key" is not null;--> statement-breakpoint
+CREATE INDEX "documents_source_storage_key_idx" ON "documents" USING btree ("source_storage_key") WHERE "documents"."source_storage_key" is not null;--> statement-breakpoint
+CREATE INDEX "library_documents_storage_key_idx" ON "library_documents" USING btree ("storage_key");--> statement-breakpoint
+CREATE INDEX "package_fields_value_storage_key_idx" ON "package_fields" USING btree ("value_storage_key") WHERE "package_fields"."value_storage_key" is not null;
