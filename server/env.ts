@@ -49,7 +49,7 @@ const ZEnv = z.object({
   /** Upload inspection runs in a child process (server/documents-io/inspect-in-child.ts): its time limit, */
   INSPECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** its V8 heap cap (--max-old-space-size, MB), */
-  INSPECT_MAX_HEAP_MB: z.coerce.number().int().min(32).max(8192).default(256),
+  INSPECT_MAX_HEAP_MB: z.coerce.number().int().min(32).max(8192).default(512),
   /** and how many run at once per process (the rest wait). */
   INSPECT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** DOCX → PDF conversion (server/documents-io/convert-docx.ts). */
@@ -74,6 +74,8 @@ const ZEnv = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: bool(false),
+  /** The stored-file sweep (server/domain/file-sweep/) leaves alone anything younger: uploads and seals in flight. */
+  STORAGE_SWEEP_GRACE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
   /** The operator's PKCS#12 (.p12/.pfx) for sealing; unset → an instance certificate generated on first start. */
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),

@@ -3,7 +3,8 @@
  * Protects: page sizes as a viewer shows them (A4, Letter, /Rotate on the page or inherited, CropBox off the
  * origin), the streamed SHA-256, and that every hostile file (renamed PNG or text, truncated, damaged,
  * encrypted, no pages, too many pages, a page tree containing itself, a looping xref, deep nesting, a ZIP
- * that is not a DOCX, an oversized stream) ends in an AppError — never a crash or a hang.
+ * that is not a DOCX, an oversized stream) ends in an AppError — never a crash or a hang. The full table,
+ * through the upload route and the child process, is hostile-files.test.ts.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -165,14 +166,21 @@ describe("inspectFile: PDFs", () => {
     expect(await refusal(flat)).toEqual(unprocessable(INSPECT_MESSAGES.pdfBadPageSize(1)));
   });
 
-  it("counts real pages, not a page tree's claims: a tree containing itself and a huge /Count", async () => {
+  it("counts real pages, not a page tree's claims (a huge /Count), and refuses a tree the sealer cannot walk", async () => {
+    const claims = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+    ]);
+    expect(await inspectFile(claims)).toMatchObject({ kind: "pdf", pageCount: 1, pages: [LETTER] });
+    // @libpdf/core reads one page here (it walks the tree with a visited set), but pdf-lib, which stamps the
+    // values when sealing, overflows its stack on it: refused, as the seal could never succeed (issue 24).
     const cyclic = rawPdf([
       "<< /Type /Catalog /Pages 2 0 R >>",
       "<< /Type /Pages /Kids [2 0 R 3 0 R 3 0 R] /Count 1000000000 >>",
       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
     ]);
-    const result = await inspectFile(cyclic);
-    expect(result).toMatchObject({ kind: "pdf", pageCount: 1, pages: [LETTER] });
+    expect(await refusal(cyclic)).toEqual(unprocessable(INSPECT_MESSAGES.pdfUnsealable));
   });
 
   it("refuses a looping xref chain and absurd nesting without hanging or crashing", async () => {

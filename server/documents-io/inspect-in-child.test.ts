@@ -87,7 +87,8 @@ describe("inspectInChild", () => {
 
   it("refuses with 422 when the child dies on its heap cap, and this process carries on", async () => {
     // A one-page PDF with 350,000 more objects (22 MB): the parser's object table needs more than a 32 MB heap
-    // (measured: 200,000 objects need ~48 MB), not more than the default 256 MB.
+    // (measured: 200,000 objects need ~48 MB), not more than the default 512 MB (opening it with pdf-lib too, as
+    // the seal rehearsal does, takes ~400 MB).
     const objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>"];
     for (let i = 0; i < 350_000; i++) objects.push(`<< /A [${i} ${i}] >>`);
     let out = "%PDF-1.7\n";

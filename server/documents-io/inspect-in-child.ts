@@ -7,9 +7,12 @@
  * child's, freed when it exits, and:
  * - **time limit** (`INSPECT_TIMEOUT_MS`, default 30 s): past it the child is sent SIGKILL → 422
  *   `INSPECT_MESSAGES.tooSlow`;
- * - **heap cap** (`--max-old-space-size=INSPECT_MAX_HEAP_MB`, default 256): a child that dies (out of memory,
+ * - **heap cap** (`--max-old-space-size=INSPECT_MAX_HEAP_MB`, default 512: the seal rehearsal holds the file in
+ *   pdf-lib as the sealer does, ~400 MB for 350,000 objects): a child that dies (out of memory,
  *   a crash) after it started → 422 `INSPECT_MESSAGES.crashed`. A child that dies *before* it announced itself
  *   (`ready`: its modules loaded) is a broken installation, not the file's fault → a plain Error (500, logged);
+ * - **a smaller stack** (800 KB, V8's default 984 KB): the inspector rehearses the seal (rehearse-seal.ts), and
+ *   a file that only just fits this stack fits the sealing worker's with a margin;
  * - **concurrency** (`INSPECT_CONCURRENCY`, default 2 per process): the others wait, so a burst of uploads
  *   does not start a burst of parsers;
  * - a **minimal environment** (PATH, TMPDIR, NODE_ENV): the process that parses hostile input holds no secret.
@@ -45,6 +48,7 @@ export type TChildInspectOptions = TInspectOptions & {
 const CHILD_SOURCE = path.join("server", "documents-io", "inspect-child.ts");
 const BUNDLE_DIR = path.join("node_modules", ".cache", "foliosign");
 const STDERR_TAIL_BYTES = 2048;
+const CHILD_STACK_KB = 800;
 const inspections = concurrencyLimit();
 
 export async function inspectInChild(filePath: string, options: TChildInspectOptions = {}): Promise<TInspectedFile> {
@@ -70,7 +74,9 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
     const child = fork(script, [], {
       cwd: root,
       env: childEnv,
-      execArgv: [`--max-old-space-size=${options.maxHeapMb}`],
+      // A smaller stack than every other process's (V8's default is 984 KB): a file whose structure recurses
+      // nearly deep enough to overflow the rehearsed seal here passes only with room to spare in the worker.
+      execArgv: [`--max-old-space-size=${options.maxHeapMb}`, `--stack-size=${CHILD_STACK_KB}`],
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "json",
     });

@@ -48,7 +48,7 @@ function drawLine(page: PDFPage, kit: TTextKit, p: TPlacement, text: string, x: 
   }
 }
 
-async function drawField(doc: PDFDocument, page: PDFPage, kit: TTextKit, field: TSealField) {
+async function drawField(doc: PDFDocument, page: PDFPage, kit: TTextKit | undefined, field: TSealField) {
   const p = placement(page);
   const { x, y, width, height } = field;
   if (field.type === "checkbox") {
@@ -84,7 +84,8 @@ async function drawField(doc: PDFDocument, page: PDFPage, kit: TTextKit, field: 
     return;
   }
   const text = fieldText(field);
-  if (!text) return;
+  // The kit exists whenever a field has text (it is made from every field's text).
+  if (!text || !kit) return;
   if (field.type === "text") {
     // Free text may be long: wrap, shrinking until it fits the box (down to the minimum size).
     let size = Math.max(MIN_FONT, Math.min(12, height * 0.7));
@@ -147,7 +148,10 @@ export async function stampDocument(original: Uint8Array, fields: TSealField[]):
       throw new SealingError(`A ${field.type} field on page ${field.pageIndex + 1} has an invalid position`);
     }
   }
-  const kit = await createTextKit(doc, fields.map(fieldText).filter((t): t is string => Boolean(t)));
+  // Fonts are read (and embedded) only when there is text to draw: a document with ticks and drawn signatures
+  // alone, or the upload check's rehearsal (rehearse-seal.ts), needs none.
+  const texts = fields.map(fieldText).filter((t): t is string => Boolean(t));
+  const kit = texts.length > 0 ? await createTextKit(doc, texts) : undefined;
   for (const field of fields) await drawField(doc, doc.getPage(field.pageIndex), kit, field);
   return doc;
 }
