@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { appRequest } from "./app-request";
 
 /**
  * Creates an API key through the app's own API, signed in as `page` (the owner), in the default workspace with
@@ -10,8 +11,8 @@ export async function createApiKey(page: Page, name: string, roleName: string): 
   const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
   const keys = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { id: string; status: string }[] };
   const unrevoked = keys.data.filter((k) => k.status !== "REVOKED");
-  if (unrevoked.length >= 50) expect((await page.request.post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
-  const created = await page.request.post("/api/app/api-keys", {
+  if (unrevoked.length >= 50) expect((await appRequest(page).post(`/api/app/api-keys/${unrevoked[0]!.id}/revoke`)).status()).toBe(200);
+  const created = await appRequest(page).post("/api/app/api-keys", {
     data: { name, roleId: roles.data.find((r) => r.name === roleName)!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
   });
   expect(created.status()).toBe(201);

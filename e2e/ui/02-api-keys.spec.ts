@@ -6,6 +6,7 @@
  * message inside the dialog.
  */
 import { expect, test, type Page } from "@playwright/test";
+import { appRequest } from "../support/app-request";
 import { OWNER, signInAsOwner } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
@@ -107,7 +108,7 @@ test("the 51st unrevoked key is refused with the reason in the dialog", async ({
   const list = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { status: string }[] };
   const unrevoked = list.data.filter((k) => k.status !== "REVOKED").length;
   for (let i = unrevoked; i < 50; i++) {
-    const res = await page.request.post("/api/app/api-keys", { data: { name: `Bulk ${i + 1}`, roleId, workspaceId } });
+    const res = await appRequest(page).post("/api/app/api-keys", { data: { name: `Bulk ${i + 1}`, roleId, workspaceId } });
     expect(res.status()).toBe(201);
   }
 

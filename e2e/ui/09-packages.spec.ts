@@ -8,6 +8,7 @@
  */
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { appRequest, type TAppRequest } from "../support/app-request";
 import { signInAsOwner } from "../support/owner";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
@@ -40,7 +41,7 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext["post"]>>): Promi
 }
 
 /** An ACTIVE template through /api/app (the session's cookie): PDF, two roles, their fields, a merge field, a question. */
-async function createActiveTemplate(request: APIRequestContext): Promise<string> {
+async function createActiveTemplate(request: TAppRequest): Promise<string> {
   const base = "/api/app/templates";
   const tpl = await ok<{ id: string }>(await request.post(base, { data: { name: TEMPLATE, description: "Made by the packages e2e test" } }));
   const bytes = await onePagePdf();
@@ -77,7 +78,7 @@ test("the list says how to start; the form shows the API's 422 details next to t
   await expect(page.getByText("No packages yet")).toBeVisible();
   await screenshotBoth(page, "packages-empty");
 
-  await createActiveTemplate(page.request);
+  await createActiveTemplate(appRequest(page));
   await page.goto("/packages");
   await expect(page.getByRole("link", { name: "New package from template" })).toBeVisible();
   await page.getByRole("link", { name: "New package from template" }).click();
@@ -189,7 +190,7 @@ test("send, signing link, hold, resume and void — each asks first", async ({ p
   await page.getByRole("button", { name: "Put on hold" }).click();
   dialog = page.getByRole("dialog", { name: "Put this package on hold?" });
   const packageId = packageUrl.split("/").pop()!;
-  expect((await page.request.post(`/api/app/packages/${packageId}/hold`, { data: {} })).status()).toBe(200);
+  expect((await appRequest(page).post(`/api/app/packages/${packageId}/hold`, { data: {} })).status()).toBe(200);
   await dialog.getByRole("button", { name: "Put on hold" }).click();
   await expect(dialog.getByRole("alert")).toContainText("Only IN_PROGRESS packages can be put on hold");
   await screenshot(page, "package-action-error");

@@ -15,6 +15,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
+import { appRequest } from "../support/app-request";
 import { signInAsOwner } from "../support/owner";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 import { consent } from "../support/signing";
@@ -402,7 +403,7 @@ test("a double submit completes once and both answers show the finished page", a
   await page.getByLabel("Client address (required)").press("Tab");
   await expect(page.getByText("2 of 2")).toBeVisible();
   const token = link.split("/sign/")[1]!;
-  const finishes = await Promise.all([0, 1, 2].map(() => page.request.post(`/api/app/sign/${token}/finish`)));
+  const finishes = await Promise.all([0, 1, 2].map(() => appRequest(page).post(`/api/app/sign/${token}/finish`)));
   for (const res of finishes) {
     expect(res.status()).toBe(200);
     expect(((await res.json()) as { data: { reason: string } }).data.reason).toBe("FINISHED");

@@ -8,6 +8,7 @@
  */
 import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { appRequest, type TAppRequest } from "../support/app-request";
 import { OWNER, signIn, signInAsOwner, signOut } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
@@ -31,7 +32,7 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext["post"]>>): Promi
 }
 
 /** A draft package through /api/app: an ACTIVE one-role template (a one-page PDF, a signature), then the package. */
-async function createDraftPackage(request: APIRequestContext): Promise<string> {
+async function createDraftPackage(request: TAppRequest): Promise<string> {
   const base = "/api/app/templates";
   const tpl = await ok<{ id: string }>(await request.post(base, { data: { name: "Supplier agreement (e2e shares)" } }));
   const pdf = PDF.create();
@@ -66,8 +67,8 @@ test("the owner makes a Sender and a draft package; the Sender cannot see it", a
   await signInAsOwner(page);
   const roles = await ok<{ id: string; builtIn: string | null }[]>(await page.request.get("/api/app/roles"));
   const sender = roles.find((r) => r.builtIn === "sender")!;
-  await ok(await page.request.post("/api/app/members", { data: { method: "password", name: PENNY.name, email: PENNY.email, roleId: sender.id, password: PENNY.password } }));
-  packagePath = await createDraftPackage(page.request);
+  await ok(await appRequest(page).post("/api/app/members", { data: { method: "password", name: PENNY.name, email: PENNY.email, roleId: sender.id, password: PENNY.password } }));
+  packagePath = await createDraftPackage(appRequest(page));
   await signOut(page);
 
   await signIn(page, PENNY.email, PENNY.password);

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { appRequest } from "../support/app-request";
 import { signInAsOwner } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
@@ -99,12 +100,12 @@ test("signed in: every page of the app fits at 390 px, with the navigation behin
 
   // An endpoint with a delivered test event, so the list, the endpoint page and its log have content.
   const label = `Phone check ${randomUUID().slice(0, 8)}`;
-  const created = await page.request.post("/api/app/webhooks", {
+  const created = await appRequest(page).post("/api/app/webhooks", {
     data: { url: receiverUrl, events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"], description: label },
   });
   expect(created.status()).toBe(201);
   const endpointId = ((await created.json()) as { data: { id: string } }).data.id;
-  expect((await page.request.post(`/api/app/webhooks/${endpointId}/test-events`, { data: { event: "PACKAGE_SENT" } })).status()).toBe(201);
+  expect((await appRequest(page).post(`/api/app/webhooks/${endpointId}/test-events`, { data: { event: "PACKAGE_SENT" } })).status()).toBe(201);
 
   await page.goto("/");
   const menu = page.getByRole("button", { name: "Menu" });
