@@ -60,13 +60,17 @@ export const packages = pgTable(
      * Sealing (server/domain/sealing/): set when the last recipient finished; the package stays IN_PROGRESS
      * until the sealed files are stored, then reads COMPLETED in that same transaction. A package IN_PROGRESS
      * with `seal_requested_at` set whose `seal_next_attempt_at` passed IS the sealing job's due item; a claim
-     * moves `seal_next_attempt_at` by the lease and writes `seal_claim_token`, which the commit must still match.
+     * moves `seal_next_attempt_at` by the lease and writes `seal_claim_token`, which the commit must still match
+     * (and which a heartbeat renewing the lease must match). `seal_failed_at`: sealing stopped retrying on its own
+     * (SEAL_MAX_ATTEMPTS attempts, or a document that can never be sealed); `seal_next_attempt_at` is then null
+     * until someone asks for another attempt.
      */
     sealRequestedAt: ts("seal_requested_at"),
     sealAttempts: integer("seal_attempts").notNull().default(0),
     sealNextAttemptAt: ts("seal_next_attempt_at"),
     sealLastError: text("seal_last_error"),
     sealClaimToken: text("seal_claim_token"),
+    sealFailedAt: ts("seal_failed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

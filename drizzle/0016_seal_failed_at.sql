@@ -1,0 +1,1 @@
+ALTER TABLE "packages" ADD COLUMN "seal_failed_at" timestamp with time zone;
