@@ -8,3 +8,4 @@ export * from "./packages";
 export * from "./sealing";
 export * from "./mail";
 export * from "./sealed-files";
+export * from "./sign-in";
