@@ -1,3 +1,4 @@
+import { fileSweepJobs } from "@/server/domain/file-sweep/jobs";
 import { mailJobs } from "@/server/domain/mail/jobs";
 import { packageJobs } from "@/server/domain/packages/jobs";
 import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
@@ -17,6 +18,7 @@ export function allJobs(): TJob[] {
     ...Object.values(mailJobs()),
     ...Object.values(webhookRetentionJobs()),
     ...Object.values(idempotencyJobs()),
+    ...Object.values(fileSweepJobs()),
   ];
   return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob()];
 }

@@ -3,6 +3,7 @@ import { count, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { storedFileChunks, storedFiles } from "@/server/db/schema";
 import { useTestDb } from "@/server/test/db";
+import { newId } from "@/server/lib/ids";
 import { createDbFileStore } from "./create-db-file-store";
 import { describeFileStoreContract, pieces, testBytes } from "./file-store-contract";
 
@@ -24,6 +25,11 @@ describeFileStoreContract("database", {
     const r = await rows();
     return r.files + r.chunks;
   },
+  // A killed process's chunks: written, never published, never deleted.
+  interruptPut: async () => {
+    const blobId = newId("blob");
+    await t.db.insert(storedFileChunks).values([0, 1, 2].map((index) => ({ blobId, index, data: testBytes(CHUNK, index + 1) })));
+  },
 });
 
 describe("database backend", () => {
@@ -39,13 +45,32 @@ describe("database backend", () => {
     expect(await rows()).toEqual({ files: 1, chunks: 1 });
   });
 
-  it("sweeps the chunks of an upload whose process died, and only those", async () => {
+  it("reclaims the chunks of an upload whose process died, never those of one still adding chunks", async () => {
     await store.put("docs/kept", pieces(testBytes(CHUNK + 1)));
     const old = new Date(Date.now() - 3_600_000);
     await t.db.insert(storedFileChunks).values({ blobId: "blob_dead", index: 0, data: testBytes(3), createdAt: old });
-    await t.db.insert(storedFileChunks).values({ blobId: "blob_running", index: 0, data: testBytes(3) });
-    expect(await store.deleteOrphanChunks(new Date(Date.now() - 60_000))).toBe(1);
-    expect(await rows()).toEqual({ files: 1, chunks: 3 });
+    await t.db.insert(storedFileChunks).values({ blobId: "blob_dead", index: 1, data: testBytes(3), createdAt: old });
+    // Began before the cut-off, but its newest chunk is after it: an upload still running.
+    await t.db.insert(storedFileChunks).values({ blobId: "blob_running", index: 0, data: testBytes(3), createdAt: old });
+    await t.db.insert(storedFileChunks).values({ blobId: "blob_running", index: 1, data: testBytes(3) });
+    expect(await store.reclaimUnfinished(new Date(Date.now() - 60_000))).toBe(2);
+    expect(await rows()).toEqual({ files: 1, chunks: 4 });
+  });
+
+  it("does its database work on the transaction it is given (within), so a job may call it inside one", async () => {
+    await store.put("docs/w", pieces(testBytes(10)));
+    const future = new Date(Date.now() + 60_000);
+    // On PGlite, a query outside an open transaction waits for it: without `within` this would never finish.
+    const listed = await t.db.transaction(async (tx) => {
+      const scoped = store.within(tx);
+      const page = await scoped.list("docs/", future);
+      await scoped.delete("docs/w");
+      expect(await scoped.stat("docs/w")).toBeNull();
+      await scoped.reclaimUnfinished(future);
+      return page.files.map((f) => f.key);
+    });
+    expect(listed).toEqual(["docs/w"]);
+    expect(await rows()).toEqual({ files: 0, chunks: 0 });
   });
 
   it("errors the read stream when a concurrent delete drops the blob mid-read", async () => {

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { and, asc, eq, gte, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lt, notInArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/server/db/client";
 import { storedFileChunks, storedFiles } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
@@ -8,6 +8,7 @@ import { assertFileKey, StoredFileNotFoundError, type TFileStore, type TStoredFi
 import { meterBody } from "./meter-body";
 
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
+const DEFAULT_LIST_LIMIT = 500;
 /** Chunks fetched per query when reading: 1 MB at the default size, few round trips, flat memory. */
 const READ_BATCH = 4;
 
@@ -19,13 +20,7 @@ const READ_BATCH = 4;
  */
 const toBytea = (data: Buffer) => sql`decode(${data.toString("hex")}, 'hex')`;
 
-export type TDbFileStore = TFileStore & {
-  /**
-   * Deletes chunks that no file names and that are older than `before`: those of a process that died
-   * mid-upload (a failed upload deletes its own). `before` must leave room for uploads still running.
-   */
-  deleteOrphanChunks(before: Date): Promise<number>;
-};
+export type TDbFileStore = TFileStore & { within(db: Db): TDbFileStore };
 
 /**
  * The default backend: files cut into `chunkBytes` rows of `stored_file_chunks`, named by a `stored_files` row.
@@ -33,7 +28,9 @@ export type TDbFileStore = TFileStore & {
  * No transaction spans the upload: on PGlite (one connection) it would stall every other query for as long as
  * the client takes to send, and on PostgreSQL pin a pooled connection. Instead each chunk is inserted on its
  * own under a fresh blob id nobody can see, and a short transaction publishes the blob under the key (and drops
- * the blob it replaces). A failed upload deletes its chunks; readers never see a partial file.
+ * the blob it replaces). A failed upload deletes its chunks; readers never see a partial file. A process killed
+ * mid-upload leaves its chunks unnamed: `reclaimUnfinished` removes a blob's chunks once no file names it and
+ * even its newest chunk is older than the cut-off (an upload still running keeps adding chunks).
  */
 export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?: number } = {}): TDbFileStore {
   const database = options.db ?? getDb;
@@ -102,7 +99,7 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
         return { size, sha256 };
       } catch (err) {
         pending = [];
-        // Best effort: if this fails too (database gone), deleteOrphanChunks collects them later.
+        // Best effort: if this fails too (database gone), reclaimUnfinished (the stored-file sweep) removes them later.
         await db
           .delete(storedFileChunks)
           .where(eq(storedFileChunks.blobId, blobId))
@@ -157,14 +154,39 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
       });
     },
 
-    async deleteOrphanChunks(before) {
+    async list(prefix, olderThan, listOptions = {}) {
+      const db = await database();
+      const limit = listOptions.limit ?? DEFAULT_LIST_LIMIT;
+      const files = await db
+        .select({ key: storedFiles.key, size: storedFiles.size, createdAt: storedFiles.createdAt })
+        .from(storedFiles)
+        .where(
+          and(
+            // The lower bound lets the primary key's index start at the prefix; starts_with is the exact test.
+            gte(storedFiles.key, prefix),
+            sql`starts_with(${storedFiles.key}, ${prefix})`,
+            listOptions.after ? gt(storedFiles.key, listOptions.after) : undefined,
+            lt(storedFiles.createdAt, olderThan),
+          ),
+        )
+        .orderBy(asc(storedFiles.key))
+        .limit(limit);
+      return { files, next: files.length === limit ? files[files.length - 1]!.key : null };
+    },
+
+    async reclaimUnfinished(before) {
       const db = await database();
       const named = db.select({ blobId: storedFiles.blobId }).from(storedFiles);
+      const growing = db.select({ blobId: storedFileChunks.blobId }).from(storedFileChunks).where(gte(storedFileChunks.createdAt, before));
       const gone = await db
         .delete(storedFileChunks)
-        .where(and(lt(storedFileChunks.createdAt, before), notInArray(storedFileChunks.blobId, named)))
+        .where(and(lt(storedFileChunks.createdAt, before), notInArray(storedFileChunks.blobId, named), notInArray(storedFileChunks.blobId, growing)))
         .returning({ blobId: storedFileChunks.blobId });
       return gone.length;
+    },
+
+    within(db) {
+      return createDbFileStore({ db: async () => db, chunkBytes });
     },
   };
 }

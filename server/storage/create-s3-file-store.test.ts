@@ -3,10 +3,10 @@
  * file starts on 127.0.0.1. `leftovers` counts every object in the bucket and every multipart upload the server
  * still holds, so a failed put that left a staging object or unaborted parts is caught.
  */
-import { DeleteObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { CreateMultipartUploadCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startS3Server, type TTestS3Server } from "@/server/test/s3-server";
-import { createS3FileStore } from "./create-s3-file-store";
+import { createS3FileStore, S3_STAGING_PREFIX } from "./create-s3-file-store";
 import { describeFileStoreContract, pieces, testBytes } from "./file-store-contract";
 import { StoredFileNotFoundError } from "./file-store";
 
@@ -44,6 +44,13 @@ describeFileStoreContract("s3", {
   // S3's minimum part size: a file over it goes through a real multipart upload.
   multiChunkBytes: 5 * 1024 * 1024,
   leftovers,
+  // A process killed mid-upload leaves a multipart upload with parts; one killed after its copy, a staging object.
+  interruptPut: async () => {
+    const Bucket = server.config.bucket;
+    const { UploadId } = await store.client.send(new CreateMultipartUploadCommand({ Bucket, Key: `${S3_STAGING_PREFIX}up_dead1` }));
+    await store.client.send(new UploadPartCommand({ Bucket, Key: `${S3_STAGING_PREFIX}up_dead1`, UploadId, PartNumber: 1, Body: testBytes(1000) }));
+    await store.client.send(new PutObjectCommand({ Bucket, Key: `${S3_STAGING_PREFIX}up_dead2`, Body: testBytes(1000) }));
+  },
 });
 
 describe("s3 backend", () => {

@@ -1,15 +1,19 @@
 import { Readable } from "node:stream";
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { newId } from "@/server/lib/ids";
-import { assertFileKey, StoredFileNotFoundError, type TFileStore, type TStoredFile } from "./file-store";
+import { logger } from "@/server/lib/logger";
+import { assertFileKey, InvalidFileKeyError, StoredFileNotFoundError, type TFileStore, type TStoredFile } from "./file-store";
 import { meterBody } from "./meter-body";
 
 export type TS3Config = {
@@ -29,6 +33,18 @@ export type TS3Config = {
 /** Where uploads land before they are published under their key; file keys cannot start with a dot. */
 export const S3_STAGING_PREFIX = ".uploads/";
 const MIN_PART_BYTES = 5 * 1024 * 1024;
+const DEFAULT_LIST_LIMIT = 500;
+
+/** Whether an object's key is one of our file keys (a bucket may hold other things; list never names them). */
+function isFileKey(key: string): boolean {
+  try {
+    assertFileKey(key);
+    return true;
+  } catch (err) {
+    if (err instanceof InvalidFileKeyError) return false;
+    throw err;
+  }
+}
 
 /**
  * GET names a missing key `NoSuchKey` (a missing bucket is `NoSuchBucket`: a configuration error, not "no
@@ -46,7 +62,8 @@ function isMissing(err: unknown): boolean {
  * every byte is in, a server-side copy publishes it under the key with its SHA-256 as metadata (the hash is
  * only known at the end, and S3 metadata cannot be changed in place), and the staging object is deleted.
  * Readers therefore never see a partial file or one without its hash. A process that dies mid-put can leave
- * a staging object or an incomplete multipart upload: a bucket lifecycle rule on `.uploads/` collects them.
+ * a staging object or an incomplete multipart upload: `reclaimUnfinished` (the stored-file sweep) removes those
+ * started before its cut-off, and a bucket lifecycle rule on `.uploads/` is a good backstop.
  */
 export function createS3FileStore(config: TS3Config): TFileStore & { readonly client: S3Client } {
   const client = new S3Client({
@@ -78,7 +95,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
     };
   }
 
-  return {
+  const store: TFileStore & { readonly client: S3Client } = {
     kind: "s3",
     client,
 
@@ -145,5 +162,59 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
       // S3 answers 204 for a missing key too, which is the idempotence we promise.
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
+
+    async list(prefix, olderThan, options = {}) {
+      const limit = options.limit ?? DEFAULT_LIST_LIMIT;
+      const res = await client.send(
+        new ListObjectsV2Command({ Bucket, Prefix: prefix, StartAfter: options.after ?? undefined, MaxKeys: limit }),
+      );
+      const objects = res.Contents ?? [];
+      const files = objects
+        .filter((o) => o.Key !== undefined && isFileKey(o.Key) && o.LastModified !== undefined && o.LastModified < olderThan)
+        .map((o) => ({ key: o.Key!, size: o.Size ?? 0, createdAt: o.LastModified! }));
+      const last = objects[objects.length - 1]?.Key;
+      return { files, next: res.IsTruncated && last !== undefined ? last : null };
+    },
+
+    async reclaimUnfinished(before) {
+      let removed = 0;
+      // Staging objects: a put died between its upload and the delete that follows the copy.
+      for (let after: string | undefined; ; ) {
+        const res = await client.send(new ListObjectsV2Command({ Bucket, Prefix: S3_STAGING_PREFIX, StartAfter: after }));
+        for (const o of res.Contents ?? []) {
+          if (o.Key && o.LastModified && o.LastModified < before) {
+            await client.send(new DeleteObjectCommand({ Bucket, Key: o.Key }));
+            removed++;
+          }
+        }
+        after = res.Contents?.[res.Contents.length - 1]?.Key;
+        if (!res.IsTruncated || after === undefined) break;
+      }
+      // Multipart uploads: a put died mid-upload; their parts are invisible to ListObjects but stored (and billed).
+      try {
+        for (let keyMarker: string | undefined, uploadIdMarker: string | undefined; ; ) {
+          const res = await client.send(
+            new ListMultipartUploadsCommand({ Bucket, Prefix: S3_STAGING_PREFIX, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          );
+          for (const u of res.Uploads ?? []) {
+            if (u.Key && u.UploadId && u.Initiated && u.Initiated < before) {
+              await client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
+              removed++;
+            }
+          }
+          if (!res.IsTruncated) break;
+          keyMarker = res.NextKeyMarker;
+          uploadIdMarker = res.NextUploadIdMarker;
+        }
+      } catch (err) {
+        // Some S3-compatible servers do not list multipart uploads; the lifecycle rule is then the only way.
+        if (!(err instanceof S3ServiceException && err.name === "NotImplemented")) throw err;
+        logger().warn({ bucket: Bucket }, "this S3 server cannot list multipart uploads; give the bucket a lifecycle rule that aborts incomplete ones");
+      }
+      return removed;
+    },
+
+    within: () => store,
   };
+  return store;
 }

@@ -19,6 +19,8 @@ export type TContractTarget = {
   multiChunkBytes: number;
   /** Everything the backend keeps, staging included: after a failed put this is what it was before. */
   leftovers: () => Promise<number>;
+  /** Leaves what a put whose process was killed leaves (chunks no file names; staging objects, multipart parts). */
+  interruptPut: () => Promise<void>;
 };
 
 /** Deterministic, incompressible-looking bytes, so a shifted or repeated chunk changes the hash. */
@@ -173,6 +175,52 @@ export function describeFileStoreContract(name: string, target: TContractTarget)
       for (const [i, data] of files.entries()) {
         expect((await readAll((await store.get(`docs/c${i}`)).body)).equals(data)).toBe(true);
       }
+    });
+
+    it("lists the files under a prefix that were stored before a time, in key order, page by page", async () => {
+      const store = target.store();
+      const keys = ["docs/b", "docs/a", "docs/c/1", "docsx/d", "doc/e", "other/f"];
+      for (const [i, key] of keys.entries()) await store.put(key, pieces(testBytes(100 + i, i + 1)));
+      const future = new Date(Date.now() + 60_000);
+      const all = async (prefix: string, olderThan: Date, limit?: number) => {
+        const found: [string, number][] = [];
+        let pages = 0;
+        for (let after: string | null = null; ; ) {
+          const page = await store.list(prefix, olderThan, { after, limit });
+          pages++;
+          found.push(...page.files.map((f): [string, number] => [f.key, f.size]));
+          for (const f of page.files) expect(f.createdAt.getTime()).toBeLessThan(olderThan.getTime());
+          if (page.next === null) break;
+          after = page.next;
+        }
+        return { found, pages };
+      };
+      expect(await all("docs/", future)).toEqual({ found: [["docs/a", 101], ["docs/b", 100], ["docs/c/1", 102]], pages: 1 });
+      const paged = await all("docs/", future, 2);
+      expect(paged.found.map(([key]) => key)).toEqual(["docs/a", "docs/b", "docs/c/1"]);
+      expect(paged.pages).toBeGreaterThanOrEqual(2);
+      expect((await all("", future, 4)).found.map(([key]) => key).sort()).toEqual([...keys].sort());
+      // Stored after the cut-off: not listed.
+      expect(await all("docs/", new Date(Date.now() - 60_000))).toEqual({ found: [], pages: 1 });
+    });
+
+    it("reclaims what a killed put left once it is older than the cut-off, and never a finished file", async () => {
+      const store = target.store();
+      const kept = testBytes(target.multiChunkBytes + 5, 11);
+      await store.put("docs/kept", pieces(kept));
+      const baseline = await target.leftovers();
+      await target.interruptPut();
+      const interrupted = await target.leftovers();
+      expect(interrupted).toBeGreaterThan(baseline);
+      // What a killed put leaves is never listed as a file.
+      expect((await store.list("", new Date(Date.now() + 60_000))).files.map((f) => f.key)).toEqual(["docs/kept"]);
+      // Younger than the cut-off: it may be a put still running, so it stays.
+      expect(await store.reclaimUnfinished(new Date(Date.now() - 3_600_000))).toBe(0);
+      expect(await target.leftovers()).toBe(interrupted);
+      expect(await store.reclaimUnfinished(new Date(Date.now() + 3_600_000))).toBeGreaterThan(0);
+      expect(await target.leftovers()).toBe(baseline);
+      expect((await readAll((await store.get("docs/kept")).body)).equals(kept)).toBe(true);
+      expect(await store.reclaimUnfinished(new Date(Date.now() + 3_600_000))).toBe(0);
     });
 
     it("refuses keys that could escape a prefix or differ between backends", async () => {

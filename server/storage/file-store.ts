@@ -4,6 +4,7 @@
  * file in memory, and both pass the same contract tests (`file-store.contract.ts`).
  */
 import type { Readable } from "node:stream";
+import type { Db } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 
 /** Any byte stream a caller has: a Request's body (web stream), a Node stream, or an async generator. */
@@ -27,6 +28,16 @@ export type TStoredFile = {
   createdAt: Date;
 };
 
+/** A file as `list` names it. */
+export type TListedFile = { key: string; size: number; createdAt: Date };
+
+export type TListOptions = {
+  /** Start just after this key (the `next` of the previous page). */
+  after?: string | null;
+  /** Files per page at most (default 500). */
+  limit?: number;
+};
+
 export type TFileStore = {
   readonly kind: "database" | "s3";
   /**
@@ -40,6 +51,25 @@ export type TFileStore = {
   stat(key: string): Promise<TStoredFile | null>;
   /** Removes the file; deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * One page of the files whose key starts with `prefix` and that were stored before `olderThan`, in key
+   * order, starting after `options.after`. `next` continues the listing (a page may be short, even empty,
+   * when younger files were passed over); null when it is done. Staging areas are never listed.
+   */
+  list(prefix: string, olderThan: Date, options?: TListOptions): Promise<{ files: TListedFile[]; next: string | null }>;
+  /**
+   * Removes what puts that never finished left behind — a process killed mid-upload cannot clean up after
+   * itself — if they were started before `before` (so uploads still running are left alone): the database
+   * backend's chunks that no file names, S3's staging objects and incomplete multipart uploads. Finished files
+   * are never touched. Returns how many pieces were removed.
+   */
+  reclaimUnfinished(before: Date): Promise<number>;
+  /**
+   * The same store, doing its database work (if any) on `db`: a job that calls the store from inside its
+   * transaction passes the transaction, since on PGlite (one connection) a query outside it would wait for
+   * it for ever. The S3 backend does no database work and returns itself.
+   */
+  within(db: Db): TFileStore;
 };
 
 /** Subclasses of AppError so an HTTP layer maps them without a table of its own, and callers can `instanceof`. */
