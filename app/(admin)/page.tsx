@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, CardBody } from "@/components/ui/card";
 import { PageHeader } from "@/components/shell/page-header";
+import { SealingProblems } from "@/components/packages/sealing-problems";
 import { OverviewHealth } from "@/components/webhooks/overview-health";
 import { requireSessionActor } from "@/server/auth/session";
 import { getDb } from "@/server/db/client";
 import { can } from "@/server/domain/access/gates";
 import { getAwaitingSignature } from "@/server/domain/packages/get-awaiting-signature";
+import { listSealingProblems } from "@/server/domain/sealing/list-sealing-problems";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -20,7 +22,8 @@ const WEBHOOKS = { href: "/webhooks", title: "Webhooks", text: "Signed notificat
 export default async function OverviewPage() {
   const actor = await requireSessionActor();
   const webhooks = can(actor, "canManageWebhooks");
-  const awaiting = await getAwaitingSignature(await getDb(), actor);
+  const db = await getDb();
+  const [awaiting, sealing] = await Promise.all([getAwaitingSignature(db, actor), listSealingProblems(db, actor)]);
   const shortcuts = [
     ...SHORTCUTS,
     ...(webhooks ? [WEBHOOKS] : []),
@@ -36,6 +39,7 @@ export default async function OverviewPage() {
             : "Your organisation at a glance: what awaits signature, and where to go next."
         }
       />
+      <SealingProblems problems={sealing} />
       <Card className="mb-6">
         <CardBody>
           <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -230,7 +230,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
             description={pkg.status === "COMPLETED" ? "The sealed PDF, every document in a zip, and the certificate of completion." : undefined}
             testId="package-files"
           >
-            <PackageFiles pkg={pkg} />
+            <PackageFiles pkg={pkg} canSend={canSend} />
           </Section>
           <Section title="Documents" testId="documents">
             {pkg.documents.length === 0 ? (

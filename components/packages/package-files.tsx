@@ -1,7 +1,11 @@
+"use client";
+
+import { errorMessage } from "@/components/lib/api-client";
 import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { CardBody } from "@/components/ui/card";
-import type { TPackage } from "./query";
+import { useRetrySeal, type TPackage } from "./query";
 
 type TSealing = NonNullable<TPackage["sealing"]>;
 
@@ -17,10 +21,33 @@ function nextAttempt(sealing: TSealing): string {
  * Sealing while it is due. A failure is never a silent "pending": the owner sees that it failed, how many
  * attempts were made, why the last one failed (the worker stores the reason in words, e.g. "The original of
  * “lease.pdf” is missing from storage") and when the next one runs. Sealing retries on its own, backing off to
- * at most an hour between attempts; the package completes as soon as one attempt succeeds.
+ * at most an hour between attempts, a bounded number of times; once it stops (FAILED) the page says so and a
+ * member who can send packages may retry it.
  */
-function SealingStatus({ sealing }: { sealing: TSealing }) {
+function SealingStatus({ id, sealing, canSend }: { id: string; sealing: TSealing; canSend: boolean }) {
+  const retry = useRetrySeal(id);
   const failedBefore = sealing.lastError !== null;
+  if (sealing.state === "FAILED") {
+    const error = errorMessage(retry.error);
+    return (
+      <Alert tone="error" title={`Sealing stopped after ${sealing.attempts === 1 ? "1 attempt" : `${sealing.attempts} attempts`}`}>
+        <p data-testid="sealing-error">Last error: {sealing.lastError ?? "the attempt failed without a reason."}</p>
+        <p>
+          {sealing.failedAt ? `Stopped ${formatDateTime(sealing.failedAt)}. ` : null}
+          Every recipient has signed, but the signed PDF and the certificate could not be made, and no further attempt will run on its own.
+          {canSend ? " Retry once the cause is fixed (your administrator can read the server log), or void the package." : " Ask someone who can send packages to retry it, or your administrator to look at the server log."}
+        </p>
+        {canSend ? (
+          <div className="mt-3 flex flex-wrap items-center gap-3">
+            <Button size="sm" variant="secondary" pending={retry.isPending} onClick={() => retry.mutate(undefined)}>
+              Retry sealing
+            </Button>
+            {error ? <span className="text-sm text-red-700">{error}</span> : null}
+          </div>
+        ) : null}
+      </Alert>
+    );
+  }
   if (sealing.state === "RETRYING") {
     return (
       <Alert tone="error" title={`Sealing failed ${sealing.attempts === 1 ? "once" : `${sealing.attempts} times`}: retrying automatically`}>
@@ -45,11 +72,11 @@ function SealingStatus({ sealing }: { sealing: TSealing }) {
  * when the next one runs); once COMPLETED, the three downloads (the app twins of ops 23–25); otherwise what
  * will be here, or why nothing will.
  */
-export function PackageFiles({ pkg }: { pkg: Pick<TPackage, "id" | "status" | "sealing"> }) {
+export function PackageFiles({ pkg, canSend }: { pkg: Pick<TPackage, "id" | "status" | "sealing">; canSend: boolean }) {
   if (pkg.sealing) {
     return (
       <CardBody>
-        <SealingStatus sealing={pkg.sealing} />
+        <SealingStatus id={pkg.id} sealing={pkg.sealing} canSend={canSend} />
       </CardBody>
     );
   }

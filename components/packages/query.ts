@@ -193,6 +193,11 @@ export function useTransferPackage(id: string) {
   return usePackageMutation(id, (input: TTransferInput) => apiFetch<TPackage>(`${pkg(id)}/transfer`, { method: "POST", body: input }));
 }
 
+/** Sealing stopped (sealing.state FAILED): due again now, with a fresh set of attempts. */
+export function useRetrySeal(id: string) {
+  return usePackageMutation(id, () => apiFetch<TPackage>(`${pkg(id)}/seal/retry`, { method: "POST", body: {} }));
+}
+
 export function useSigningUrl(id: string) {
   // Issuing a link is audited: the trail changes.
   return usePackageMutation(id, (sessionId: string) => apiFetch<TSigningUrl>(`${pkg(id)}/signing-url`, { method: "POST", body: { sessionId } }));

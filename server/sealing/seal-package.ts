@@ -29,9 +29,12 @@ export type TSealPackageResult = {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-export async function sealPackage(input: TSealPackageInput): Promise<TSealPackageResult> {
+/** `signal`: checked before each step (a document stamped, signed, merged), so an abandoned seal stops early. */
+export async function sealPackage(input: TSealPackageInput, options: { signal?: AbortSignal } = {}): Promise<TSealPackageResult> {
+  const step = () => options.signal?.throwIfAborted();
   const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
   for (const doc of input.documents) {
+    step();
     const pdf = await stampDocument(doc.original, doc.fields);
     stamped.push({ doc, bytes: await pdf.save(), pages: pdf.getPageCount(), originalSha256: sha256(doc.original) });
   }
@@ -40,18 +43,21 @@ export async function sealPackage(input: TSealPackageInput): Promise<TSealPackag
   const plainCertificate = await renderCertificate({ ...input.certificate, documents: listing });
   const documents: TSealPackageResult["documents"] = [];
   for (const s of stamped) {
+    step();
     const pdf = await PDFDocument.load(s.bytes, { updateMetadata: false });
     await appendPdf(pdf, plainCertificate);
     const sealed = await signPdf(await pdf.save(), input.identity);
     documents.push({ ...sealed, id: s.doc.id, name: s.doc.name, originalSha256: s.originalSha256, documentPages: s.pages });
   }
 
+  step();
   const withSealed = listing.map((d, i) => ({ ...d, sealedSha256: documents[i]!.sha256 }));
   const merged = await PDFDocument.create({ updateMetadata: false });
   merged.setTitle(input.certificate.packageTitle);
   for (const s of stamped) await appendPdf(merged, s.bytes);
   await appendPdf(merged, await renderCertificate({ ...input.certificate, documents: withSealed }));
   const mergedSealed = await signPdf(await merged.save(), input.identity);
+  step();
 
   const certificate = await signPdf(
     await renderCertificate({ ...input.certificate, documents: withSealed, mergedSha256: mergedSealed.sha256 }),

@@ -88,11 +88,12 @@ export function toPackageDocumentView(d: TDocument, index: number) {
 export function toSealingView(p: TPackageRow) {
   if (p.status !== "IN_PROGRESS" || !p.sealRequestedAt) return null;
   return {
-    state: p.sealLastError && !p.sealClaimToken ? ("RETRYING" as const) : ("PENDING" as const),
+    state: p.sealFailedAt ? ("FAILED" as const) : p.sealLastError && !p.sealClaimToken && p.sealAttempts > 0 ? ("RETRYING" as const) : ("PENDING" as const),
     requestedAt: p.sealRequestedAt.toISOString(),
     attempts: p.sealAttempts,
     lastError: p.sealLastError,
     nextAttemptAt: iso(p.sealNextAttemptAt),
+    failedAt: iso(p.sealFailedAt),
   };
 }
 

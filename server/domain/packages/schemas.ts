@@ -265,11 +265,15 @@ const summaryFields = {
 
 export const ZSealing = z
   .object({
-    state: z.enum(["PENDING", "RETRYING"]).openapi({ description: "PENDING: queued or in progress; RETRYING: the last attempt failed and another is scheduled" }),
+    state: z.enum(["PENDING", "RETRYING", "FAILED"]).openapi({
+      description:
+        "PENDING: queued or in progress; RETRYING: the last attempt failed and another is scheduled; FAILED: sealing stopped retrying on its own (after 8 attempts, or at once when the stored document cannot be sealed) — the package stays IN_PROGRESS until it is retried from the app's package page, or voided",
+    }),
     requestedAt: ZTime.openapi({ description: "When the last recipient finished" }),
-    attempts: z.number().int().openapi({ description: "Attempts started so far" }),
+    attempts: z.number().int().openapi({ description: "Attempts started so far (since the last manual retry)" }),
     lastError: z.string().nullable().openapi({ description: "Why the last attempt failed" }),
-    nextAttemptAt: ZTime.nullable(),
+    nextAttemptAt: ZTime.nullable().openapi({ description: "When the next attempt may start (while one runs: when its lease ends); null once FAILED" }),
+    failedAt: ZTime.nullable().openapi({ description: "When sealing stopped retrying (state FAILED); null otherwise" }),
   })
   .openapi("Sealing", { description: "Sealing in progress: the sealed PDFs and the certificate are being made; PACKAGE_COMPLETED follows when they are stored" });
 

@@ -1,5 +1,6 @@
-/** The sealing capability's operation: the public /verify page's check (no sign-in; internal, not /api/v1). */
+/** The sealing capability's operations: the public /verify page's check, and the app's "Retry sealing" (both internal, not /api/v1). */
 import { defineOperation } from "@/server/domain/operation";
+import { ZPackage, ZPackageParams } from "@/server/domain/packages/schemas";
 import { ZVerification } from "./schemas";
 
 export const appVerifySealedPdf = defineOperation({
@@ -9,7 +10,20 @@ export const appVerifySealedPdf = defineOperation({
   method: "POST",
   path: "/api/app/verify",
   summary: "Checks an uploaded PDF against this instance's seals (the raw PDF is the body, up to MAX_VERIFY_BYTES; VERIFY_RATE_LIMIT per minute per address)",
-  rawBodyTypes: ["application/pdf"],
   response: ZVerification,
   errors: [400, 413],
+});
+
+export const appRetrySealOp = defineOperation({
+  tag: "App: packages",
+  internal: true,
+  operationId: "appRetrySeal",
+  method: "POST",
+  path: "/api/app/packages/{packageId}/seal/retry",
+  permission: "canSendPackages",
+  summary: "Retry sealing a package whose sealing stopped (sealing.state FAILED): due again now, with a fresh set of attempts",
+  description: "409 when sealing has not stopped (pending, retrying on its own, or the package is not being sealed).",
+  params: ZPackageParams,
+  response: ZPackage,
+  errors: [404, 409],
 });

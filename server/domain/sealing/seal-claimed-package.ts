@@ -17,9 +17,12 @@ import { newId } from "@/server/lib/ids";
 import { logger } from "@/server/lib/logger";
 import { sealPackage } from "@/server/sealing/seal-package";
 import { getFileStore } from "@/server/storage/get-file-store";
-import type { TSealClaim } from "./jobs";
+import { SealingError } from "@/server/sealing/sealing-error";
+import { SEAL_HEARTBEAT_MS, SEAL_MAX_ATTEMPTS, type TSealClaim } from "./jobs";
+import { failSeal } from "./fail-seal";
 import { loadSealInput } from "./load-seal-input";
 import { sealRetryDelay } from "./seal-retry-delay";
+import { startSealHeartbeat } from "./seal-lease";
 import { getSigningIdentity } from "./signing-identity";
 
 export type TSealOutcome = "sealed" | "failed" | "superseded";
@@ -33,20 +36,30 @@ function describe(err: unknown): string {
   return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
 }
 
+export type TSealOptions = {
+  /** How often the lease is renewed while sealing (default SEAL_HEARTBEAT_MS); tests shorten it. */
+  heartbeatMs?: number;
+  /** Test hook: runs once the sealed files are built, before the lease is checked and anything is stored. */
+  beforeStore?: () => Promise<void>;
+};
+
 /**
  * Seals one claimed package (see jobs.ts): reads the originals and stored values, builds every sealed file
  * with the engine, stores them, then — in ONE transaction fenced by the claim token — inserts the
  * `sealed_files` rows, sets COMPLETED and `completedAt`, records PACKAGE_COMPLETED and the audit event, and queues
  * the completed mail (so it goes out only once the files it links to exist, and never if the seal is lost).
- * The heavy work runs outside any transaction. A failure (or a lost fence) removes the files it stored; a
- * failure also stores the error and the next attempt's time, which the package page and GET show.
+ * The heavy work runs outside any transaction while a heartbeat renews the lease (seal-lease.ts); before
+ * storing, the lease is renewed once more, fenced, so a worker whose claim was taken over stores nothing.
+ * A failure (or a lost fence) removes the files it stored; a failure also stores the error and the next
+ * attempt's time, or ends sealing (FAILED) when the attempts are used up or the document can never be sealed.
  */
-export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSealOutcome> {
+export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSealOptions = {}): Promise<TSealOutcome> {
   const stored: string[] = [];
   const store = await getFileStore();
   const discard = async () => {
     for (const key of stored) await store.delete(key).catch((err: unknown) => logger().warn({ err, key }, "could not remove an unused sealed file"));
   };
+  const lease = startSealHeartbeat(db, claim, options.heartbeatMs ?? SEAL_HEARTBEAT_MS);
   try {
     const [pkg] = await db
       .select()
@@ -54,10 +67,14 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSe
       .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)));
     if (!pkg) return "superseded";
     const input = await loadSealInput(db, pkg);
-    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) });
+    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) }, { signal: lease.signal });
+    await options.beforeStore?.();
+    // Fenced: a worker whose lease ran out and was claimed by another stops here, before storing anything.
+    if (!(await lease.renew())) return "superseded";
 
     const rows: TSealedRow[] = [];
     const keep = async (kind: TSealedFileKind, name: string, position: number, file: { bytes: Uint8Array; sha256: string; pages: number }, documentId: string | null) => {
+      lease.signal.throwIfAborted();
       const key = `sealed/${pkg.id}/${claim.token}/${kind}-${position}.pdf`;
       stored.push(key);
       const put = await store.put(key, Readable.from([file.bytes]), { size: file.bytes.byteLength, contentType: "application/pdf" });
@@ -95,8 +112,12 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim): Promise<TSe
     return "sealed";
   } catch (err) {
     await discard();
+    // Another worker holds the package now: its attempt, not ours, decides what happens.
+    if (lease.signal.aborted) return "superseded";
     await recordSealFailure(db, claim, err);
     return "failed";
+  } finally {
+    lease.stop();
   }
 }
 
@@ -117,14 +138,29 @@ async function queueCompletedMail(tx: Db, pkg: TPackageRow, at: Date): Promise<v
   await forgetSigningTokens(tx, pkg.id);
 }
 
+/**
+ * A failed attempt, fenced by the claim token: retried after `sealRetryDelay`, or — once SEAL_MAX_ATTEMPTS
+ * attempts are used up, or at once for a SealingError (the document itself cannot be sealed: retrying would
+ * only fail the same way) — sealing stops (`failSeal`).
+ */
 async function recordSealFailure(db: Db, claim: TSealClaim, err: unknown): Promise<void> {
   const at = now();
-  const [row] = await db.select({ attempts: packages.sealAttempts }).from(packages).where(eq(packages.id, claim.id));
-  const attempts = row?.attempts ?? 1;
-  const nextAttemptAt = new Date(at.getTime() + sealRetryDelay(attempts));
-  await db
-    .update(packages)
-    .set({ sealLastError: describe(err), sealNextAttemptAt: nextAttemptAt, sealClaimToken: null })
-    .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token)));
-  logger().error({ err, packageId: claim.id, attempts, nextAttemptAt }, "sealing failed; the package stays IN_PROGRESS and is retried");
+  const error = describe(err);
+  await db.transaction(async (tx) => {
+    const [pkg] = await tx
+      .select()
+      .from(packages)
+      .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token)))
+      .for("update");
+    if (!pkg) return;
+    const attempts = pkg.sealAttempts;
+    if (err instanceof SealingError || attempts >= SEAL_MAX_ATTEMPTS) {
+      const why = err instanceof SealingError ? "the document cannot be sealed as stored" : `${SEAL_MAX_ATTEMPTS} attempts made`;
+      await failSeal(tx, pkg, { at, error, attempts, why });
+      return;
+    }
+    const nextAttemptAt = new Date(at.getTime() + sealRetryDelay(attempts));
+    await tx.update(packages).set({ sealLastError: error, sealNextAttemptAt: nextAttemptAt, sealClaimToken: null }).where(eq(packages.id, pkg.id));
+    logger().error({ err, packageId: claim.id, attempts, nextAttemptAt }, "sealing failed; the package stays IN_PROGRESS and is retried");
+  });
 }

@@ -14,28 +14,24 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { GET as getRoute } from "@/app/api/v1/packages/[packageId]/route";
-import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { GET as downloadRoute } from "@/app/api/v1/packages/[packageId]/download/route";
 import { GET as zipRoute } from "@/app/api/v1/packages/[packageId]/download/zip/route";
 import { GET as certificateRoute } from "@/app/api/v1/packages/[packageId]/certificate/route";
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { POST as addRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/route";
 import { POST as verifyRoute } from "@/app/api/app/verify/route";
-import { auditEvents, packageFields, recipientSessions, sealedFiles } from "@/server/db/schema";
+import { auditEvents, sealedFiles } from "@/server/db/schema";
 import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
-import { completeSession } from "@/server/domain/packages/complete-session";
-import { openSession } from "@/server/domain/packages/open-session";
-import { createActiveTemplate, eventNames } from "@/server/domain/packages/test-support/fixtures";
+import { eventNames } from "@/server/domain/packages/test-support/fixtures";
 import { resetEnvCache } from "@/server/env";
 import { setClock } from "@/server/lib/clock";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { expectOtherWorkspaceGets404 } from "@/server/test/cross-workspace";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
-import { makeOriginal, makeSignaturePng, runTool } from "@/server/test/sealing-fixtures";
+import { makeOriginal, runTool } from "@/server/test/sealing-fixtures";
+import { signedPackage as signedPackageIn, TYPED_NAME } from "./test-support/signed-package";
 import { runDueItem } from "@/server/lib/jobs";
 import { claimSealJob, SEAL_LEASE_MS } from "./jobs";
 import { sealClaimedPackage } from "./seal-claimed-package";
@@ -57,38 +53,10 @@ beforeEach(() => {
 afterEach(() => setClock(undefined));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type TPkg = { id: string; status: string; completedAt: string | null; recipientSessions: { id: string }[]; sealing: null | { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null } };
+type TPkg = { id: string; status: string; completedAt: string | null; recipientSessions: { id: string }[]; sealing: null | { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; failedAt: string | null } };
 
-const TYPED_NAME = "Борис Пастернак";
-
-/** A package from a two-role template whose original (1 page) is really stored, signed by both recipients. */
-async function signedPackage() {
-  const org = await createTestOrg(t.db);
-  const key = (await createTestKey(t.db, org)).value;
-  const tpl = await createActiveTemplate(t.db, org);
-  const store = await getFileStore();
-  await store.put("files/lease", Readable.from([await makeOriginal(1)]), { contentType: "application/pdf" });
-  const created = await callJson<{ data: TPkg }>(createFromTemplateRoute, {
-    key,
-    body: { templateId: tpl.templateId, title: "Lease 4B", recipients: [{ email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 }, { email: "lars@example.com", name: TYPED_NAME, roleIndex: 1 }] },
-  });
-  expect(created.status).toBe(201);
-  const pkgId = created.body.data.id;
-  const sent = await callJson<{ data: TPkg }>(sendRoute, { key, params: { packageId: pkgId }, body: {} });
-  const [first, second] = sent.body.data.recipientSessions;
-  const recipient = (sessionId: string) => ({ kind: "recipient" as const, sessionId, clientAddress: "203.0.113.9", userAgent: "Mozilla/5.0 (test)" });
-
-  // Recipient one draws (the PNG is stored, the field keeps its key); recipient two types a Cyrillic name.
-  await store.put("signatures/one", Readable.from([makeSignaturePng()]), { contentType: "image/png" });
-  await openSession(t.db, recipient(first!.id));
-  await t.db.update(packageFields).set({ valueStorageKey: "signatures/one", valueKind: "drawn" }).where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
-  // Recipient one's browser reported Paris (stored at consent; see signing.test.ts); recipient two's nothing.
-  await t.db.update(recipientSessions).set({ timeZone: "Europe/Paris" }).where(eq(recipientSessions.id, first!.id));
-  await completeSession(t.db, recipient(first!.id));
-  await t.db.update(packageFields).set({ value: TYPED_NAME, valueKind: "typed" }).where(eq(packageFields.sessionId, second!.id));
-  const last = await completeSession(t.db, recipient(second!.id));
-  return { org, key, pkgId, last };
-}
+/** Every test's package: see test-support/signed-package.ts. */
+const signedPackage = () => signedPackageIn(t.db);
 
 async function getPackage(key: string, packageId: string) {
   return (await callJson<{ data: TPkg }>(getRoute, { key, params: { packageId } })).body.data;
@@ -228,6 +196,7 @@ describe("sealing job", () => {
       attempts: 1,
       lastError: "The original of “lease.pdf” is missing from storage",
       nextAttemptAt: new Date(start.getTime() + 60_000).toISOString(),
+      failedAt: null,
     });
     expect(await eventNames(t.db, pkgId)).not.toContain("PACKAGE_COMPLETED");
     expect(await t.db.select().from(sealedFiles).where(eq(sealedFiles.packageId, pkgId))).toEqual([]);

@@ -3,9 +3,9 @@
  * replica and worker reports the same figures. The attempt-duration histogram is cumulative: stored attempts
  * plus those already pruned or deleted (see attempt-histogram.ts), so its series never go down.
  */
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { DELIVERY_STATUSES, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { DELIVERY_STATUSES, packages, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { DURATION_BUCKETS_SECONDS, readAttemptHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
 
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
@@ -51,5 +51,21 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const oldest = queue?.oldest ? new Date(queue.oldest) : null;
   metric("foliosign_webhook_oldest_pending_age_seconds", "gauge", "Age of the oldest delivery still to be delivered (0 when none).");
   lines.push(`foliosign_webhook_oldest_pending_age_seconds ${oldest ? Math.max(0, Math.floor((at.getTime() - oldest.getTime()) / 1000)) : 0}`);
+
+  // Sealing (server/domain/sealing/): alert on FAILED > 0 — those packages wait for someone to retry them.
+  const [sealing] = await db
+    .select({
+      failed: sql<number>`count(*) filter (where ${packages.sealFailedAt} is not null)::int`,
+      retrying: sql<number>`count(*) filter (where ${packages.sealFailedAt} is null and ${packages.sealLastError} is not null and ${packages.sealClaimToken} is null and ${packages.sealAttempts} > 0)::int`,
+      total: sql<number>`count(*)::int`,
+    })
+    .from(packages)
+    .where(and(eq(packages.status, "IN_PROGRESS"), isNotNull(packages.sealRequestedAt), isNull(packages.deletedAt)));
+  const sealFailed = Number(sealing?.failed ?? 0);
+  const sealRetrying = Number(sealing?.retrying ?? 0);
+  metric("foliosign_sealing_packages", "gauge", "Packages every recipient has finished, still being sealed, by state (FAILED: stopped retrying, needs someone).");
+  lines.push(`foliosign_sealing_packages{state="PENDING"} ${Number(sealing?.total ?? 0) - sealFailed - sealRetrying}`);
+  lines.push(`foliosign_sealing_packages{state="RETRYING"} ${sealRetrying}`);
+  lines.push(`foliosign_sealing_packages{state="FAILED"} ${sealFailed}`);
   return lines.join("\n") + "\n";
 }
