@@ -4,7 +4,7 @@ import type { Db } from "@/server/db/client";
 import { memberships, users } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { hashPassword, verifyPassword } from "@/server/lib/crypto";
-import { clearSignInFailures, recordSignInFailure, signInRetryAfterMs } from "./sign-in-throttle";
+import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
 import { signInThrottledError } from "./sign-in-throttled";
 
 export const ZCredentials = z.object({
@@ -33,16 +33,18 @@ let dummyHash: Promise<string> | undefined;
  * Email + password → the user and the organisation they sign in to, or null. Removed users (deleted_at) and
  * users without a membership cannot sign in; invited users without a password yet neither. An unknown email
  * still costs one scrypt run, so response time does not reveal which emails exist. Too many failures for the
- * email or from the address (sign-in-throttle.ts) → SignInThrottledError before the password is checked, so
- * a throttled guess learns nothing, even when it is right.
+ * email from this address, from the address, or for the email from everywhere (sign-in-throttle.ts, counted in
+ * the database) → SignInThrottledError before the password is checked, so a throttled guess learns nothing,
+ * even when it is right.
  */
 export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest): Promise<TSignedInUser | null> {
   const parsed = ZCredentials.safeParse(raw);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
   const source = { email, clientAddress: request.clientAddress };
-  const retryAfterMs = signInRetryAfterMs(source);
-  if (retryAfterMs !== null) throw signInThrottledError(retryAfterMs);
+  // The attempt counts as a failure from here on, unless the password is right.
+  const claim = await claimSignInAttempt(db, source);
+  if (!claim.ok) throw signInThrottledError(claim.retryAfterMs);
   const [row] = await db
     .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash, organisationId: memberships.organisationId })
     .from(users)
@@ -53,13 +55,9 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
   if (!row?.passwordHash) {
     dummyHash ??= hashPassword("not-a-real-password");
     await verifyPassword(password, await dummyHash);
-    recordSignInFailure(source);
     return null;
   }
-  if (!(await verifyPassword(password, row.passwordHash))) {
-    recordSignInFailure(source);
-    return null;
-  }
-  clearSignInFailures(email);
+  if (!(await verifyPassword(password, row.passwordHash))) return null;
+  await signInSucceeded(db, source);
   return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId };
 }

@@ -3,6 +3,7 @@ import { mailJobs } from "@/server/domain/mail/jobs";
 import { packageJobs } from "@/server/domain/packages/jobs";
 import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
 import { idempotencyJobs } from "@/server/http/idempotency/jobs";
+import { signInThrottleJobs } from "@/server/auth/sign-in-throttle-jobs";
 import { runDeclaredJob } from "./run-declared-job";
 import { createSealingJob } from "./sealing-job";
 import { createWebhookDeliveryJob } from "./webhook-delivery-job";
@@ -19,6 +20,7 @@ export function allJobs(): TJob[] {
     ...Object.values(webhookRetentionJobs()),
     ...Object.values(idempotencyJobs()),
     ...Object.values(fileSweepJobs()),
+    ...Object.values(signInThrottleJobs()),
   ];
   return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob()];
 }

@@ -9,7 +9,6 @@ import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { openPglite, openPostgres, queryRows, setDbHandle, type Db, type DbHandle } from "../db/client";
-import { resetSignInThrottle } from "../auth/sign-in-throttle";
 import { resetRateLimits } from "../http/steps/rate-limit";
 import { setClock } from "../lib/clock";
 import { databaseUrl } from "./global-setup";
@@ -61,7 +60,6 @@ export function useTestDb(): TTestDb {
   beforeEach(async () => {
     setClock(undefined);
     resetRateLimits();
-    resetSignInThrottle();
     await truncateAll(handle!.db);
   });
 
