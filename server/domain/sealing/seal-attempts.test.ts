@@ -33,7 +33,7 @@ import { listSealingProblems } from "./list-sealing-problems";
 import { sealDuePackages } from "./seal-due-packages";
 import { sealRetryDelay } from "./seal-retry-delay";
 import { resetSigningIdentity } from "./signing-identity";
-import { signedPackage } from "./test-support/signed-package";
+import { signedPackage } from "@/server/test/signed-package";
 
 const t = useTestDb();
 const start = new Date("2026-03-02T09:00:00Z");

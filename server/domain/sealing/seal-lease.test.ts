@@ -22,7 +22,7 @@ import { sealClaimedPackage } from "./seal-claimed-package";
 import { sealDuePackages } from "./seal-due-packages";
 import { renewSealLease, startSealHeartbeat } from "./seal-lease";
 import { resetSigningIdentity } from "./signing-identity";
-import { signedPackage } from "./test-support/signed-package";
+import { signedPackage } from "@/server/test/signed-package";
 
 const t = useTestDb();
 const start = new Date("2026-03-02T09:00:00Z");

@@ -31,7 +31,7 @@ import { expectOtherWorkspaceGets404 } from "@/server/test/cross-workspace";
 import { useTestDb } from "@/server/test/db";
 import { callJson, callRoute } from "@/server/test/http";
 import { makeOriginal, runTool } from "@/server/test/sealing-fixtures";
-import { signedPackage as signedPackageIn, TYPED_NAME } from "./test-support/signed-package";
+import { signedPackage as signedPackageIn, TYPED_NAME } from "@/server/test/signed-package";
 import { runDueItem } from "@/server/lib/jobs";
 import { claimSealJob, SEAL_LEASE_MS } from "./jobs";
 import { sealClaimedPackage } from "./seal-claimed-package";
@@ -55,7 +55,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type TPkg = { id: string; status: string; completedAt: string | null; recipientSessions: { id: string }[]; sealing: null | { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; failedAt: string | null } };
 
-/** Every test's package: see test-support/signed-package.ts. */
+/** Every test's package: see server/test/signed-package.ts. */
 const signedPackage = () => signedPackageIn(t.db);
 
 async function getPackage(key: string, packageId: string) {

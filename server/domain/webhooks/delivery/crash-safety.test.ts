@@ -9,12 +9,11 @@
  * Skipped without DATABASE_URL: PGlite allows one process per data directory, so two worker processes need
  * PostgreSQL. Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run server/domain/webhooks
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts } from "@/server/db/schema";
+import { killAll, spawnWorker as spawnAnyWorker } from "@/server/jobs/test-support/spawn-worker";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
@@ -30,46 +29,10 @@ import { deliveryRow, packageSent, setupEndpoint } from "@/server/domain/webhook
 const base = process.env.DATABASE_URL;
 const t = useTestDb();
 const rx = useLocalReceiver();
-const children: ChildProcess[] = [];
+afterAll(killAll);
 
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-});
-
-async function spawnWorker(url: string, name: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/jobs/test-support/worker-process.ts", "0"], {
-    // The poll is long: every tick of these workers is either a wake-up or one this test asks for.
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "info", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WORKER_POLL_MS: "600000" },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines: Record<string, unknown>[] = [];
-  const waiters: { match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
-  createInterface({ input: child.stdout! }).on("line", (text) => {
-    let line: Record<string, unknown>;
-    try {
-      line = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    lines.push(line);
-    for (const w of [...waiters]) if (w.match(line)) w.resolve(line);
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const logged = (match: (l: Record<string, unknown>) => boolean, from = 0) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const found = lines.slice(from).find(match);
-      if (found) resolve(found);
-      else waiters.push({ match, resolve });
-    });
-  /** Sends a command and resolves with its acknowledgement (the tick it asked for has run). */
-  const command = async (cmd: Record<string, unknown>, ack: string) => {
-    const from = lines.length;
-    child.stdin!.write(`${JSON.stringify(cmd)}\n`);
-    return logged((l) => l.msg === ack, from);
-  };
-  return { name, child, exited, logged, lines, command };
-}
+/** A worker process that may deliver to the local receiver. */
+const spawnWorker = (url: string, name: string) => spawnAnyWorker(url, name, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
 
 describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", () => {
   it("B, running beside A, completes the delivery A was SIGKILLed on, under the same id; A's stale token is refused", async () => {

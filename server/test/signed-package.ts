@@ -1,4 +1,4 @@
-/** For the sealing tests: a package every recipient has signed, whose original is really stored, so sealing is due. */
+/** For the sealing tests (through the API routes, hence here and not in a domain test-support): a package every recipient has signed, whose original is really stored, so sealing is due. */
 import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
