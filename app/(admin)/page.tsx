@@ -8,7 +8,6 @@ import { requireSessionActor } from "@/server/auth/session";
 import { getDb } from "@/server/db/client";
 import { can } from "@/server/domain/access/gates";
 import { getAwaitingSignature } from "@/server/domain/packages/get-awaiting-signature";
-import { listSealingProblems } from "@/server/domain/sealing/list-sealing-problems";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -22,8 +21,7 @@ const WEBHOOKS = { href: "/webhooks", title: "Webhooks", text: "Signed notificat
 export default async function OverviewPage() {
   const actor = await requireSessionActor();
   const webhooks = can(actor, "canManageWebhooks");
-  const db = await getDb();
-  const [awaiting, sealing] = await Promise.all([getAwaitingSignature(db, actor), listSealingProblems(db, actor)]);
+  const awaiting = await getAwaitingSignature(await getDb(), actor);
   const shortcuts = [
     ...SHORTCUTS,
     ...(webhooks ? [WEBHOOKS] : []),
@@ -39,7 +37,7 @@ export default async function OverviewPage() {
             : "Your organisation at a glance: what awaits signature, and where to go next."
         }
       />
-      <SealingProblems problems={sealing} />
+      <SealingProblems />
       <Card className="mb-6">
         <CardBody>
           <div className="flex flex-wrap items-baseline justify-between gap-2">

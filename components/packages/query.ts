@@ -20,6 +20,7 @@ import type {
   ZTransferPackage,
 } from "@/server/domain/packages/schemas";
 import type { ZPackageMailList } from "@/server/domain/mail/schemas";
+import type { TSealingProblems } from "@/server/domain/sealing/schemas";
 import { templateKeys, type TTemplate, type TTemplateList } from "@/components/templates/query";
 
 export type TPackage = z.output<typeof ZPackage>;
@@ -59,6 +60,8 @@ export const packageKeys = {
   activeTemplates: () => [...templateKeys.lists(), "active-for-packages"] as const,
   template: (id: string) => templateKeys.template(id),
   customFields: () => ["custom-fields", "list"] as const,
+  /** The overview's sealing alert (packages whose sealing stopped or keeps failing). */
+  sealingProblems: () => [...packageKeys.all, "sealing-problems"] as const,
 };
 
 export function usePackageList(filters: TPackageFilters) {
@@ -86,6 +89,10 @@ export function usePackage(id: string) {
 }
 
 /** The package's messages: for members who send packages (the page does not ask for the others: 403). */
+export function useSealingProblems() {
+  return useQuery({ queryKey: packageKeys.sealingProblems(), queryFn: () => apiFetch<TSealingProblems>("/api/app/sealing/problems") });
+}
+
 export function usePackageMail(id: string) {
   return useQuery({
     queryKey: packageKeys.mail(id),
@@ -195,7 +202,11 @@ export function useTransferPackage(id: string) {
 
 /** Sealing stopped (sealing.state FAILED): due again now, with a fresh set of attempts. */
 export function useRetrySeal(id: string) {
-  return usePackageMutation(id, () => apiFetch<TPackage>(`${pkg(id)}/seal/retry`, { method: "POST", body: {} }));
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<TPackage>(`${pkg(id)}/seal/retry`, { method: "POST", body: {} }),
+    onSettled: () => Promise.all([invalidatePackage(qc, id), qc.invalidateQueries({ queryKey: packageKeys.sealingProblems(), exact: true })]),
+  });
 }
 
 export function useSigningUrl(id: string) {

@@ -3,23 +3,14 @@ import type { Db } from "@/server/db/client";
 import { packages } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { visiblePackages } from "@/server/domain/packages/visible-packages";
-
-export type TSealingProblem = {
-  id: string;
-  title: string;
-  state: "FAILED" | "RETRYING";
-  attempts: number;
-  lastError: string | null;
-  failedAt: Date | null;
-  nextAttemptAt: Date | null;
-};
+import type { TSealingProblems } from "./schemas";
 
 /**
  * The overview's sealing alert: packages the member can see whose sealing stopped (FAILED: it needs someone)
  * or whose last attempt failed and another is scheduled (RETRYING), stopped ones first, at most `limit`, with
  * the total. Only packages being sealed are read (the due-seal partial index holds just those).
  */
-export async function listSealingProblems(db: Db, actor: TActor, opts: { limit?: number } = {}): Promise<{ total: number; failed: number; items: TSealingProblem[] }> {
+export async function listSealingProblems(db: Db, actor: TActor, opts: { limit?: number } = {}): Promise<TSealingProblems> {
   const where = and(
     visiblePackages(actor),
     eq(packages.status, "IN_PROGRESS"),
@@ -48,6 +39,11 @@ export async function listSealingProblems(db: Db, actor: TActor, opts: { limit?:
   return {
     total: Number(counts[0]?.total ?? 0),
     failed: Number(counts[0]?.failed ?? 0),
-    items: rows.map((r) => ({ ...r, state: r.failedAt ? ("FAILED" as const) : ("RETRYING" as const) })),
+    items: rows.map((r) => ({
+      ...r,
+      state: r.failedAt ? ("FAILED" as const) : ("RETRYING" as const),
+      failedAt: r.failedAt?.toISOString() ?? null,
+      nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+    })),
   };
 }

@@ -1,7 +1,7 @@
-/** The sealing capability's operations: the public /verify page's check, and the app's "Retry sealing" (both internal, not /api/v1). */
+/** The sealing capability's operations, all internal (not /api/v1): the public /verify page's check, the app's "Retry sealing" and the overview's sealing alert. */
 import { defineOperation } from "@/server/domain/operation";
 import { ZPackage, ZPackageParams } from "@/server/domain/packages/schemas";
-import { ZVerification } from "./schemas";
+import { ZSealingProblems, ZVerification } from "./schemas";
 
 export const appVerifySealedPdf = defineOperation({
   tag: "App: verify",
@@ -26,4 +26,14 @@ export const appRetrySealOp = defineOperation({
   params: ZPackageParams,
   response: ZPackage,
   errors: [404, 409],
+});
+
+export const appListSealingProblemsOp = defineOperation({
+  tag: "App: packages",
+  internal: true,
+  operationId: "appListSealingProblems",
+  method: "GET",
+  path: "/api/app/sealing/problems",
+  summary: "The overview's sealing alert: packages you can see whose sealing stopped (FAILED) or keeps failing (RETRYING), stopped ones first, at most 5, with the totals",
+  response: ZSealingProblems,
 });

@@ -3,7 +3,7 @@
  * stored original the sealer cannot process (the 335-byte PDF whose page tree contains itself, uploaded before
  * the upload check refused it) fails every attempt with "Maximum call stack size exceeded"; after
  * SEAL_MAX_ATTEMPTS attempts sealing stops (FAILED): GET says so, the audit trail records package.seal_failed,
- * the overview lists it, the metrics count it, and no further attempt runs — until someone with
+ * the overview's alert (GET /api/app/sealing/problems) lists it to its organisation only, the metrics count it, and no further attempt runs — until someone with
  * canSendPackages presses "Retry sealing" (POST /api/app/packages/{id}/seal/retry), which makes it due again
  * with a fresh set of attempts. A document that can never be sealed as stored (a SealingError: encrypted) stops
  * at the first attempt; a worker that dies during the last attempt ends it FAILED rather than trying once more.
@@ -13,8 +13,8 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as getRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { POST as retryRoute } from "@/app/api/app/packages/[packageId]/seal/retry/route";
+import { GET as problemsRoute } from "@/app/api/app/sealing/problems/route";
 import { auditEvents, packages } from "@/server/db/schema";
-import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 import { eventNames } from "@/server/domain/packages/test-support/fixtures";
 import { renderMetrics } from "@/server/domain/webhooks/health/render-metrics";
 import { rawPdf } from "@/server/documents-io/test-support/raw-pdf";
@@ -29,7 +29,6 @@ import { callJson } from "@/server/test/http";
 import { makeOriginal } from "@/server/test/sealing-fixtures";
 import { PDF } from "@libpdf/core";
 import { claimSealJob, LOST_LAST_ATTEMPT_ERROR, SEAL_LEASE_MS, SEAL_MAX_ATTEMPTS } from "./jobs";
-import { listSealingProblems } from "./list-sealing-problems";
 import { sealDuePackages } from "./seal-due-packages";
 import { sealRetryDelay } from "./seal-retry-delay";
 import { resetSigningIdentity } from "./signing-identity";
@@ -102,19 +101,26 @@ describe("bounded seal attempts", () => {
     expect(await sealDuePackages(t.db)).toEqual([]);
 
     // The overview's alert and the operator's metric.
-    const owner = (await loadSessionActor(t.db, { userId: org.userId, organisationId: org.organisationId }))!;
-    expect(await listSealingProblems(t.db, owner)).toEqual({
-      total: 1,
-      failed: 1,
-      items: [{ id: pkgId, title: "Lease 4B", state: "FAILED", attempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded", failedAt, nextAttemptAt: null }],
+    const as = { userId: org.userId, organisationId: org.organisationId };
+    expect(await callApp(problemsRoute, { as })).toEqual({
+      status: 200,
+      body: {
+        data: {
+          total: 1,
+          failed: 1,
+          items: [{ id: pkgId, title: "Lease 4B", state: "FAILED", attempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded", failedAt: failedAt.toISOString(), nextAttemptAt: null }],
+        },
+      },
     });
+    const other = await createTestOrg(t.db, "Other");
+    expect(await callApp(problemsRoute, { as: { userId: other.userId, organisationId: other.organisationId } })).toEqual({ status: 200, body: { data: { total: 0, failed: 0, items: [] } } });
     const metrics = await renderMetrics(t.db, clock);
     expect(metrics).toContain('foliosign_sealing_packages{state="FAILED"} 1');
     expect(metrics).toContain('foliosign_sealing_packages{state="RETRYING"} 0');
 
     // The cause is fixed (a sound original); "Retry sealing" makes it due now with a fresh set of attempts.
     await putOriginal(await makeOriginal(1));
-    const retried = await callApp<{ data: TPkg }>(retryRoute, { as: { userId: org.userId, organisationId: org.organisationId }, params: { packageId: pkgId } });
+    const retried = await callApp<{ data: TPkg }>(retryRoute, { as, params: { packageId: pkgId } });
     expect(retried.status).toBe(200);
     expect(retried.body.data.sealing).toEqual({
       state: "PENDING",
@@ -126,14 +132,14 @@ describe("bounded seal attempts", () => {
     });
     const [retriedAudit] = await auditOf(pkgId, "package.seal_retried");
     expect(retriedAudit).toMatchObject({ actorUserId: org.userId, data: { previousAttempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded" } });
-    expect(await listSealingProblems(t.db, owner)).toEqual({ total: 0, failed: 0, items: [] });
+    expect((await callApp(problemsRoute, { as })).body).toEqual({ data: { total: 0, failed: 0, items: [] } });
 
     expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "sealed" }]);
     expect(await sealing(key, pkgId)).toMatchObject({ status: "COMPLETED", sealing: null });
     expect((await eventNames(t.db, pkgId)).filter((n) => n === "PACKAGE_COMPLETED")).toHaveLength(1);
 
     // Nothing left to retry: 409, and nothing changes.
-    const again = await callApp<{ error: string }>(retryRoute, { as: { userId: org.userId, organisationId: org.organisationId }, params: { packageId: pkgId } });
+    const again = await callApp<{ error: string }>(retryRoute, { as, params: { packageId: pkgId } });
     expect(again).toEqual({ status: 409, body: { error: "Sealing of this package has not stopped: there is nothing to retry" } });
   });
 
