@@ -23,7 +23,8 @@ function as(actor: TActor | null) {
 function request(method: string, body?: unknown): Request {
   return new Request("http://localhost:3000/api/app/api-keys", {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    // What the app's own page sends with a write (server/auth/same-origin-write.ts).
+    headers: { "sec-fetch-site": "same-origin", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }

@@ -19,7 +19,8 @@ afterEach(() => setSessionLookup(undefined));
 const json = (method: string, body?: unknown) =>
   new Request("http://localhost:3000/api/app/members", {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    // What the app's own page sends with a write (server/auth/same-origin-write.ts).
+    headers: { "sec-fetch-site": "same-origin", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 const noParams = { params: Promise.resolve({}) };

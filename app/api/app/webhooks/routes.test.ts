@@ -36,7 +36,8 @@ beforeEach(() => {
 type THandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 async function call(handler: THandler, opts: { method?: string; params?: Record<string, string>; body?: unknown; workspaceId?: string } = {}) {
-  const headers = new Headers();
+  // What the app's own page sends with a write (server/auth/same-origin-write.ts).
+  const headers = new Headers({ "sec-fetch-site": "same-origin" });
   if (opts.body !== undefined) headers.set("content-type", "application/json");
   if (opts.workspaceId) headers.set("cookie", `other=1; ${WORKSPACE_COOKIE}=${opts.workspaceId}`);
   const req = new Request("http://localhost:3000/api/app/webhooks/x", {
