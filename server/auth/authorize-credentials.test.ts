@@ -260,6 +260,16 @@ describe("sign-in throttling", () => {
     await expect(authorizeCredentials(t.db, { email: "olga@example.test\u0000", password: owner.password }, NO_ADDRESS)).resolves.toBeNull();
   });
 
+  /* A lone UTF-16 surrogate is ill-formed Unicode: refused like at the API's boundary, before a throttle row is written
+     (a text column would have stored it as U+FFFD, counting a failure against another email). */
+  it("refuses an email or password with a lone surrogate without querying or counting", async () => {
+    await createOrganisationWithOwner(t.db, owner);
+    const address = { clientAddress: "192.0.2.77" };
+    await expect(authorizeCredentials(t.db, { email: "olga@example.test\ud800", password: owner.password }, address)).resolves.toBeNull();
+    await expect(authorizeCredentials(t.db, { email: owner.email, password: `${owner.password}\udc00` }, address)).resolves.toBeNull();
+    expect(await t.db.select().from(signInFailures)).toEqual([]);
+  });
+
   it("takes the client address only from the header our server records", () => {
     expect(signInClientAddress({ [CLIENT_ADDRESS_HEADER]: " 192.0.2.4 " })).toBe("192.0.2.4");
     expect(signInClientAddress({ "x-forwarded-for": "192.0.2.9", "x-real-ip": "192.0.2.9" })).toBeNull();
