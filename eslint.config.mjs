@@ -29,6 +29,17 @@ export default defineConfig([
           ],
         },
       ],
+      // The same fences by resolved path, so a relative import (`../../http/errors`) is refused too.
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            { target: "./server/domain", from: "./server/http", message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib." },
+            { target: "./server/domain", from: "./server/jobs", message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs." },
+            { target: "./server/domain", from: "./server/auth", message: "The domain must not import the session layer (server/auth): take a TActor." },
+          ],
+        },
+      ],
     },
   },
   {

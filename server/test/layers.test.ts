@@ -1,7 +1,7 @@
 /**
  * The layer rule of docs/architecture.md is enforced by ESLint (eslint.config.mjs): a domain file that imports
  * the HTTP, jobs or auth layer, Next or React, and a component that imports server code other than as a type,
- * fail `npm run lint`. This runs the project's real ESLint configuration on small pieces of code placed at those
+ * fail `npm run lint`, whether the import is written with the `@/` alias or as a relative path. This runs the project's real ESLint configuration on small pieces of code placed at those
  * paths, so the rule cannot quietly stop matching (a renamed folder, a changed glob).
  */
 import { ESLint } from "eslint";
@@ -22,6 +22,23 @@ describe("layer rule", { timeout: 180_000 }, () => {
       const messages = await restrictedImports(file, `import { x } from "${spec}";\nexport const y = x;\n`);
       expect(messages, spec).toHaveLength(1);
     }
+  });
+
+  it("refuses the same layers through a relative import (resolved by path)", async () => {
+    const file = "server/domain/example/do-thing.ts";
+    const cases: [string, string][] = [
+      ["../../http/errors", "server/http"],
+      ["../../jobs/worker", "server/jobs"],
+      ["../../auth/session", "server/auth"],
+    ];
+    for (const [spec, layer] of cases) {
+      const [result] = await eslint.lintText(`import { x } from "${spec}";\nexport const y = x;\n`, { filePath: file });
+      const messages = (result?.messages ?? []).filter((m) => m.ruleId === "import/no-restricted-paths").map((m) => m.message);
+      expect(messages, spec).toHaveLength(1);
+      expect(messages[0], spec).toContain(`(${layer})`);
+    }
+    const [ok] = await eslint.lintText(`import { errors } from "../../lib/errors";\nexport const y = errors;\n`, { filePath: file });
+    expect((ok?.messages ?? []).filter((m) => m.ruleId === "import/no-restricted-paths")).toEqual([]);
   });
 
   it("lets the domain use lib, db, env and other capabilities", async () => {
