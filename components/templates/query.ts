@@ -20,14 +20,12 @@ import type {
   ZTemplateField,
   ZTemplateList,
   ZTemplateRole,
-  ZTemplateSummary,
   ZUpdateField,
   ZUpdateRole,
   ZUpdateTemplate,
 } from "@/server/domain/templates/schemas";
 
 export type TTemplate = z.output<typeof ZTemplate>;
-export type TTemplateSummary = z.output<typeof ZTemplateSummary>;
 export type TTemplateList = z.output<typeof ZTemplateList>;
 export type TTemplateDocument = z.output<typeof ZTemplateDocument>;
 export type TTemplateField = z.output<typeof ZTemplateField>;

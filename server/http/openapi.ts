@@ -48,7 +48,6 @@ const rateHeaders = {
   "X-Request-Id": { description: "Identifies the request in the server's log", schema: { type: "string" as const } },
 };
 
-export { addOpenApiComponents } from "@/server/lib/openapi-components";
 
 /** Every POST of /api/v1 honours the header (server/http/route.ts), so every POST documents it. */
 const ZIdempotencyKey = zo

@@ -65,8 +65,6 @@ type Data<O extends TOperation> = z.input<O["response"]>;
 export type THandler<O extends TOperation, A> = (args: THandlerArgs<O, A>) => Promise<Data<O> | WithStatus<Data<O>> | RawResponse>;
 export type TRouteHandler = ((req: Request, context: TRouteContext) => Promise<Response>) & { operation: TOperation };
 
-/** What a door decides about a request: who acts, and what to add to every answer (rate-limit headers…). */
-export type TDoorResult<A> = { actor: A; headers?: Record<string, string> };
 export type TDoor<A> = {
   name: "api" | "app";
   bodyLimitBytes(): number;

@@ -49,8 +49,3 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     throw errors.invalidJson();
   }
 }
-
-/** Reads (413 beyond `limitBytes`) and parses (400) a JSON body. */
-export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
-  return parseJsonBody(await readBodyBytes(req, limitBytes));
-}

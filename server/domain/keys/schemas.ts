@@ -33,7 +33,6 @@ export type TRevokeApiKey = z.input<typeof ZRevokeApiKey>;
 export const ZApiKeyParams = z.object({ keyId: z.string().min(1) });
 
 export const ZApiKeyStatus = z.enum(["ACTIVE", "EXPIRED", "REVOKED"]);
-export type TApiKeyStatus = z.infer<typeof ZApiKeyStatus>;
 
 export const ZKeyInoperativeReason = z.enum(["ISSUER_REMOVED", "ROLE_WITHOUT_API_ACCESS"]);
 export type TKeyInoperativeReason = z.infer<typeof ZKeyInoperativeReason>;

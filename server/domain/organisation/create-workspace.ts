@@ -7,13 +7,13 @@ import { errors } from "@/server/lib/errors";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
-import { ZCreateWorkspace, type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
+import { ZWorkspaceFields, type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 import { slugTaken } from "./workspace-fields";
 
 /** A new, non-default workspace (owner only); its slug is unique in the organisation (409 otherwise). */
 export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
-  const data = parseOrThrow(ZCreateWorkspace, input, "input");
+  const data = parseOrThrow(ZWorkspaceFields, input, "input");
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {

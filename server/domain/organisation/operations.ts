@@ -18,7 +18,6 @@ import {
   ZCreatedOwner,
   ZCreateOwner,
   ZCreateRole,
-  ZCreateWorkspace,
   ZDeletedRole,
   ZInviteParams,
   ZIpAllowlist,
@@ -213,7 +212,7 @@ export const appCreateWorkspace = defineOperation({
   path: "/api/app/workspaces",
   summary: "Create a workspace (409 on a taken slug)",
   successStatus: 201,
-  body: ZCreateWorkspace,
+  body: ZWorkspaceFields,
   response: ZWorkspaceItem,
   errors: [409],
 });

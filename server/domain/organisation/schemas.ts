@@ -64,7 +64,6 @@ export const ZMe = z.object({
     }),
   }),
 });
-export type TMe = z.infer<typeof ZMe>;
 
 // ——— Members and invites ———
 
@@ -131,7 +130,7 @@ export type TAcceptedInvite = z.infer<typeof ZAcceptedInvite>;
 export const ZRoleParams = z.object({ roleId: z.string().min(1) });
 
 /** The spec's permissions of a role, shared by create and update so the UI validates the same way. */
-export const ZRoleFields = z.object({
+const ZRoleFields = z.object({
   name: z.string().trim().min(1, "Name is required").max(100, "Use at most 100 characters"),
   apiAccess: z.boolean().default(false),
   canSendPackages: z.boolean().default(false),
@@ -198,8 +197,7 @@ export const ZWorkspaceFields = z.object({
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Use lower-case letters, digits and single hyphens, e.g. emea-sales"),
 });
 
-export const ZCreateWorkspace = ZWorkspaceFields;
-export type TCreateWorkspace = z.input<typeof ZCreateWorkspace>;
+export type TCreateWorkspace = z.input<typeof ZWorkspaceFields>;
 
 export const ZRenameWorkspace = ZWorkspaceFields.extend({ id: z.string().min(1) });
 export type TRenameWorkspace = z.input<typeof ZRenameWorkspace>;

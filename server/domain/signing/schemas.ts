@@ -76,7 +76,6 @@ const ZClosedView = z.object({
 
 export const ZSigningView = z.discriminatedUnion("state", [ZOpenView, ZClosedView]).openapi("SigningView");
 export type TSigningView = z.output<typeof ZSigningView>;
-export type TOpenSigningView = z.output<typeof ZOpenView>;
 
 export const TEXT_VALUE_MAX = 500;
 

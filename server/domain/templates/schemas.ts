@@ -225,7 +225,4 @@ export const ZUnlockQuery = z.object({
 export const ZReleasedLock = z.object({ released: z.boolean().openapi({ description: "false when there was no live lock to release" }) });
 export const ZDeletedRole = z.object({ roleIndex: z.number().int(), deleted: z.literal(true) });
 
-export type TTemplate = z.infer<typeof ZTemplate>;
 export type TTemplateDocument = z.infer<typeof ZTemplateDocument>;
-export type TTemplateField = z.infer<typeof ZTemplateField>;
-export type TTemplateRole = z.infer<typeof ZTemplateRole>;

@@ -115,7 +115,6 @@ export const ZEndpointHealth = z.object({
   p95Ms: z.number().nullable(),
   lastAttempt: z.object({ at: z.string(), responseStatus: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
 });
-export type TEndpointHealthView = z.infer<typeof ZEndpointHealth>;
 
 export const ZEndpointHealthList = z.object({
   workspace: ZWorkspaceRef,

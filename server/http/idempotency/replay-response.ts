@@ -4,7 +4,7 @@
  */
 import { json } from "../errors";
 
-export const REPLAYED_HEADER = "Idempotent-Replayed";
+const REPLAYED_HEADER = "Idempotent-Replayed";
 
 export function replayResponse(stored: { status: number; body: string }, headers: Record<string, string>): Response {
   const template = json(null, stored.status, { ...headers, [REPLAYED_HEADER]: "true" });

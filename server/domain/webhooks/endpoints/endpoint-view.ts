@@ -29,7 +29,6 @@ export function toEndpointView(row: TEndpointRow) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-export type TEndpointView = ReturnType<typeof toEndpointView>;
 
 /** `test`: the delivery carries a sample sent with "Send test event" (from the app or the API), not a real event. */
 export function toDeliveryView(row: TDeliveryRow, test = false) {
@@ -51,4 +50,3 @@ export function toDeliveryView(row: TDeliveryRow, test = false) {
     test,
   };
 }
-export type TDeliveryView = ReturnType<typeof toDeliveryView>;

@@ -96,7 +96,3 @@ export type TEnvelope = {
   data: Record<string, unknown>;
   test?: true;
 };
-
-export function isEventName(value: string): value is TEventName {
-  return (EVENT_NAMES as readonly string[]).includes(value);
-}

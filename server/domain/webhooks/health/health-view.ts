@@ -19,4 +19,3 @@ export function toHealthView(h: TEndpointHealth) {
     lastAttempt: h.lastAttempt ? { at: h.lastAttempt.at.toISOString(), responseStatus: h.lastAttempt.responseStatus, error: h.lastAttempt.error } : null,
   };
 }
-export type THealthView = ReturnType<typeof toHealthView>;
