@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { Pool } = await import("undici");
   const { GENERIC_PLAN_SETTINGS, openPostgres, setDbHandle } = await import("@/server/db/client");
-  const { installGenericPlanClient } = await import("@/server/db/prepared");
+  const { installGenericPlanClient } = await import("@/server/db/driver");
   const schema = await import("@/server/db/schema");
   const { migrate } = await import("@/server/db/migrate");
   const { createTestKey, createTestOrg, createTestWorkspace } = await import("@/server/test/factories");

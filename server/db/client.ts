@@ -6,16 +6,13 @@
  */
 import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
-import path from "node:path";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
 import { env } from "@/server/env";
-import { installGenericPlanClient, type TDriverClient } from "./prepared";
+import { installGenericPlanClient, type Db, type TDriverClient } from "./driver";
 import * as schema from "./schema";
 
-export type Schema = typeof schema;
-/** A database or a transaction: domain functions accept either. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// The handle's types and the raw-rows helper live in ./driver (so that it imports nothing of this module:
+// no import circle in server/db); re-exported here, where the rest of the code imports them from.
+export { queryRows, type Db, type Schema } from "./driver";
 
 /** The channel that wakes workers when work is due (events recorded, packages scheduled…). */
 export const WAKE_CHANNEL = "foliosign_wake";
@@ -43,8 +40,6 @@ const holder = ((globalThis as Record<symbol, unknown>)[KEY] ??= {}) as Holder;
 
 /** Arbitrary constant naming Foliosign's migration lock among the cluster's advisory locks. */
 const MIGRATION_LOCK_ID = 7_302_114_001;
-
-export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -81,7 +76,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * takes a tenth of the rows and a workspace holds an average share of them, so at a million packages it would
  * scan and sort the table (or hash-join the page with it) instead of walking the index backward — and JIT-
  * compile that plan on every execution (~0.6 s). Every statement declared plan-stable has an index path
- * (server/db/prepared.ts; list-packages.test checks their plans), so scans, sorts and hash or merge joins are
+ * (server/db/driver.ts; list-packages.test checks their plans), so scans, sorts and hash or merge joins are
  * priced out on this pool and JIT is off. The main pool keeps PostgreSQL's defaults.
  */
 export const GENERIC_PLAN_SETTINGS = {
@@ -96,7 +91,7 @@ export const GENERIC_PLAN_SETTINGS = {
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  // Prepared queries (server/db/prepared.ts) are named statements; PostgreSQL would switch a named statement
+  // Prepared queries (server/db/driver.ts) are named statements; PostgreSQL would switch a named statement
   // to a generic plan after five runs, and a generic plan for `LIMIT $n` or `title ILIKE $p` can be far worse
   // than the plan for the actual values (a sort of the whole workspace instead of an index walk). Custom plans
   // only, as every unnamed statement gets anyway: preparing saves the parse and drizzle's SQL building.
@@ -107,6 +102,10 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // the counters, a workspace's newest page) run on a second, smaller pool that keeps ONE generic plan per
   // statement and connection; planning them afresh cost PostgreSQL more than running them (0.45–0.75 ms of
   // planning against 0.02–0.3 ms of execution). postgres.js opens its connections on first use.
+  // Kept for a measured target: the packages list's requests/s ≥ 0.5 × the bare handler was met (0.53) only
+  // with this pool (bench/README.md, `bench:packages` round 3, item 2; PostgreSQL had spent ~1.0 ms of CPU per
+  // list request, almost all of it planning). It serves only server/db/driver.ts's `hotQuery(…, { plan:
+  // "generic" })`; nothing else reaches it.
   const generic = postgres(url, { max: Math.max(1, Math.ceil(max / 2)), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
   installGenericPlanClient(db, generic as unknown as TDriverClient);
   return {
@@ -167,11 +166,4 @@ export async function closeDb(): Promise<void> {
   const h = holder.handle;
   holder.handle = undefined;
   if (h) await h.close();
-}
-
-/** Rows of a raw query, whichever driver ran it (postgres.js returns an array, PGlite `{ rows }`). */
-export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown;
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }

@@ -1,10 +1,15 @@
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import type { DbHandle, Schema } from "./client";
-import { MIGRATIONS_DIR } from "./client";
+import path from "node:path";
+import type { Db, Schema } from "./driver";
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
+
+/** What `migrate` needs of a handle (server/db/client.ts's `DbHandle`; typed here so migrate imports no client). */
+type TMigratable = { kind: "pglite" | "postgres"; db: Db; withMigrationLock?: <T>(fn: () => Promise<T>) => Promise<T> };
 
 /** Applies the committed drizzle-kit migrations in `drizzle/`. Idempotent; serialised across processes on PostgreSQL. */
-export async function migrate(handle: DbHandle): Promise<void> {
+export async function migrate(handle: TMigratable): Promise<void> {
   if (handle.kind === "pglite") {
     const { migrate: run } = await import("drizzle-orm/pglite/migrator");
     await run(handle.db as unknown as PgliteDatabase<Schema>, { migrationsFolder: MIGRATIONS_DIR });

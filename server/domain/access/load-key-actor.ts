@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { epochMs, hotColumns, hotQuery, type THotRow } from "@/server/db/prepared";
+import { epochMs, hotColumns, hotQuery, type THotRow } from "@/server/db/driver";
 import { apiKeys, memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
 import { keyInoperativeReason } from "@/server/domain/keys/key-inoperative-reason";
 import { now } from "@/server/lib/clock";
@@ -98,7 +98,7 @@ const keyColumns = {
 
 /**
  * Every API request runs this lookup: one statement, built once per database handle and sent straight to the
- * driver (server/db/prepared.ts). `membershipId` is null when the issuer is no longer a member (left join).
+ * driver (server/db/driver.ts). `membershipId` is null when the issuer is no longer a member (left join).
  */
 function keyQuery(db: Db) {
   return hotQuery<{ hash: string }, THotRow<typeof keyColumns> & { membershipId: string | null }>(db, "load_key_actor", () =>

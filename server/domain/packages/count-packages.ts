@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
-import { hotQuery } from "@/server/db/prepared";
+import { hotQuery } from "@/server/db/driver";
 import { packageCountDeltas, packageCounts } from "@/server/db/schema";
 import type { TListPackagesQuery } from "./schemas";
 

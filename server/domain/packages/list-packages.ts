@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { hotColumns, hotQuery, type THotRow } from "@/server/db/prepared";
+import { hotColumns, hotQuery, type THotRow } from "@/server/db/driver";
 import { packages, recipientSessions } from "@/server/db/schema";
 import { pageWindow } from "@/server/lib/pagination";
 import type { TPackageActor } from "./package-actor";
@@ -48,7 +48,7 @@ const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") 
 
 /**
  * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
- * is named and every timestamp is formatted by the database (server/db/prepared.ts), so the rows need no
+ * is named and every timestamp is formatted by the database (server/db/driver.ts), so the rows need no
  * mapping.
  *
  * With a generic plan (a workspace's newest page, see planOf) the statement also carries the exact total from
@@ -135,7 +135,7 @@ async function countAll(db: Db, actor: TPackageActor, query: TListPackagesQuery,
 /**
  * The packages the actor can see, newest `updatedAt` first, paged. VIEWED is not a state: it lists IN_PROGRESS
  * packages a recipient has opened (`firstViewedAt` set). The statements are prepared once per shape (see
- * server/db/prepared.ts): this is the API's busiest read.
+ * server/db/driver.ts): this is the API's busiest read.
  */
 export async function listPackages(db: Db, actor: TPackageActor, query: TListPackagesQuery) {
   const { limit, offset } = pageWindow(query);

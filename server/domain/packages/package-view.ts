@@ -1,6 +1,6 @@
 /** The one mapping from package rows to the API's shapes (never raw rows). */
 import type { SQL } from "drizzle-orm";
-import { isoText } from "@/server/db/prepared";
+import { isoText } from "@/server/db/driver";
 import { packages, type documents, type recipientSessions } from "@/server/db/schema";
 import { toDocumentView } from "@/server/domain/documents/document-view";
 import type { TPackageRow } from "./find-package";
@@ -12,7 +12,7 @@ type TDocument = typeof documents.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The same summary read as the API writes it, for hot reads (server/db/prepared.ts): timestamps formatted by
+ * The same summary read as the API writes it, for hot reads (server/db/driver.ts): timestamps formatted by
  * the database exactly as `toPackageSummary` formats them (list-packages.test compares the two).
  */
 export const packageSummaryHotColumns = {

@@ -26,7 +26,7 @@
 import { and, eq, is, sql } from "drizzle-orm";
 import { PgTransaction, type PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
-import { hotQuery } from "@/server/db/prepared";
+import { hotQuery } from "@/server/db/driver";
 import { packageCountDeltas, packageCounts } from "@/server/db/schema";
 
 const SEARCH_COUNT_CACHE_SIZE = 1000;

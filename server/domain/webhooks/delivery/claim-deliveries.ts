@@ -24,7 +24,7 @@ import { now } from "@/server/lib/clock";
 import { sqlNewId } from "@/server/lib/ids";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
-import { transactionInOneTrip } from "./query-prepared";
+import { transactionInOneTrip } from "@/server/db/driver";
 import { scheduledDelayMs } from "./retry-schedule";
 
 /** Arbitrary constant naming the claim lock among advisory locks. */

@@ -14,7 +14,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
-import { queryPrepared } from "./query-prepared";
+import { queryPrepared } from "@/server/db/driver";
 
 export type TSendVerdict = "send" | "paused" | "stale";
 

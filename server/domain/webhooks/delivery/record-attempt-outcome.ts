@@ -21,7 +21,7 @@ import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
-import { queryPrepared } from "./query-prepared";
+import { queryPrepared } from "@/server/db/driver";
 import { retryDelayMs } from "./retry-schedule";
 
 export type TAttemptResult = {

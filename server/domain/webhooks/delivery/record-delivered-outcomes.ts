@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import type { TClaim } from "./claim-deliveries";
-import { queryPrepared } from "./query-prepared";
+import { queryPrepared } from "@/server/db/driver";
 import type { TAttemptResult, TOutcome } from "./record-attempt-outcome";
 
 export type TDeliveredItem = { claim: Pick<TClaim, "id" | "token" | "attempt" | "endpointId">; result: TAttemptResult };

@@ -9,7 +9,7 @@ import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { newId, sqlNewId } from "@/server/lib/ids";
 import { EVENT_DATA, type TEnvelope, type TEventData, type TEventName } from "./event-catalogue";
-import { queryPrepared } from "@/server/domain/webhooks/delivery/query-prepared";
+import { queryPrepared } from "@/server/db/driver";
 
 export type TRecordEventInput<E extends TEventName> = {
   organisationId: string;

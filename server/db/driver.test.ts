@@ -1,5 +1,5 @@
 /**
- * hotQuery (server/db/prepared.ts): the SQL drizzle built once, sent straight to the driver with its
+ * hotQuery (server/db/driver.ts): the SQL drizzle built once, sent straight to the driver with its
  * placeholders filled, rows keyed by the select's aliases — the same on PGlite and PostgreSQL; timestamps
  * formatted by the database exactly as Date#toISOString writes them; and on PostgreSQL, plan-stable statements
  * on the generic-plan pool, the others (and anything in a transaction) where they always ran.
@@ -10,7 +10,7 @@ import { packages } from "@/server/db/schema";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
 import { newId } from "@/server/lib/ids";
-import { epochMs, hotColumns, hotQuery, isoText } from "./prepared";
+import { epochMs, hotColumns, hotQuery, isoText } from "./driver";
 
 const t = useTestDb();
 

@@ -1,0 +1,235 @@
+/**
+ * THE driver-level module: the only file that may touch drizzle's session (`db._.session`), `sqlToQuery`,
+ * prepared statements or the drivers' `unsafe` (server/test/driver-fence.test.ts fails on any other file).
+ * Everything else is plain drizzle, or calls one of the three fast paths below; each is kept because a figure
+ * recorded in bench/README.md shows it is needed, cited where it is defined:
+ * - `hotQuery`: the packages list, its count and the API-key lookup (bench:packages, round 3);
+ * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
+ * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3).
+ * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
+ * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
+ *
+ * ## Hot reads (`hotQuery`)
+ *
+ * Prepared queries for the hottest reads (the API key lookup, the packages list). drizzle builds a query's SQL
+ * in JavaScript on every call, then maps every column of every row through its column classes (and a `Date`
+ * per timestamp); for these reads that cost more CPU than the database spends running them.
+ *
+ * `hotQuery` takes both away: the SQL text is built once by drizzle (so tables, columns and conditions stay
+ * typed and shared with the rest of the code), then each call sends it straight to the driver with the
+ * placeholders filled in, and the driver's rows come back as they are — objects keyed by the select's aliases. The select therefore names every output column
+ * (`hotColumns`) and formats what the caller needs as text in SQL (`isoText`), so no per-row mapping remains.
+ * Measured (bench/README.md, `bench:packages` round 3, item 1): 530 → 290–340 µs of CPU per list call in
+ * process, and with it the list's requests/s reached 0.53 × the bare handler (target ≥ 0.5) with p50 at 1 M
+ * ×1.04 of 10 k (target ≤ 2×).
+ *
+ * Cached per `Db` object (a transaction is another object, so it gets its own), per `key`; the key must name
+ * every choice that changes the SQL text (the values go in as placeholders, never into the key).
+ */
+import { is, Placeholder, SQL, sql } from "drizzle-orm";
+import { PgDialect, PgTransaction, type PgColumn, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PostgresJsSession } from "drizzle-orm/postgres-js";
+import type * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** A database or a transaction: domain functions accept either. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Rows of a raw query, whichever driver ran it (postgres.js returns an array, PGlite `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+const cache = new WeakMap<Db, Map<string, unknown>>();
+
+function preparedFor<T>(db: Db, key: string, build: () => T): T {
+  let forDb = cache.get(db);
+  if (!forDb) cache.set(db, (forDb = new Map()));
+  let query = forDb.get(key) as T | undefined;
+  if (query === undefined) {
+    query = build();
+    forDb.set(key, query);
+  }
+  return query;
+}
+
+/** A timestamp as the API writes it (`Date#toISOString`: UTC, milliseconds truncated as JavaScript does), or null. */
+export function isoText(column: PgColumn | SQL): SQL<string | null> {
+  return sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** A timestamp as milliseconds since the epoch (a number on both drivers), or null. */
+export function epochMs(column: PgColumn | SQL): SQL<number | null> {
+  return sql<number | null>`(extract(epoch from ${column}) * 1000)::float8`;
+}
+
+type TSelectable = PgColumn | SQL | SQL.Aliased;
+/** A timestamp column's raw value differs between drivers: select it through `isoText` or `epochMs` (never). */
+type TValueOf<C> = C extends PgColumn
+  ? C["_"]["data"] extends Date
+    ? never
+    : C["_"]["data"] | (C["_"]["notNull"] extends true ? never : null)
+  : C extends SQL<infer T>
+    ? T
+    : C extends SQL.Aliased<infer T>
+      ? T
+      : never;
+/** The row a `hotQuery` returns for these columns: each alias, with its column's value as the driver gives it. */
+export type THotRow<C extends Record<string, TSelectable>> = { [K in keyof C]: TValueOf<C[K]> };
+
+/** A select list for `hotQuery`: every output column under its own name (`"a" as "name"`). */
+export function hotColumns<C extends Record<string, TSelectable>>(columns: C): { [K in keyof C]: SQL.Aliased<TValueOf<C[K]>> } {
+  return Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, sql`${c}`.as(name)])) as never;
+}
+
+export type TDriverClient = {
+  /** postgres.js (a pool, or a transaction's connection). */
+  unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<unknown[]>;
+  /** PGlite (the database, or a transaction). */
+  query?: (text: string, params: unknown[], options: { rowMode: "object" }) => Promise<{ rows: unknown[] }>;
+};
+
+const dialect = new PgDialect();
+
+type TSlot = { name: string } | { value: unknown };
+export type THotQuery<V, R> = (values: V) => Promise<R[]>;
+
+/**
+ * On the handle's object itself, not in a module-level map: the start script and Next's bundled routes load
+ * separate copies of this module and share one handle (server/db/client.ts).
+ */
+const GENERIC_PLAN_CLIENT = Symbol.for("foliosign.genericPlanClient");
+type TWithGenericPlanClient = { [GENERIC_PLAN_CLIENT]?: TDriverClient };
+
+/**
+ * Installs the pool a database handle's plan-stable hot queries run on (PostgreSQL: `plan_cache_mode =
+ * force_generic_plan`, see server/db/client.ts). Without one (PGlite, or a transaction) they run where the
+ * others do. Kept for a measured target (bench/README.md, `bench:packages` round 3, item 2): PostgreSQL spent
+ * ~1.0 ms of CPU per list request, almost all planning (the key lookup 0.75 ms of planning for 0.03 ms of
+ * execution, the page 0.45 ms for 0.1 ms); with these plans the list met requests/s ≥ 0.5 × bare (0.53).
+ */
+export function installGenericPlanClient(db: Db, client: TDriverClient): void {
+  (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] = client;
+}
+
+/**
+ * `plan: "generic"` declares a statement plan-stable: its best plan does not depend on the values (equality
+ * on a unique key, a workspace's counters, the newest page of a workspace or one status through its index),
+ * so one generic plan per connection serves every call and PostgreSQL does not plan it again each time.
+ * Never for a search or a per-member visibility filter: how many rows those match decides the plan.
+ */
+export type THotQueryOptions = { plan?: "custom" | "generic" };
+
+/**
+ * `build` returns a drizzle query (anything with `toSQL()`) or a `sql` template, built once per handle and
+ * key. Only values that are placeholders or plain text, numbers and booleans may appear in it: they reach the
+ * driver as they are.
+ * A statement is prepared by the server on first use per connection (postgres.js names it by its text).
+ */
+export function hotQuery<V extends Record<string, unknown>, R>(db: Db, key: string, build: () => SQL | { toSQL(): { sql: string; params: unknown[] } }, options: THotQueryOptions = {}): THotQuery<V, R> {
+  return preparedFor(db, key, () => {
+    const built = build();
+    const { sql: text, params } = is(built, SQL) ? dialect.sqlToQuery(built) : built.toSQL();
+    const slots: TSlot[] = params.map((p) => (is(p, Placeholder) ? { name: (p as Placeholder).name as string } : { value: p }));
+    for (const s of slots) {
+      if ("value" in s && s.value !== null && !["string", "number", "boolean"].includes(typeof s.value)) {
+        throw new Error(`hotQuery ${key}: a ${typeof s.value} parameter; use a placeholder or a text/number/boolean value`);
+      }
+    }
+    const client = (options.plan === "generic" ? (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] : undefined) ?? (db as unknown as { _: { session: { client: TDriverClient } } })._.session.client;
+    const fill = (values: V) => slots.map((s) => ("name" in s ? values[s.name] : s.value));
+    if (client.unsafe) {
+      const unsafe = client.unsafe.bind(client);
+      return (values: V) => unsafe(text, fill(values), { prepare: true }) as Promise<R[]>;
+    }
+    const query = client.query!.bind(client);
+    return async (values: V) => (await query(text, fill(values), { rowMode: "object" })).rows as R[];
+  });
+}
+
+/**
+ * ## The webhook worker's statements (`queryPrepared`, `transactionInOneTrip`)
+ *
+ * The delivery worker's hot statements (claim, pre-send check, outcomes) as NAMED prepared statements on
+ * PostgreSQL, run with GENERIC plans. `db.execute()` sends every parameterised statement unprepared, and
+ * postgres.js then asks the server to describe it first — two round trips, and a fresh parse and plan, for
+ * each claim and each outcome batch. Prepared, a statement is parsed and described once per connection and
+ * then runs in one round trip. By default the server still plans a prepared statement afresh for its first
+ * five runs on each connection (a custom plan: ~3 ms for the claim) — with a pool of connections, most runs
+ * of a young process. These statements reach rows by key or through partial indexes whose predicates are
+ * written in the statement, never in a parameter, so the generic plan is the same plan: each is sent with
+ * `set local plan_cache_mode = force_generic_plan` in its transaction (measured: −20 % wall time per claim,
+ * −10–20 % per outcome statement). Nothing outlives the transaction; the rest of the app keeps the default.
+ * On PGlite (in process, no round trips, no prepared statements) it is the ordinary query.
+ *
+ * The figures that keep this path (bench/README.md, `bench:webhooks`): preparing the worker's statements took
+ * the drain from ~2,400 to ~2,800 deliveries/s ("What changed in this round (throughput)"); their generic plans
+ * cut the claim's wall time by 20–25 % and the outcome's by 10–20 % (round 3); preparing the outbox's statements
+ * took the 100-endpoint fan-out commit's p99 from 12.6–16.6 to 9.5–11.7 ms (round 3, target p99 ≤ 20 ms).
+ */
+
+const GENERIC_PLANS = "set local plan_cache_mode = force_generic_plan";
+
+type TUnsafe = { unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<unknown> };
+
+/**
+ * `genericPlans: false` (the outbox, which runs in its caller's transaction): prepared only, with the server's
+ * default plan choice, and nothing set in the caller's transaction.
+ */
+export async function queryPrepared<T>(db: Db, query: SQL, opts: { genericPlans?: boolean } = {}): Promise<T[]> {
+  const session: unknown = db._.session;
+  if (!is(session, PostgresJsSession)) return queryRows<T>(db, query);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const client = (session as unknown as { client: TUnsafe }).client;
+  if (opts.genericPlans === false) return (await client.unsafe(text, params, { prepare: true })) as T[];
+  if (!is(db, PgTransaction)) return (await transactionInOneTrip(db, [query]))[0] as T[];
+  // In the caller's transaction: the setting, then the statement, pipelined on its connection.
+  const [, rows] = await Promise.all([client.unsafe(GENERIC_PLANS, [], { prepare: false }), client.unsafe(text, params, { prepare: true })]);
+  return rows as T[];
+}
+
+type TReserved = TUnsafe & { release(): void };
+type TReservable = TUnsafe & { reserve(): Promise<TReserved> };
+
+/**
+ * One short transaction in ONE round trip on PostgreSQL: `begin`, the statements (prepared) and `commit` are
+ * written together on a reserved connection (postgres.js pipelines them) and run in order, each after the
+ * previous one has finished, so a statement still sees what an earlier one did or waited for (the claim's
+ * advisory lock). `db.transaction()` would wait for `begin`, then for the statements, then for `commit`: three
+ * round trips for the worker's hottest transaction. Generic plans, as above. If any statement fails the
+ * transaction is aborted, the `commit` then rolls it back, and the first error is thrown. Returns the rows of
+ * each statement. On PGlite (in process, no round trips) it is an ordinary transaction.
+ * Its own gain was not measured apart (bench/README.md, `bench:webhooks` round 3: "within the noise alone" in an
+ * earlier round); it is part of round 3's worker, whose drain rose from 1,537–2,225 to 2,277–3,107 /s.
+ */
+export async function transactionInOneTrip(db: Db, queries: readonly SQL[]): Promise<unknown[][]> {
+  const session: unknown = db._.session;
+  if (!is(session, PostgresJsSession)) {
+    return db.transaction(async (tx) => {
+      const results: unknown[][] = [];
+      for (const q of queries) results.push(await queryRows<unknown>(tx, q));
+      return results;
+    });
+  }
+  const client = (session as unknown as { client: TReservable }).client;
+  const conn = await client.reserve();
+  try {
+    const sent = [
+      conn.unsafe("begin", [], { prepare: false }),
+      conn.unsafe(GENERIC_PLANS, [], { prepare: false }),
+      ...queries.map((q) => {
+        const { sql: text, params } = dialect.sqlToQuery(q);
+        return conn.unsafe(text, params, { prepare: true });
+      }),
+      conn.unsafe("commit", [], { prepare: false }),
+    ];
+    const settled = await Promise.allSettled(sent);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
+    return settled.slice(2, -1).map((s) => (s as PromiseFulfilledResult<unknown[]>).value);
+  } finally {
+    conn.release();
+  }
+}

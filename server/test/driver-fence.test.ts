@@ -1,0 +1,93 @@
+/**
+ * One fenced fast path (docs/architecture.md, issue 19): server/db/driver.ts is the only file of the app that
+ * may touch drizzle's session (`db._.session`), `sqlToQuery` (and the `PgDialect` it is called on), drizzle's
+ * prepared statements (`.prepare("name")`, the driver sessions, `prepare: true`) or a driver's `unsafe` /
+ * `reserve`. Everything else is plain drizzle or calls driver.ts. This scans every source file of the app
+ * (server, app, components, common, lib, scripts and the root config files) and fails naming each other file
+ * that mentions one of them. Tests (`*.test.ts(x)`, server/test/, e2e/) and bench/ are tooling: they open raw
+ * postgres.js clients to create and drop scratch databases, and are not scanned.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = process.cwd();
+const DRIVER = "server/db/driver.ts";
+const SCANNED_DIRS = ["server", "app", "components", "common", "lib", "scripts"];
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
+
+/** What only driver.ts may write, each with the name the failure gives it. */
+const FENCED: [string, RegExp][] = [
+  ["drizzle's session (`_.session`)", /\b_\s*\??\.\s*session\b/],
+  ["`sqlToQuery`", /\bsqlToQuery\b/],
+  ["`PgDialect`", /\bPgDialect\b/],
+  ["a driver session class", /\b(PostgresJsSession|PgliteSession|PgSession)\b/],
+  ["a driver's `unsafe`", /\.\s*unsafe\s*\(/],
+  ["a reserved connection (`reserve`)", /\.\s*reserve\s*\(/],
+  ["a named prepared statement (`.prepare(\"name\")`)", /\.\s*prepare\s*\(\s*["'`]/],
+  ["`prepare: true|false`", /\bprepare\s*:\s*(true|false)\b/],
+];
+
+function isTooling(rel: string): boolean {
+  return /\.test\.(ts|tsx)$/.test(rel) || rel.startsWith("server/test/");
+}
+
+function sourceFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(path.join(ROOT, dir));
+    } catch {
+      return; // a folder the project does not have (yet)
+    }
+    for (const name of entries) {
+      if (name === "node_modules" || name.startsWith(".")) continue;
+      const rel = `${dir}/${name}`;
+      if (statSync(path.join(ROOT, rel)).isDirectory()) walk(rel);
+      else if (SOURCE.test(name) && !isTooling(rel)) out.push(rel);
+    }
+  };
+  for (const dir of SCANNED_DIRS) walk(dir);
+  for (const name of readdirSync(ROOT)) if (SOURCE.test(name) && statSync(path.join(ROOT, name)).isFile()) out.push(name);
+  return out;
+}
+
+function mentions(text: string): string[] {
+  return FENCED.filter(([, pattern]) => pattern.test(text)).map(([what]) => what);
+}
+
+describe("the driver fence", () => {
+  it("only server/db/driver.ts touches drizzle's session, sqlToQuery, prepared statements or unsafe", () => {
+    const files = sourceFiles();
+    expect(files).toContain(DRIVER);
+    const offenders = files
+      .filter((f) => f !== DRIVER)
+      .map((f) => ({ file: f, uses: mentions(readFileSync(path.join(ROOT, f), "utf8")) }))
+      .filter((o) => o.uses.length > 0)
+      .map((o) => `${o.file}: ${o.uses.join(", ")} — move it into ${DRIVER} or use plain drizzle`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("recognises what driver.ts itself does (so the scan cannot silently match nothing)", () => {
+    const uses = mentions(readFileSync(path.join(ROOT, DRIVER), "utf8"));
+    for (const what of ["drizzle's session (`_.session`)", "`sqlToQuery`", "a driver session class", "a driver's `unsafe`", "`prepare: true|false`"]) {
+      expect(uses, what).toContain(what);
+    }
+  });
+
+  it("catches each fenced use in any other file", () => {
+    const cases = [
+      "const s = db._.session;",
+      "const { sql } = new PgDialect().sqlToQuery(q);",
+      "await client.unsafe(text, params);",
+      "const conn = await client.reserve();",
+      'const p = db.select().from(t).prepare("list_page");',
+      "await client.unsafe(text, params, { prepare: true });",
+      "if (is(session, PostgresJsSession)) {}",
+    ];
+    for (const code of cases) expect(mentions(code), code).not.toEqual([]);
+    // Next's `app.prepare()` and plain drizzle are not fenced.
+    expect(mentions("await app.prepare();\nawait db.select().from(packages).where(eq(packages.id, id));")).toEqual([]);
+  });
+});
