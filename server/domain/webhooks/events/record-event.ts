@@ -2,7 +2,7 @@
  * The outbox. In the caller's transaction: validates the payload against the catalogue, gives it the next
  * per-package `sequence`, serialises the envelope ONCE (every attempt signs these exact bytes), stores the
  * event and one PENDING delivery per subscribed, enabled, non-Failing endpoint of the workspace. Nothing is
- * sent here and nothing is notified: see with-events.ts for the wake-up after commit.
+ * sent here and nothing is notified: see server/domain/transaction.ts (withEvents) for the wake-up after commit.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
