@@ -19,7 +19,7 @@
  * declared total (at most `maxTotalBytes`, ~1 s), never by what the file would like to expand to.
  */
 import { createInflateRaw } from "node:zlib";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 
 export type TDocxLimits = {
   /** Parts (files) in the archive. */
@@ -77,7 +77,7 @@ type TEntry = {
   dataStart: number;
 };
 
-const refuse = (message: string) => new AppError("UNPROCESSABLE", message);
+const refuse = errors.unprocessable;
 
 export async function checkDocxArchive(bytes: Buffer, limits: TDocxLimits = DOCX_LIMITS): Promise<void> {
   const { entries, cdOffset } = readCentralDirectory(bytes, limits);

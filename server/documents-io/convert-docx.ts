@@ -38,7 +38,7 @@ import { access, mkdir, readFile, rm, writeFile, copyFile } from "node:fs/promis
 import path from "node:path";
 import { env } from "@/server/env";
 import { concurrencyLimit } from "@/server/lib/concurrency";
-import { AppError } from "@/server/lib/errors";
+import { AppError, errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import { checkDocxArchive } from "./check-docx-archive";
 import { makeTempDir } from "./temp-dirs";
@@ -91,7 +91,7 @@ export async function convertDocx(source: string | Uint8Array, options: TConvert
   const sandbox = (options.networkSandbox ?? config.CONVERT_NETWORK_SANDBOX) === "auto" && canUnshareNetwork();
 
   const binary = await findExecutable(sofficePath);
-  if (!binary) throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.missing);
+  if (!binary) throw errors.badGateway(CONVERT_MESSAGES.missing);
 
   return conversions(config.CONVERT_CONCURRENCY, () => convertInTempDir(source, binary, sandbox, timeoutMs));
 }
@@ -130,7 +130,7 @@ async function convertInTempDir(source: string | Uint8Array, binary: string, san
     });
     if (result.timedOut) {
       logger().warn({ timeoutMs, output: result.output }, "docx conversion timed out");
-      throw new AppError("UNPROCESSABLE", CONVERT_MESSAGES.timeout(timeoutMs));
+      throw errors.unprocessable(CONVERT_MESSAGES.timeout(timeoutMs));
     }
     if (result.spawnError || result.code !== 0) {
       const how = result.spawnError
@@ -139,12 +139,12 @@ async function convertInTempDir(source: string | Uint8Array, binary: string, san
           ? `killed by ${result.signal}`
           : `exit code ${result.code}`;
       logger().warn({ how, output: result.output }, "docx conversion failed");
-      throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.crashed(how));
+      throw errors.badGateway(CONVERT_MESSAGES.crashed(how));
     }
     const pdf = await readFile(path.join(outDir, "document.pdf")).catch(() => null);
     if (!pdf || pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
       logger().warn({ output: result.output }, "docx conversion produced no PDF");
-      throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.noOutput);
+      throw errors.badGateway(CONVERT_MESSAGES.noOutput);
     }
     return pdf;
   } finally {
@@ -167,18 +167,18 @@ async function convertWithGotenberg(source: string | Uint8Array, baseUrl: string
     const response = await fetch(url, { method: "POST", body: form, signal: abort.signal, redirect: "error" });
     if (!response.ok) {
       logger().warn({ status: response.status, body: (await response.text()).slice(0, OUTPUT_TAIL_BYTES) }, "gotenberg conversion failed");
-      throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.crashed(`Gotenberg answered ${response.status}`));
+      throw errors.badGateway(CONVERT_MESSAGES.crashed(`Gotenberg answered ${response.status}`));
     }
     const pdf = await readCappedBody(response, MAX_PDF_BYTES);
     if (!pdf || pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
-      throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.noOutput);
+      throw errors.badGateway(CONVERT_MESSAGES.noOutput);
     }
     return pdf;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (timedOut) throw new AppError("UNPROCESSABLE", CONVERT_MESSAGES.timeout(timeoutMs));
+    if (timedOut) throw errors.unprocessable(CONVERT_MESSAGES.timeout(timeoutMs));
     logger().warn({ err: error }, "gotenberg unreachable");
-    throw new AppError("BAD_GATEWAY", CONVERT_MESSAGES.crashed("Gotenberg is unreachable"));
+    throw errors.badGateway(CONVERT_MESSAGES.crashed("Gotenberg is unreachable"));
   } finally {
     clearTimeout(timer);
   }

@@ -35,7 +35,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, type PdfRef } from "@libpdf/core";
-import { AppError } from "@/server/lib/errors";
+import { AppError, errors } from "@/server/lib/errors";
 import { checkDocxArchive } from "./check-docx-archive";
 import { rehearseSeal } from "@/server/sealing/rehearse-seal";
 
@@ -78,7 +78,7 @@ const MAX_TREE_DEPTH = 64;
 const MAX_PAGE_SIDE = 14_400;
 const MAX_ZIP_ENTRIES = 10_000;
 
-const refuse = (message: string) => new AppError("UNPROCESSABLE", message);
+const refuse = errors.unprocessable;
 
 export async function inspectFile(source: TInspectSource, options: TInspectOptions = {}): Promise<TInspectedFile> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -106,7 +106,7 @@ export async function inspectFile(source: TInspectSource, options: TInspectOptio
 async function readCapped(source: TInspectSource, maxBytes: number): Promise<{ bytes: Buffer; sha256: string }> {
   const hash = createHash("sha256");
   if (source instanceof Uint8Array) {
-    if (source.length > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", INSPECT_MESSAGES.tooLarge(maxBytes));
+    if (source.length > maxBytes) throw errors.payloadTooLarge(INSPECT_MESSAGES.tooLarge(maxBytes));
     hash.update(source);
     return { bytes: Buffer.from(source.buffer, source.byteOffset, source.length), sha256: hash.digest("hex") };
   }
@@ -117,7 +117,7 @@ async function readCapped(source: TInspectSource, maxBytes: number): Promise<{ b
     for await (const chunk of stream) {
       total += chunk.length;
       // Stop reading as soon as the cap is passed: memory never holds more than maxBytes plus one chunk.
-      if (total > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", INSPECT_MESSAGES.tooLarge(maxBytes));
+      if (total > maxBytes) throw errors.payloadTooLarge(INSPECT_MESSAGES.tooLarge(maxBytes));
       hash.update(chunk);
       chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
     }

@@ -31,7 +31,7 @@ import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/server/env";
 import { concurrencyLimit } from "@/server/lib/concurrency";
-import { AppError } from "@/server/lib/errors";
+import { AppError, errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import type { TInspectReply, TInspectRequest } from "./inspect-child";
 import { INSPECT_MESSAGES, type TInspectedFile, type TInspectOptions } from "./inspect-file";
@@ -98,7 +98,7 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
     };
     const timer = setTimeout(() => {
       logger().warn({ timeoutMs: options.timeoutMs }, "upload inspection timed out: child killed");
-      finish(() => reject(new AppError("UNPROCESSABLE", INSPECT_MESSAGES.tooSlow)));
+      finish(() => reject(errors.unprocessable(INSPECT_MESSAGES.tooSlow)));
     }, options.timeoutMs);
 
     child.on("message", (reply: TInspectReply) => {
@@ -110,6 +110,7 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
         logger().debug({ ms: Math.round(performance.now() - startedAt), childMaxRssMb: Math.round(reply.maxRssBytes / 1048576) }, "upload inspected");
         finish(() => resolve(reply.result));
       } else if (reply.type === "refused") {
+        // The child built it from the table (inspect-file.ts); this only carries it across the process boundary.
         finish(() => reject(new AppError(reply.kind, reply.message)));
       } else {
         // Not the file's fault as far as we know (e.g. the temporary file could not be read): a bug, 500.
@@ -125,7 +126,7 @@ async function runChild(filePath: string, options: TChildInspectOptions & { time
       }
       // Started, then died without answering: the heap cap or a crash in the parser, i.e. the file.
       logger().warn({ code, signal, stderr: stderr.slice(-500) }, "upload inspection child died");
-      finish(() => reject(new AppError("UNPROCESSABLE", INSPECT_MESSAGES.crashed)));
+      finish(() => reject(errors.unprocessable(INSPECT_MESSAGES.crashed)));
     });
   });
 }

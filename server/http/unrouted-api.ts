@@ -17,7 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { publicOperations } from "@/server/http/operations";
-import { AppError, errors } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { errorResponse } from "./errors";
 import { compileRouteTable, matchRoute } from "./route-table";
 import { rateLimitHeaders, takeRateLimit } from "./steps/rate-limit";
@@ -77,7 +77,7 @@ export function unroutedApiResponse(pathname: string, method: string, clientAddr
   let headers: Record<string, string> = { "X-Request-Id": randomUUID() };
   try {
     headers = { ...headers, ...rateLimitHeaders(takeRateLimit(clientAddress)) };
-    if (match.kind === "not_found") throw new AppError("NOT_FOUND", "Not found");
+    if (match.kind === "not_found") throw errors.routeNotFound();
     throw errors.methodNotAllowed(match.allow);
   } catch (err) {
     return errorResponse(err, headers).response;

@@ -44,15 +44,30 @@ export class AppError extends Error {
   }
 }
 
-/** The messages the spec fixes, in one place. */
+/** What a 402 names: the missing plan feature, a plan limit the change would exceed, or the used-up allowance. */
+export type TPaymentRequired = { kind: "feature"; feature: string } | { kind: "limit"; limit: number; of: string } | { kind: "credit" };
+
+/**
+ * The messages the spec fixes, in one place. Build every AppError here; a capability's longer texts (documents,
+ * file inspection, conversion) live in its message table and are passed to the kind's factory.
+ */
 export const errors = {
   invalidJson: () => new AppError("BAD_REQUEST", "Invalid JSON body"),
   badRequest: (message: string) => new AppError("BAD_REQUEST", message),
   unauthorized: () => new AppError("UNAUTHORIZED", "Unauthorized"),
-  planFeature: (feature: string) =>
-    new AppError("PAYMENT_REQUIRED", `Your plan does not include ${feature}`),
-  /** A plan limit (templates, recipients per package) that the change would exceed. */
-  planLimit: (limit: number, what: string) => new AppError("PAYMENT_REQUIRED", `Your plan's limit of ${limit} ${what} is reached`),
+  /**
+   * The one 402, worded as the spec's Errors table lists its causes ("Plan lacks a feature; no credit left to
+   * send; a plan limit (recipients per package, number of templates) would be exceeded. The message says which").
+   */
+  paymentRequired: (reason: TPaymentRequired) =>
+    new AppError(
+      "PAYMENT_REQUIRED",
+      reason.kind === "feature"
+        ? `Your plan does not include ${reason.feature}`
+        : reason.kind === "limit"
+          ? `Your plan's limit of ${reason.limit} ${reason.of} would be exceeded`
+          : "No package credit left: the organisation's package allowance is used up",
+    ),
   ipNotAllowed: () => new AppError("FORBIDDEN", "IP address not allowed"),
   missingPermission: (permission: string) => new AppError("FORBIDDEN", `Missing permission: ${permission}`),
   missingOneOf: (permissions: readonly string[]) =>
@@ -61,6 +76,12 @@ export const errors = {
   sessionOnly: () => new AppError("FORBIDDEN", "This action requires a signed-in session, not an API key"),
   forbidden: (message = "Forbidden") => new AppError("FORBIDDEN", message),
   notFound: (what = "Resource") => new AppError("NOT_FOUND", `${what} not found`),
+  /** An /api path no operation serves (server/http/unrouted-api.ts). */
+  routeNotFound: () => new AppError("NOT_FOUND", "Not found"),
+  inviteInvalid: () => new AppError("NOT_FOUND", "This invite link is invalid, already used or expired; ask the owner for a new one"),
+  setupClosed: () => new AppError("CONFLICT", "An owner already exists; setup is closed"),
+  /** A single-use upload URL that was used or has expired (messages: server/domain/documents/messages.ts). */
+  gone: (message: string) => new AppError("GONE", message),
   methodNotAllowed: (allow: readonly string[]) =>
     new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { headers: { Allow: allow.join(", ") } }),
   conflict: (message: string) => new AppError("CONFLICT", message),
@@ -69,6 +90,8 @@ export const errors = {
     new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${expected.join(" or ")}`),
   validation: (details: TErrorDetails, message = "Validation failed") =>
     new AppError("UNPROCESSABLE", message, { details }),
+  /** Well-formed input whose content is refused (a file that is not a usable PDF/DOCX, a conversion timeout); no details. */
+  unprocessable: (message: string) => new AppError("UNPROCESSABLE", message),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError("RATE_LIMITED", "Rate limit exceeded", { headers: { "Retry-After": String(retryAfterSeconds) } }),
   badGateway: (message: string) => new AppError("BAD_GATEWAY", message),

@@ -21,7 +21,7 @@ export function can(actor: Pick<TActor, "role">, permission: TPermission): boole
 
 /** 402 naming the feature when the organisation's plan lacks it. */
 export function assertFeature(actor: Pick<TActor, "organisation">, feature: TPlanFeature): void {
-  if (!actor.organisation.features[feature]) throw errors.planFeature(PLAN_FEATURES[feature]);
+  if (!actor.organisation.features[feature]) throw errors.paymentRequired({ kind: "feature", feature: PLAN_FEATURES[feature] });
 }
 
 /** USE reads templates; CREATE also creates and edits them. */

@@ -6,7 +6,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import type { ZAddDocument } from "@/server/domain/templates/schemas";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
-import { AppError, errors } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { auditDocumentChange } from "./audit-document-change";
 import { toDocumentView } from "./document-view";
@@ -27,7 +27,7 @@ export type TAddDocumentInput = z.output<typeof ZAddDocument> & { owner: TDocume
  */
 export async function addDocument(db: Db, actor: TActor, input: TAddDocumentInput) {
   const limit = env().MAX_DOCUMENT_BYTES;
-  if ("fileSize" in input && input.fileSize > limit) throw new AppError("PAYLOAD_TOO_LARGE", DOCUMENT_MESSAGES.tooLarge(limit));
+  if ("fileSize" in input && input.fileSize > limit) throw errors.payloadTooLarge(DOCUMENT_MESSAGES.tooLarge(limit));
   return db.transaction(async (tx) => {
     const owner = await findDocumentOwner(tx, actor, input.owner, { forChange: true });
     const [{ next }] = (await tx

@@ -30,7 +30,7 @@ export async function convertDocument(db: Db, actor: TActor, input: { owner: TDo
   const limit = env().MAX_DOCUMENT_BYTES;
   const docx = await readAll(store, before.storageKey);
   const pdf = await convertDocx(docx);
-  if (pdf.length > limit) throw new AppError("PAYLOAD_TOO_LARGE", DOCUMENT_MESSAGES.convertedTooLarge(limit));
+  if (pdf.length > limit) throw errors.payloadTooLarge(DOCUMENT_MESSAGES.convertedTooLarge(limit));
   const inspected = await inspectFile(pdf, { maxBytes: limit }).catch((err: unknown) => {
     // The user uploaded a DOCX; a PDF we cannot use is the converter's failure, not theirs.
     throw err instanceof AppError && err.kind === "UNPROCESSABLE" ? errors.badGateway(DOCUMENT_MESSAGES.convertedUnusable(err.message)) : err;

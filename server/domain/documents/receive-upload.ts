@@ -6,7 +6,7 @@ import { storeAndInspect } from "@/server/documents-io/store-and-inspect";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { FileSizeMismatchError, FileTooLargeError, type TFileBody } from "@/server/storage/file-store";
 import { getFileStore } from "@/server/storage/get-file-store";
@@ -39,10 +39,10 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
     .from(uploadTokens)
     .innerJoin(documents, eq(documents.id, uploadTokens.documentId))
     .where(eq(uploadTokens.tokenHash, sha256Hex(input.token)));
-  if (!found) throw new AppError("NOT_FOUND", DOCUMENT_MESSAGES.uploadNotFound);
+  if (!found) throw errors.notFound("Upload URL");
   const { token, document } = found;
-  if (token.usedAt || document.uploadState === "UPLOADED") throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
-  if (token.expiresAt.getTime() <= startedAt.getTime()) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadExpired);
+  if (token.usedAt || document.uploadState === "UPLOADED") throw errors.gone(DOCUMENT_MESSAGES.uploadUsed);
+  if (token.expiresAt.getTime() <= startedAt.getTime()) throw errors.gone(DOCUMENT_MESSAGES.uploadExpired);
 
   const limit = env().MAX_DOCUMENT_BYTES;
   const store = await getFileStore();
@@ -52,9 +52,9 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
     inspected = await storeAndInspect(store, key, input.body ?? emptyBody(), { size: document.fileSize, maxBytes: limit, contentType: document.contentType });
   } catch (err) {
     if (err instanceof FileTooLargeError) {
-      throw new AppError("PAYLOAD_TOO_LARGE", err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize));
+      throw errors.payloadTooLarge(err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize));
     }
-    if (err instanceof FileSizeMismatchError) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.uploadShorter(err.declared, err.received));
+    if (err instanceof FileSizeMismatchError) throw errors.unprocessable(DOCUMENT_MESSAGES.uploadShorter(err.declared, err.received));
     throw err;
   }
 
@@ -68,7 +68,7 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
         .set({ usedAt: at })
         .where(and(eq(uploadTokens.id, token.id), isNull(uploadTokens.usedAt), gt(uploadTokens.expiresAt, startedAt)))
         .returning({ id: uploadTokens.id });
-      if (!claimed) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
+      if (!claimed) throw errors.gone(DOCUMENT_MESSAGES.uploadUsed);
       const [row] = await tx
         .update(documents)
         .set({
@@ -82,7 +82,7 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
         })
         .where(and(eq(documents.id, document.id), eq(documents.uploadState, "AWAITING_UPLOAD")))
         .returning();
-      if (!row) throw new AppError("GONE", DOCUMENT_MESSAGES.uploadUsed);
+      if (!row) throw errors.gone(DOCUMENT_MESSAGES.uploadUsed);
       await auditDocumentChange(tx, null, row, "document.uploaded", { size: inspected.size, sha256: inspected.sha256, pageCount: row.pageCount });
       return toDocumentView(row);
     });
@@ -93,6 +93,6 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
 }
 
 function assertDeclaredKind(inspected: TInspectedFile, declared: string): void {
-  if (inspected.kind === "pdf" && declared !== PDF_TYPE) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.wrongKind("PDF", declared));
-  if (inspected.kind === "docx" && declared !== DOCX_TYPE) throw new AppError("UNPROCESSABLE", DOCUMENT_MESSAGES.wrongKind("DOCX", declared));
+  if (inspected.kind === "pdf" && declared !== PDF_TYPE) throw errors.unprocessable(DOCUMENT_MESSAGES.wrongKind("PDF", declared));
+  if (inspected.kind === "docx" && declared !== DOCX_TYPE) throw errors.unprocessable(DOCUMENT_MESSAGES.wrongKind("DOCX", declared));
 }

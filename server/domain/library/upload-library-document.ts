@@ -3,7 +3,7 @@ import { libraryDocuments } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { storeAndInspect } from "@/server/documents-io/store-and-inspect";
 import { now } from "@/server/lib/clock";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { FileTooLargeError, type TFileBody } from "@/server/storage/file-store";
 import { getFileStore } from "@/server/storage/get-file-store";
@@ -37,7 +37,7 @@ export async function uploadLibraryDocument(db: Db, actor: TActor, input: TUploa
   if (input.size !== undefined && input.size > maxBytes) throw new FileTooLargeError(maxBytes);
   const inspected = await storeAndInspect(store, storageKey, input.body ?? nothing(), { size: input.size, maxBytes, contentType: "application/pdf" });
   try {
-    if (inspected.kind !== "pdf") throw new AppError("UNPROCESSABLE", NOT_A_PDF);
+    if (inspected.kind !== "pdf") throw errors.unprocessable(NOT_A_PDF);
     const at = now();
     return await db.transaction(async (tx) => {
       const [row] = await tx

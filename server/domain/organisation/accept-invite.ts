@@ -8,7 +8,7 @@ import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
 import { ZAcceptInvite, type TAcceptedInvite, type TAcceptInvite } from "./schemas";
 
-const invalid = () => new AppError("NOT_FOUND", "This invite link is invalid, already used or expired; ask the owner for a new one");
+const invalid = errors.inviteInvalid;
 
 /** The pending invite a token names (for the page that accepts it), or 404 when it cannot be used. */
 export async function getInvite(db: Db, token: string): Promise<{ email: string; name: string; expiresAt: Date }> {

@@ -1,7 +1,7 @@
 import { count, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { hashPassword } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { parseOrThrow } from "@/server/lib/parse";
@@ -27,7 +27,7 @@ export async function createOrganisationWithOwner(db: Db, input: TCreateOwner): 
   return db.transaction(async (tx) => {
     // Serialise concurrent first-run attempts: the check and the insert must not interleave.
     await tx.execute(sql`select pg_advisory_xact_lock(4242001)`);
-    if (await hasAnyUser(tx)) throw new AppError("CONFLICT", "An owner already exists; setup is closed");
+    if (await hasAnyUser(tx)) throw errors.setupClosed();
     return insertOrganisation(tx, { ...data, passwordHash });
   });
 }

@@ -75,11 +75,11 @@ describe("creation limits", () => {
     await t.db.update(organisations).set({ maxRecipientsPerPackage: 2 }).where(eq(organisations.id, s.org.organisationId));
     const more = await callJson<TBody>(addRecipientRoute, { key: s.key, params: { packageId: draft.id }, body: { email: "third@example.com" } });
     expect(more.status).toBe(402);
-    expect(more.body.error).toBe("Your plan allows at most 2 recipients per package (limit max_recipients_per_package)");
+    expect(more.body.error).toBe("Your plan's limit of 2 recipients per package would be exceeded");
     await t.db.update(organisations).set({ maxRecipientsPerPackage: 1 }).where(eq(organisations.id, s.org.organisationId));
     const res = await fromTemplate(s.key, s.templateId);
     expect(res.status).toBe(402);
-    expect(res.body.error).toBe("Your plan allows at most 1 recipients per package (limit max_recipients_per_package)");
+    expect(res.body.error).toBe("Your plan's limit of 1 recipients per package would be exceeded");
   });
 });
 

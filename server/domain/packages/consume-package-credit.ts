@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { queryRows } from "@/server/db/client";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 
 /**
  * Charges one package to the organisation's allowance, or refuses with 402. One conditional UPDATE: the row
@@ -15,5 +15,5 @@ export async function consumePackageCredit(tx: Db, organisationId: string): Prom
         where id = ${organisationId} and (package_allowance is null or packages_used < package_allowance)
         returning id`,
   );
-  if (rows.length === 0) throw new AppError("PAYMENT_REQUIRED", "No package credit left: the organisation's package allowance is used up");
+  if (rows.length === 0) throw errors.paymentRequired({ kind: "credit" });
 }

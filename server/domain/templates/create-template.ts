@@ -28,7 +28,7 @@ export async function createTemplate(db: Db, actor: TActor, input: TCreateTempla
     if (org.maxTemplates !== null) {
       const [used] = await tx.select({ n: count() }).from(templates).where(eq(templates.organisationId, actor.organisation.id));
       if ((used?.n ?? 0) >= org.maxTemplates) {
-        throw errors.planLimit(org.maxTemplates, "templates");
+        throw errors.paymentRequired({ kind: "limit", limit: org.maxTemplates, of: "templates" });
       }
     }
     const at = now();

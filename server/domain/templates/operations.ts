@@ -54,7 +54,7 @@ const publicOps = {
     method: "POST",
     path: "/api/v1/templates",
     summary: "Create a DRAFT template",
-    description: "Needs template access CREATE. 402 `Your plan's limit of N templates is reached` when the organisation (all its workspaces) already holds the plan's maximum.",
+    description: "Needs template access CREATE. 402 `Your plan's limit of N templates would be exceeded` when the organisation (all its workspaces) already holds the plan's maximum.",
     successStatus: 201,
     body: ZCreateTemplate,
     response: ZTemplate,

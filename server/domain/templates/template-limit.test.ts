@@ -27,7 +27,7 @@ describe("the template limit", () => {
     expect((await callJson(list.POST, { key: otherKey, body: { name: "Two" } })).status).toBe(201);
     const refused = await callJson<{ error: string }>(list.POST, { key, body: { name: "Three" } });
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toBe("Your plan's limit of 2 templates is reached");
+    expect(refused.body.error).toBe("Your plan's limit of 2 templates would be exceeded");
 
     await t.db.update(organisations).set({ maxTemplates: null }).where(eq(organisations.id, org.organisationId));
     expect((await callJson(list.POST, { key, body: { name: "Three" } })).status).toBe(201);
@@ -41,7 +41,7 @@ describe("the template limit", () => {
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
     const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
     expect(refusals).toHaveLength(5);
-    for (const r of refusals) expect(r.reason).toMatchObject({ status: 402, message: "Your plan's limit of 3 templates is reached" });
+    for (const r of refusals) expect(r.reason).toMatchObject({ status: 402, message: "Your plan's limit of 3 templates would be exceeded" });
     expect(await t.db.select().from(templates).where(eq(templates.organisationId, org.organisationId))).toHaveLength(3);
   });
 });
