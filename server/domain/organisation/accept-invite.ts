@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { AppError } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
