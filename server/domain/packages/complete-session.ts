@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packageFields, recipientSessions } from "@/server/db/schema";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { advancePackage } from "./advance-package";
 import { auditPackageChange } from "./audit-package-change";

@@ -5,7 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { assertCan } from "@/server/domain/access/gates";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
 import { findTemplate } from "@/server/domain/templates/find-template";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors, type TErrorDetails } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";

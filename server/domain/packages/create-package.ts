@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions, signingGroups } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";

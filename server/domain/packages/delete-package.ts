@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { assertCanActOn } from "./assert-can-act-on";
 import { auditPackageChange } from "./audit-package-change";

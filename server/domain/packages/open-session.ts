@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { auditPackageChange } from "./audit-package-change";
 import { lockRecipientSession } from "./lock-recipient-session";

@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { advancePackage } from "./advance-package";

@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/client";
 import { assertCan } from "@/server/domain/access/gates";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import { isServiceActor, type TPackageActor } from "./package-actor";

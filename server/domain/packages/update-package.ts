@@ -4,7 +4,7 @@ import { packages } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertNotLocked } from "@/server/domain/locks/assert-not-locked";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertCanActOn } from "./assert-can-act-on";

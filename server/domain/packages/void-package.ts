@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { actorLabel } from "./actor-label";

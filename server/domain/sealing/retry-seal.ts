@@ -6,7 +6,7 @@ import { findPackage } from "@/server/domain/packages/find-package";
 import { loadPackageView } from "@/server/domain/packages/load-package-view";
 import type { TPackageActor } from "@/server/domain/packages/package-actor";
 import type { TPackage } from "@/server/domain/packages/schemas";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 

@@ -10,7 +10,7 @@ import { loadMailPackage } from "@/server/domain/packages/load-mail-package";
 import { mailSigningToken } from "@/server/domain/packages/mail-signing-token";
 import { serviceActor } from "@/server/domain/packages/package-actor";
 import { recordPackageEvent } from "@/server/domain/packages/record-package-event";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";

@@ -21,7 +21,7 @@ import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { recordEvent } from "@/server/domain/webhooks/events/record-event";
 import { scheduledDelayMs } from "./retry-schedule";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { answer } from "@/server/domain/webhooks/test-support/receiver";
 import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
 import { deliveryRow, packageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";

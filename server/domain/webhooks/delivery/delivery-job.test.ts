@@ -12,7 +12,7 @@ import { recordEvent } from "@/server/domain/webhooks/events/record-event";
 import { answer } from "@/server/domain/webhooks/test-support/receiver";
 import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
 import { deliveryRow, packageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
-import { withEvents } from "@/server/domain/webhooks/events/with-events";
+import { withEvents } from "@/server/domain/transaction";
 
 const t = useTestDb();
 const rx = useLocalReceiver();

@@ -15,7 +15,7 @@ import { createTestWorkspace } from "@/server/test/factories";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { recordEvent } from "./record-event";
 import { packageSent, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
-import { withEvents } from "./with-events";
+import { withEvents } from "@/server/domain/transaction";
 
 const t = useTestDb();
 const URL_A = "https://93.184.216.34/a";

@@ -4,7 +4,7 @@ import { webhookEvents } from "@/server/db/schema";
 import type { TEnvelope, TEventName } from "./event-catalogue";
 import { findEndpoint } from "@/server/domain/webhooks/endpoints/find-endpoint";
 import { recordEvent } from "./record-event";
-import { withEvents } from "./with-events";
+import { withEvents } from "@/server/domain/transaction";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { sampleEventData } from "./sample-event-data";

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/client";
-import { wakeDeliveryWorkers } from "./wake-delivery-workers";
+import { wakeDeliveryWorkers } from "@/server/domain/webhooks/events/wake-delivery-workers";
 
 /**
  * Runs `work` in one transaction and, once it has committed, wakes the delivery workers.
