@@ -12,7 +12,7 @@ import * as schema from "./schema";
 
 // The handle's types and the raw-rows helper live in ./driver (so that it imports nothing of this module:
 // no import circle in server/db); re-exported here, where the rest of the code imports them from.
-export { queryRows, type Db, type Schema } from "./driver";
+export { queryRows, type Db } from "./driver";
 
 /** The channel that wakes workers when work is due (events recorded, packages scheduled…). */
 export const WAKE_CHANNEL = "foliosign_wake";
