@@ -12,10 +12,10 @@
  * No database, no network: the signing identity is an instance certificate in an in-memory store.
  */
 import { cpus } from "node:os";
-import { loadFontSet } from "@/server/sealing/load-font-set";
-import { loadOrCreateSigningIdentity } from "@/server/sealing/load-or-create-signing-identity";
-import { sealPackage } from "@/server/sealing/seal-package";
-import { sealPdf } from "@/server/sealing/seal-pdf";
+import { loadFontSet } from "@/server/pdf/load-font-set";
+import { loadOrCreateSigningIdentity } from "@/server/pdf/load-or-create-signing-identity";
+import { sealPackage } from "@/server/pdf/seal-package";
+import { sealPdf } from "@/server/pdf/seal-pdf";
 import { certificateData, makeOriginal, makeSignaturePng, memorySigningKeyStore, NAMES, recipientFields } from "@/server/test/sealing-fixtures";
 
 process.env.ENCRYPTION_KEY ??= "00".repeat(32);

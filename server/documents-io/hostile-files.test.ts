@@ -8,7 +8,7 @@
  * PDF whose page tree contains itself used to pass the check (@libpdf/core walks the tree with a visited set)
  * and then fail every seal attempt with "Maximum call stack size exceeded" (pdf-lib, which stamps the values,
  * recurses through it), leaving the package IN_PROGRESS for ever. The page-tree rows below fail without the
- * seal rehearsal in the inspector (server/sealing/rehearse-seal.ts). Each page-tree file is also run through
+ * seal rehearsal in the inspector (server/pdf/rehearse-seal.ts). Each page-tree file is also run through
  * the sealer's first step here, to show that it really is one the sealer cannot take.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -21,7 +21,7 @@ import * as list from "@/app/api/v1/templates/[templateId]/documents/route";
 import { documents, storedFiles, uploadTokens } from "@/server/db/schema";
 import { createTestTemplate, DEEPLY_NESTED_PDF, LOOPING_XREF_PDF, manyPagesPdf } from "@/server/domain/documents/test-support/fixtures";
 import { putUpload } from "@/server/http/test-support/put-upload";
-import { stampDocument } from "@/server/sealing/stamp-document";
+import { stampDocument } from "@/server/pdf/stamp-document";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";

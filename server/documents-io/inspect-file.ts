@@ -3,7 +3,7 @@
  *
  * - A PDF (header `%PDF-` in the first 1024 bytes, `%%EOF` in the last 1024, opened by @libpdf/core, not
  *   encrypted, 1..maxPages pages, and one the sealer can process: `rehearseSeal` runs the seal's steps on it
- *   with the seal's own library calls, see server/sealing/rehearse-seal.ts) → `{ kind: "pdf", pageCount,
+ *   with the seal's own library calls, see server/pdf/rehearse-seal.ts) → `{ kind: "pdf", pageCount,
  *   pages, sha256 }`. A file the sealer cannot take would otherwise be accepted, signed by everyone, and then
  *   fail at every seal attempt.
  * - A DOCX (a ZIP whose central directory names `word/document.xml` and `[Content_Types].xml`) →
@@ -37,7 +37,7 @@ import { createReadStream } from "node:fs";
 import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, type PdfRef } from "@libpdf/core";
 import { AppError, errors } from "@/server/lib/errors";
 import { checkDocxArchive } from "./check-docx-archive";
-import { rehearseSeal } from "@/server/sealing/rehearse-seal";
+import { rehearseSeal } from "@/server/pdf/rehearse-seal";
 
 export type TPageSize = { width: number; height: number };
 export type TInspectedFile =

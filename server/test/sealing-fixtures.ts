@@ -2,8 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { deflateSync } from "node:zlib";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import type { TSigningKeyStore, TStoredSigningKey } from "@/server/sealing/load-or-create-signing-identity";
-import type { TCertificateData, TSealField } from "@/server/sealing/types";
+import type { TSigningKeyStore, TStoredSigningKey } from "@/server/pdf/load-or-create-signing-identity";
+import type { TCertificateData, TSealField } from "@/server/pdf/types";
 
 /** An original of `pages` A4 pages with some text, optionally with a filled AcroForm text field on page 1. */
 export async function makeOriginal(pages: number, options: { withForm?: boolean } = {}): Promise<Uint8Array> {

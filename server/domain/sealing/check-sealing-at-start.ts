@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/client";
 import { logger } from "@/server/lib/logger";
-import { selfTest, type TSelfTestResult } from "@/server/sealing/self-test";
+import { selfTest, type TSelfTestResult } from "@/server/pdf/self-test";
 import { getSigningIdentity } from "./signing-identity";
 
 /**

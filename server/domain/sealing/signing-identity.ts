@@ -5,8 +5,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { signingKeys } from "@/server/db/schema";
-import { loadOrCreateSigningIdentity, type TSigningKeyStore } from "@/server/sealing/load-or-create-signing-identity";
-import type { TSigningIdentity } from "@/server/sealing/types";
+import { loadOrCreateSigningIdentity, type TSigningKeyStore } from "@/server/pdf/load-or-create-signing-identity";
+import type { TSigningIdentity } from "@/server/pdf/types";
 
 const INSTANCE = "instance";
 

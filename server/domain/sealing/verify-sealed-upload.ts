@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions, sealedFiles, signingKeys } from "@/server/db/schema";
 import { logger } from "@/server/lib/logger";
-import { verifySealed } from "@/server/sealing/verify-sealed";
+import { verifySealed } from "@/server/pdf/verify-sealed";
 import type { TVerification } from "./schemas";
 import { getSigningIdentity } from "./signing-identity";
 
