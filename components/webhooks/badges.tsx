@@ -1,6 +1,6 @@
 import { Badge, type TBadgeTone } from "@/components/ui/badge";
 import type { TDeliveryStatus } from "@/server/db/schema/webhooks";
-import type { TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
+import type { TEndpointState } from "@/server/domain/webhooks/health/failing";
 
 const STATE_TONE: Record<TEndpointState, TBadgeTone> = { ACTIVE: "success", PAUSED: "neutral", FAILING: "danger" };
 /** The spec's displayed names of the engine's states: the only place they are spelled this way. */

@@ -5,7 +5,7 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import type { TDeliveryStatus } from "@/server/db/schema/webhooks";
-import type { TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
+import type { TEndpointState } from "@/server/domain/webhooks/health/failing";
 import { DeliveryStatusBadge, EndpointStateBadge } from "./badges";
 import { formatAge } from "./format";
 import { useOverview } from "./query";

@@ -2,8 +2,7 @@
 export const WEBHOOK_LIMITS = {
   /** Spec: nine attempts, then EXHAUSTED. */
   maxAttempts: 9,
-  /** Spec: ten consecutive failed attempts make the endpoint Failing. */
-  failingThreshold: 10,
+  // Ten consecutive failures make an endpoint Failing: FAILING_AFTER_FAILURES in health/failing.ts, with the rest of that rule.
   /** Spec: the receiver must answer within 10 s; one deadline over connect, headers and body. */
   deadlineMs: 10_000,
   /** A claimed delivery is leased for 3 × the deadline; after that another worker may take it over. */

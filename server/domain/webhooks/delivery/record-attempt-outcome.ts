@@ -10,7 +10,7 @@
  * - DELIVERED on 2xx; otherwise EXHAUSTED after the ninth attempt or at once for a target refused at send time
  *   (private address), else FAILED with the next attempt on the retry table;
  * - endpoint health: a success resets the consecutive-failure counter, a failure increments it and the tenth
- *   makes the endpoint Failing. A paused endpoint counts nothing and its failed delivery is dropped
+ *   makes the endpoint Failing (health/failing.ts). A paused endpoint counts nothing and its failed delivery is dropped
  *   (EXHAUSTED "endpoint paused") rather than retried;
  * - the attempt is logged with status, body (≤ 1,000 chars), error, duration and remote address.
  */
@@ -20,6 +20,7 @@ import type { TDeliveryStatus } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
+import { failingSinceAfterAttempt } from "@/server/domain/webhooks/health/failing";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { queryPrepared } from "@/server/db/driver";
 import { retryDelayMs } from "./retry-schedule";
@@ -79,9 +80,7 @@ export async function recordAttemptOutcome(
     ), health as (
       update webhook_endpoints x set
         consecutive_failures = case when ${result.ok}::boolean then 0 else x.consecutive_failures + 1 end,
-        failing_since = case
-          when not ${result.ok}::boolean and x.failing_since is null and x.consecutive_failures + 1 >= ${WEBHOOK_LIMITS.failingThreshold}::int
-          then ${atIso}::timestamptz else x.failing_since end
+        failing_since = ${failingSinceAfterAttempt(result.ok, atIso)}
       from d, verdict v
       where x.id = v.endpoint_id
         and ((${result.ok}::boolean and x.consecutive_failures <> 0) or (not ${result.ok}::boolean and v.enabled))

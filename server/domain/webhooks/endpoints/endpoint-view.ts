@@ -4,17 +4,10 @@
  */
 import type { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
-
-
-export type TEndpointState = "ACTIVE" | "PAUSED" | "FAILING";
+import { endpointState } from "@/server/domain/webhooks/health/failing";
 
 type TEndpointRow = typeof webhookEndpoints.$inferSelect;
 type TDeliveryRow = typeof webhookDeliveries.$inferSelect;
-
-export function endpointState(row: Pick<TEndpointRow, "enabled" | "failingSince">): TEndpointState {
-  if (!row.enabled) return "PAUSED";
-  return row.failingSince ? "FAILING" : "ACTIVE";
-}
 
 export function toEndpointView(row: TEndpointRow) {
   return {

@@ -16,6 +16,7 @@ import { EVENT_NAMES, type TEventName } from "@/server/domain/webhooks/events/ev
 import type { TActor } from "@/server/domain/access/actor";
 import { toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
+import { CLEARED_HEALTH } from "@/server/domain/webhooks/health/failing";
 
 export type TUpdateEndpointInput = {
   url?: string;
@@ -41,7 +42,7 @@ export async function updateEndpoint(db: Db, ctx: TActor, endpointId: string, in
         ...(input.events === undefined ? {} : { events: EVENT_NAMES.filter((n) => input.events!.includes(n)) }),
         ...(input.description === undefined ? {} : { description: input.description }),
         ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-        ...(input.enabled === true ? { consecutiveFailures: 0, failingSince: null } : {}),
+        ...(input.enabled === true ? CLEARED_HEALTH : {}),
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { newId, sqlNewId } from "@/server/lib/ids";
+import { receivesEventsSql } from "@/server/domain/webhooks/health/failing";
 import { EVENT_DATA, type TEnvelope, type TEventData, type TEventName } from "./event-catalogue";
 import { queryPrepared } from "@/server/db/driver";
 
@@ -60,7 +61,7 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
   // the ids are therefore made in SQL (sqlNewId: the same format as newId, made by PostgreSQL).
   const target = input.test
     ? sql`e.workspace_id = ${input.workspaceId} and e.id = ${input.test.endpointId}`
-    : sql`e.workspace_id = ${input.workspaceId} and e.enabled and e.failing_since is null
+    : sql`e.workspace_id = ${input.workspaceId} and ${receivesEventsSql}
           and e.events @> ${JSON.stringify([input.event])}::jsonb`;
   const insertDeliveries = sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts, next_attempt_at, created_at, updated_at)
         select ${sqlNewId("whd")}, ${eventId}, e.id, ${input.event}, 'PENDING', 0,

@@ -8,7 +8,7 @@
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
-import { endpointState, type TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
+import { endpointState, type TEndpointState } from "./failing";
 
 export type TEndpointHealth = {
   id: string;

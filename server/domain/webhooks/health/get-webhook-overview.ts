@@ -7,7 +7,7 @@ import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, type TDeliveryStatus, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { endpointState, type TEndpointState } from "@/server/domain/webhooks/endpoints/endpoint-view";
+import { endpointState, type TEndpointState } from "./failing";
 import { now } from "@/server/lib/clock";
 import type { ZHealthOverview } from "../schemas";
 import type { z } from "zod";

@@ -6,6 +6,7 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, packages, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { isFailingSql } from "./failing";
 import { DURATION_BUCKETS_SECONDS, readAttemptHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
 
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
@@ -24,7 +25,7 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const [states] = await db
     .select({
       paused: sql<number>`count(*) filter (where not ${webhookEndpoints.enabled})::int`,
-      failing: sql<number>`count(*) filter (where ${webhookEndpoints.enabled} and ${webhookEndpoints.failingSince} is not null)::int`,
+      failing: sql<number>`count(*) filter (where ${isFailingSql})::int`,
       total: sql<number>`count(*)::int`,
     })
     .from(webhookEndpoints);
