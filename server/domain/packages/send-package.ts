@@ -1,21 +1,20 @@
 import type { Db } from "@/server/db/client";
-import { assertCan } from "@/server/domain/access/gates";
 import { withEvents } from "@/server/domain/transaction";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
-import { isServiceActor, type TPackageActor } from "./package-actor";
+import type { TPackageActor } from "./package-actor";
 import { performSend } from "./perform-send";
 import type { TPackage, TSendPackage } from "./schemas";
 
 /**
  * Sends a package now, or schedules it (a future `sendAt`): one transaction with its audit event and its
  * outbox events. Also the scheduler's entry point for a due SCHEDULED package, with `serviceActor(…)`.
- * Order: visibility (404) → canSendPackages (403) → performSend's conditions.
+ * canSendPackages is the operation's gate (sendPackageOp, asserted before this runs); the scheduler's service
+ * actor needs none, so this function does not check it again. Then visibility (404) → performSend's conditions.
  */
 export async function sendPackage(db: Db, actor: TPackageActor, packageId: string, input: TSendPackage = {}): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
-    if (!isServiceActor(actor)) assertCan(actor, "canSendPackages");
     const { package: sent } = await performSend(tx, actor, pkg, input.sendAt);
     return loadPackageView(tx, sent);
   });
