@@ -40,7 +40,7 @@ describe("webhook retention jobs", () => {
     const today = new Date("2030-02-01T00:00:00Z");
     let clock = today;
     setClock(() => clock);
-    const { ctx } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
     // Each delivery is raised `ageDays` before today (its own event), then set to `status`.
     const rows = [
       { name: "old_done", ageDays: 31, status: "DELIVERED" },
@@ -51,7 +51,7 @@ describe("webhook retention jobs", () => {
     const ids: Record<string, string> = {};
     for (const row of rows) {
       clock = new Date(today.getTime() - row.ageDays * DAY);
-      const [id] = (await raisePackageSent(t.db, ctx, row.name)).deliveryIds;
+      const [id] = (await raisePackageSent(t.db, actor, row.name)).deliveryIds;
       await t.db.update(webhookDeliveries).set({ status: row.status }).where(eq(webhookDeliveries.id, id!));
       ids[row.name] = id!;
     }
@@ -81,9 +81,9 @@ describe("webhook retention jobs", () => {
     const at = clock;
     const first = await setupEndpoint(t.db, "https://93.184.216.34/x", { name: "Acme" });
     const second = await setupEndpoint(t.db, "https://93.184.216.34/y", { name: "Globex" });
-    const [held] = (await raisePackageSent(t.db, first.ctx, "a")).deliveryIds;
-    const [orphan] = (await raisePackageSent(t.db, first.ctx, "b")).deliveryIds;
-    const [queued] = (await raisePackageSent(t.db, second.ctx, "c")).deliveryIds;
+    const [held] = (await raisePackageSent(t.db, first.actor, "a")).deliveryIds;
+    const [orphan] = (await raisePackageSent(t.db, first.actor, "b")).deliveryIds;
+    const [queued] = (await raisePackageSent(t.db, second.actor, "c")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false });
     // One worker holds `held` (its lease runs 10 s more); the worker that claimed `orphan` died (lease over).
     const setLease = (id: string, lease: Partial<typeof webhookDeliveries.$inferInsert>) => t.db.update(webhookDeliveries).set(lease).where(eq(webhookDeliveries.id, id));

@@ -36,11 +36,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("docs/webhooks.md", () => {
   it("its verification snippet accepts our deliveries and rejects tampered ones", async () => {
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    await raisePackageSent(t.db, ctx, "pkg_1");
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    await raisePackageSent(t.db, actor, "pkg_1");
     await deliverDueWebhooks(t.db);
-    const rotated = await rotateEndpointSecret(t.db, ctx, endpoint.id);
-    await raisePackageSent(t.db, ctx, "pkg_2");
+    const rotated = await rotateEndpointSecret(t.db, actor, endpoint.id);
+    await raisePackageSent(t.db, actor, "pkg_2");
     await deliverDueWebhooks(t.db);
 
     const [first, second] = rx.received as [(typeof rx.received)[0], (typeof rx.received)[0]];

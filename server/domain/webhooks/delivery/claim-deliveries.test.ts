@@ -43,8 +43,8 @@ const CAP = WEBHOOK_LIMITS.perEndpointCap;
 describe("a worker lost mid-attempt", () => {
   it("on the ninth attempt: EXHAUSTED after the lease, never a tenth claim; the lost worker's write is refused", async () => {
     useClock();
-    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     // Eight failed attempts behind it; the ninth is due now.
     await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8 }).where(eq(webhookDeliveries.id, id!));
     const [ninth] = await claimDeliveries(t.db, { limit: 10 });
@@ -85,8 +85,8 @@ describe("a worker lost mid-attempt", () => {
 
   it("every time: retried on the retry table, not at each lease expiry, and EXHAUSTED after nine", async () => {
     useClock();
-    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const claimedAt: number[] = [];
     for (let attempt = 1; attempt <= WEBHOOK_LIMITS.maxAttempts; attempt++) {
       const claims = await claimDeliveries(t.db, { limit: 10 });
@@ -119,8 +119,8 @@ describe("a worker lost mid-attempt", () => {
 describe("fairness across endpoints", () => {
   it("claims another endpoint's newer deliveries although one endpoint has 60 older ones due", async () => {
     useClock();
-    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
-    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    const { actor: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { actor: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
     for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
     advance(1000);
     const bIds = [];
@@ -136,8 +136,8 @@ describe("fairness across endpoints", () => {
 
   it("claims another endpoint's deliveries while the endpoint with the long queue is at its cap", async () => {
     useClock();
-    const { ctx: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
-    const { ctx: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
+    const { actor: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
+    const { actor: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
     for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
     const first = await claimDeliveries(t.db, { limit: CAP + 6 });
     expect(first.map((c) => c.endpointId)).toEqual(Array<string>(CAP).fill(a.id));
@@ -155,17 +155,17 @@ const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode |
 describe("the claim's cost", () => {
   it("looks only at endpoints with queued deliveries, not at every endpoint (read from its plan)", async () => {
     useClock();
-    const { ctx: busy } = await setupEndpoint(t.db, URL_A, { name: "Busy" });
+    const { actor: busy } = await setupEndpoint(t.db, URL_A, { name: "Busy" });
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, busy, `b_${i}`);
     // An endpoint whose only queued delivery is a retry due in an hour: queued, though nothing is due.
-    const { ctx: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
+    const { actor: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
     await raisePackageSent(t.db, later, "l_0");
     await t.db
       .update(webhookDeliveries)
       .set({ status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) })
       .where(eq(webhookDeliveries.endpointId, laterEndpoint.id));
     // Forty endpoints with nothing queued; one of them has a finished delivery.
-    const { ctx: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
+    const { actor: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
     for (let i = 1; i < 40; i++) await createEndpoint(t.db, idle, { url: `${URL_A}/${i}`, events: ["PACKAGE_COMPLETED"] });
     await raisePackageSent(t.db, idle, "done");
     await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.endpointId, finishedEndpoint.id));
@@ -207,9 +207,9 @@ describe("the claim's indexes", () => {
 
 describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory lock (PostgreSQL)", () => {
   it("counts the in-flight rows another claimer committed while this claim waited for the lock", async () => {
-    const { ctx, endpoint } = await setupEndpoint(t.db, URL_A);
+    const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
     const ids: string[] = [];
-    for (let i = 0; i < 2 * CAP; i++) ids.push(...(await raisePackageSent(t.db, ctx, `p_${i}`)).deliveryIds);
+    for (let i = 0; i < 2 * CAP; i++) ids.push(...(await raisePackageSent(t.db, actor, `p_${i}`)).deliveryIds);
     const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
     const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
     try {

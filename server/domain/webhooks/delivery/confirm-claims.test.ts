@@ -24,12 +24,12 @@ const rx = useLocalReceiver(answer(500));
 
 describe("a claim made just before a pause", () => {
   it("is dropped unsent: EXHAUSTED 'endpoint paused', no failure counted, no attempt logged", async () => {
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const [claim] = await claimDeliveries(t.db, { limit: 10 });
     expect(claim).toMatchObject({ id, attempt: 1 });
 
-    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
     const sent = rx.received.length;
     expect(await performDelivery(t.db, claim!, { random: () => 0 })).toMatchObject({ kind: "recorded", status: "EXHAUSTED" });
 
@@ -42,8 +42,8 @@ describe("a claim made just before a pause", () => {
 
 describe("the send gate", () => {
   it("gives each claim of a batch its verdict: send, paused (dropped) or stale (not sent)", async () => {
-    const { ctx: live } = await setupEndpoint(t.db, rx.url, { name: "Live" });
-    const { ctx: paused, endpoint: pausedEndpoint } = await setupEndpoint(t.db, rx.url, { name: "Paused" });
+    const { actor: live } = await setupEndpoint(t.db, rx.url, { name: "Live" });
+    const { actor: paused, endpoint: pausedEndpoint } = await setupEndpoint(t.db, rx.url, { name: "Paused" });
     await raisePackageSent(t.db, live, "p1");
     await raisePackageSent(t.db, live, "p2");
     await raisePackageSent(t.db, paused, "p3");

@@ -38,12 +38,12 @@ describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", ()
   it("B, running beside A, completes the delivery A was SIGKILLed on, under the same id; A's stale token is refused", async () => {
     const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
     const url = databaseUrl(base!, name);
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     rx.setHandler(() => {}); // worker A's request is held open: A dies mid-delivery
 
     const a = await spawnWorker(url, "A");
     await a.logged((l) => l.msg === "worker started");
-    const [id] = (await withEvents(t.db, (tx) => recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() }))).deliveryIds;
+    const [id] = (await withEvents(t.db, (tx) => recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() }))).deliveryIds;
     await rx.waitFor(1);
     const claimedByA = await deliveryRow(t.db, id!);
     expect(claimedByA).toMatchObject({ status: "PENDING", attempts: 1 });

@@ -20,12 +20,12 @@ const rx = useLocalReceiver();
 
 describe("the webhook delivery job", () => {
   it("keeps claiming as attempts finish, without waiting for the poll", async () => {
-    const { ctx } = await setupEndpoint(t.db, rx.url);
+    const { actor } = await setupEndpoint(t.db, rx.url);
     rx.setHandler(answer(200));
     // Queue more than the job's concurrency before it starts: only its own pumping can deliver the rest.
     for (let i = 0; i < 24; i++) {
       await withEvents(t.db, (tx) =>
-        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent(`q${i}`) }),
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent(`q${i}`) }),
       );
     }
     const before = rx.received.length;
@@ -39,13 +39,13 @@ describe("the webhook delivery job", () => {
   });
 
   it("delivers on the wake-up after commit and releases an attempt in flight on stop", async () => {
-    const { ctx } = await setupEndpoint(t.db, rx.url);
+    const { actor } = await setupEndpoint(t.db, rx.url);
     const start = rx.received.length;
     const worker = await startWorker(t.handle, [createWebhookDeliveryJob()], { pollMs: 60_000 });
     try {
       rx.setHandler(answer(200));
       const first = await withEvents(t.db, (tx) =>
-        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent("p1") }),
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent("p1") }),
       );
       const req = (await rx.waitFor(start + 1))[start];
       expect(req!.headers["x-foliosign-delivery-id"]).toBe(first.deliveryIds[0]);
@@ -53,7 +53,7 @@ describe("the webhook delivery job", () => {
       // The next receiver call hangs: the attempt is in flight when the worker stops.
       rx.setHandler(() => {});
       const second = await withEvents(t.db, (tx) =>
-        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent("p2") }),
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent("p2") }),
       );
       await rx.waitFor(start + 2);
       expect((await deliveryRow(t.db, second.deliveryIds[0]!)).attempts).toBe(1);

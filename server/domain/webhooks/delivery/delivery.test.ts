@@ -43,8 +43,8 @@ const useClock = () => setClock(() => clock);
 
 describe("a delivery", () => {
   it("POSTs the stored bytes, signed both ways, and is logged as DELIVERED", async () => {
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    const { deliveryIds, eventId } = await raisePackageSent(t.db, ctx);
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const { deliveryIds, eventId } = await raisePackageSent(t.db, actor);
     const [result] = await deliverDueWebhooks(t.db, deps);
     expect(result?.outcome).toMatchObject({ kind: "recorded", status: "DELIVERED" });
 
@@ -68,8 +68,8 @@ describe("a delivery", () => {
   it("retries on the table with a stable id and fresh timestamps, and is EXHAUSTED after nine", async () => {
     useClock();
     rx.setHandler(answer(500, "x".repeat(5000)));
-    const { ctx } = await setupEndpoint(t.db, rx.url);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const gaps: number[] = [];
     for (let attempt = 1; attempt <= 9; attempt++) {
       const results = await deliverDueWebhooks(t.db, deps);
@@ -98,8 +98,8 @@ describe("a delivery", () => {
   it("waits for a 429's Retry-After when it is longer than the schedule", async () => {
     useClock();
     rx.setHandler((_req, res) => res.writeHead(429, { "retry-after": "600" }).end());
-    const { ctx } = await setupEndpoint(t.db, rx.url);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     await deliverDueWebhooks(t.db, deps);
     expect((await deliveryRow(t.db, id!)).nextAttemptAt.getTime() - clock.getTime()).toBe(600_000);
   });
@@ -107,8 +107,8 @@ describe("a delivery", () => {
   it("counts a 3xx as a failure without following it", async () => {
     const elsewhere = await startReceiver();
     rx.setHandler((_req, res) => res.writeHead(302, { location: elsewhere.url }).end());
-    const { ctx } = await setupEndpoint(t.db, rx.url);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     await deliverDueWebhooks(t.db, deps);
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "FAILED", lastResponseStatus: 302 });
     expect(elsewhere.received).toHaveLength(0);
@@ -121,9 +121,9 @@ describe("a delivery", () => {
 // unwritable: the delivery then looked like a lost worker and was retried although it had been DELIVERED.
 it("stores an answer with NUL characters or a split emoji, on the single and the batched outcome paths", async () => {
   rx.setHandler((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(999) + "\u{1F600}\u0000 tail"));
-  const { ctx } = await setupEndpoint(t.db, rx.url);
+  const { actor } = await setupEndpoint(t.db, rx.url);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push(...(await raisePackageSent(t.db, ctx, `pkg_${i}`)).deliveryIds);
+  for (let i = 0; i < 3; i++) ids.push(...(await raisePackageSent(t.db, actor, `pkg_${i}`)).deliveryIds);
   const writer = createOutcomeWriter(t.db, deps);
   const results = await deliverDueWebhooks(t.db, { ...deps, record: writer.record });
   expect(results.map((r) => r.outcome)).toEqual(ids.map(() => expect.objectContaining({ kind: "recorded", status: "DELIVERED" })));
@@ -132,7 +132,7 @@ it("stores an answer with NUL characters or a split emoji, on the single and the
     expect(row.lastResponseBody).toBe("x".repeat(999) + "\uFFFD");
   }
   rx.setHandler((_req, res) => res.writeHead(200).end("a\u0000b"));
-  const [last] = (await raisePackageSent(t.db, ctx, "pkg_nul")).deliveryIds;
+  const [last] = (await raisePackageSent(t.db, actor, "pkg_nul")).deliveryIds;
   await deliverDueWebhooks(t.db, deps);
   expect(await deliveryRow(t.db, last!)).toMatchObject({ status: "DELIVERED", lastResponseBody: "a\uFFFDb" });
 });
@@ -142,54 +142,54 @@ describe("endpoint health", () => {
   async function failTenTimes() {
     rx.setHandler(answer(503));
     const made = await setupEndpoint(t.db, rx.url);
-    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, made.ctx, `pkg_${i}`);
+    for (let i = 0; i < 10; i++) await raisePackageSent(t.db, made.actor, `pkg_${i}`);
     await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
     return made;
   }
 
   it("turns Failing at 10 consecutive failures, skips new events, and resume clears it", async () => {
     useClock();
-    const { ctx, endpoint } = await failTenTimes();
+    const { actor, endpoint } = await failTenTimes();
     let row = await endpointRow(t.db, endpoint.id);
     expect(row.consecutiveFailures).toBe(10);
     expect(row.failingSince).not.toBeNull();
-    expect((await raisePackageSent(t.db, ctx, "pkg_new")).deliveryIds).toEqual([]);
+    expect((await raisePackageSent(t.db, actor, "pkg_new")).deliveryIds).toEqual([]);
 
-    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: true });
+    await updateEndpoint(t.db, actor, endpoint.id, { enabled: true });
     row = await endpointRow(t.db, endpoint.id);
     expect(row).toMatchObject({ consecutiveFailures: 0, failingSince: null, enabled: true });
-    expect((await raisePackageSent(t.db, ctx, "pkg_after")).deliveryIds).toHaveLength(1);
+    expect((await raisePackageSent(t.db, actor, "pkg_after")).deliveryIds).toHaveLength(1);
   });
 
   // Regression: the app once derived Failing from the counter alone, so a retry that succeeded while the
   // endpoint was Failing showed it as Active although new events still skipped it. Only resume ends Failing.
   it("stays Failing after a success resets the counter, on every view, until it is resumed", async () => {
     useClock();
-    const { ctx, endpoint } = await failTenTimes();
+    const { actor, endpoint } = await failTenTimes();
     rx.setHandler(answer(200));
     advance(2 * 60_000);
     await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
     const row = await endpointRow(t.db, endpoint.id);
     expect(row.consecutiveFailures).toBe(0);
     expect(toEndpointView(row).state).toBe("FAILING");
-    const [health] = await getEndpointHealth(t.db, ctx.workspace.id, clock);
+    const [health] = await getEndpointHealth(t.db, actor.workspace.id, clock);
     expect(health?.state).toBe("FAILING");
-    expect((await getWebhookOverview(t.db, ctx, clock)).endpoints.FAILING).toBe(1);
+    expect((await getWebhookOverview(t.db, actor, clock)).endpoints.FAILING).toBe(1);
     expect(await renderMetrics(t.db, clock)).toContain('foliosign_webhook_endpoints{state="Failing"} 1');
-    expect((await raisePackageSent(t.db, ctx, "pkg_skipped")).deliveryIds).toEqual([]);
+    expect((await raisePackageSent(t.db, actor, "pkg_skipped")).deliveryIds).toEqual([]);
 
-    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: true });
-    expect((await getEndpointHealth(t.db, ctx.workspace.id, clock))[0]?.state).toBe("ACTIVE");
+    await updateEndpoint(t.db, actor, endpoint.id, { enabled: true });
+    expect((await getEndpointHealth(t.db, actor.workspace.id, clock))[0]?.state).toBe("ACTIVE");
   });
 
   it("resets the counter on a success", async () => {
     rx.setHandler(answer(500));
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctx, `pkg_${i}`);
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    for (let i = 0; i < 3; i++) await raisePackageSent(t.db, actor, `pkg_${i}`);
     await deliverDueWebhooks(t.db, deps);
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(3);
     rx.setHandler(answer(200));
-    await raisePackageSent(t.db, ctx, "pkg_ok");
+    await raisePackageSent(t.db, actor, "pkg_ok");
     await deliverDueWebhooks(t.db, deps);
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
   });
@@ -197,11 +197,11 @@ describe("endpoint health", () => {
   it("pausing drops queued deliveries as EXHAUSTED 'endpoint paused' without counting failures", async () => {
     useClock();
     rx.setHandler(answer(500));
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    const [retrying] = (await raisePackageSent(t.db, ctx, "pkg_r")).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const [retrying] = (await raisePackageSent(t.db, actor, "pkg_r")).deliveryIds;
     await deliverDueWebhooks(t.db, deps); // one failure: FAILED, retry scheduled
-    const [fresh] = (await raisePackageSent(t.db, ctx, "pkg_f")).deliveryIds;
-    const [inFlight] = (await raisePackageSent(t.db, ctx, "pkg_i")).deliveryIds;
+    const [fresh] = (await raisePackageSent(t.db, actor, "pkg_f")).deliveryIds;
+    const [inFlight] = (await raisePackageSent(t.db, actor, "pkg_i")).deliveryIds;
     const claims = await claimDeliveries(t.db, { limit: 10 });
     const held = claims.find((c) => c.id === inFlight)!;
     // Release the other claim so only `inFlight` is held by a worker when the pause lands.
@@ -209,7 +209,7 @@ describe("endpoint health", () => {
       await t.db.update(webhookDeliveries).set({ claimToken: null, lockedUntil: null, attempts: 0 }).where(eq(webhookDeliveries.id, c.id));
     }
 
-    const paused = await updateEndpoint(t.db, ctx, endpoint.id, { enabled: false });
+    const paused = await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
     expect(paused.state).toBe("PAUSED");
     for (const id of [retrying, fresh]) {
       expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
@@ -221,7 +221,7 @@ describe("endpoint health", () => {
     expect(rx.received.length).toBe(sentBefore);
     expect(await deliveryRow(t.db, inFlight!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(1);
-    expect((await raisePackageSent(t.db, ctx, "pkg_later")).deliveryIds).toEqual([]);
+    expect((await raisePackageSent(t.db, actor, "pkg_later")).deliveryIds).toEqual([]);
     advance(3600_000);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
   });
@@ -230,14 +230,14 @@ describe("endpoint health", () => {
 describe("claims", () => {
   it("caps in-flight deliveries per endpoint and keeps slots for first attempts", async () => {
     useClock();
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    const { ctx: otherCtx } = await setupEndpoint(t.db, rx.url, { name: "Other" });
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const { actor: otherCtx } = await setupEndpoint(t.db, rx.url, { name: "Other" });
     const { perEndpointCap: cap, firstAttemptReserve: reserve } = WEBHOOK_LIMITS;
-    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, ctx, `old_${i}`);
+    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `old_${i}`);
     // A cap's worth of retries already due (each had one failed attempt), older than as many fresh events.
     await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 1 }).where(eq(webhookDeliveries.endpointId, endpoint.id));
     advance(1000);
-    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, ctx, `new_${i}`);
+    for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `new_${i}`);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, otherCtx, `o_${i}`);
 
     const claims = await claimDeliveries(t.db, { limit: 50 });
@@ -253,8 +253,8 @@ describe("claims", () => {
 
   it("lets another worker take over after the lease, and refuses the stale worker's late write", async () => {
     useClock();
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const [first] = await claimDeliveries(t.db, { limit: 1 });
     expect(first).toMatchObject({ id, attempt: 1 });
     expect(await claimDeliveries(t.db, { limit: 1 })).toEqual([]); // leased
@@ -280,8 +280,8 @@ describe("claims", () => {
   });
 
   it("does not claim deliveries of a deleted endpoint or record for them", async () => {
-    const { ctx, endpoint } = await setupEndpoint(t.db, rx.url);
-    await raisePackageSent(t.db, ctx);
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    await raisePackageSent(t.db, actor);
     const [claim] = await claimDeliveries(t.db, { limit: 1 });
     await t.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(await performDelivery(t.db, claim!, deps)).toEqual({ kind: "stale" });

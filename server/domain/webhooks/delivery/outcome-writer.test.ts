@@ -22,8 +22,8 @@ const fail = (): TAttemptResult => ({ ok: false, status: 500, body: "boom", erro
 
 async function claimed(n: number): Promise<TClaim[]> {
   setClock(() => at);
-  const { ctx } = await setupEndpoint(t.db, "https://93.184.216.34/x");
-  for (let i = 0; i < n; i++) await raisePackageSent(t.db, ctx, `pkg_${i}`);
+  const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+  for (let i = 0; i < n; i++) await raisePackageSent(t.db, actor, `pkg_${i}`);
   return claimDeliveries(t.db, { limit: n, perEndpointCap: n, firstAttemptReserve: 0 });
 }
 

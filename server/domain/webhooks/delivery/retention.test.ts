@@ -22,12 +22,12 @@ describe("retention", () => {
   it("prunes finished deliveries older than the retention age, keeps queued ones and recent ones", async () => {
     let clock = new Date("2030-01-01T00:00:00Z");
     setClock(() => clock);
-    const { ctx } = await setupEndpoint(t.db, "https://93.184.216.34/x");
-    const [oldDone] = (await raisePackageSent(t.db, ctx, "old_done")).deliveryIds;
-    const [oldQueued] = (await raisePackageSent(t.db, ctx, "old_queued")).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [oldDone] = (await raisePackageSent(t.db, actor, "old_done")).deliveryIds;
+    const [oldQueued] = (await raisePackageSent(t.db, actor, "old_queued")).deliveryIds;
     await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.id, oldDone!));
     clock = new Date(clock.getTime() + 20 * DAY);
-    const [recentDone] = (await raisePackageSent(t.db, ctx, "recent")).deliveryIds;
+    const [recentDone] = (await raisePackageSent(t.db, actor, "recent")).deliveryIds;
     await t.db.update(webhookDeliveries).set({ status: "EXHAUSTED" }).where(eq(webhookDeliveries.id, recentDone!));
     clock = new Date(clock.getTime() + 11 * DAY);
 
@@ -40,9 +40,9 @@ describe("retention", () => {
   it("drops queued deliveries of a paused endpoint once no worker holds them", async () => {
     const at = new Date("2030-01-01T00:00:00Z");
     setClock(() => at);
-    const { ctx, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
-    const [held] = (await raisePackageSent(t.db, ctx, "a")).deliveryIds;
-    const [orphan] = (await raisePackageSent(t.db, ctx, "b")).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [held] = (await raisePackageSent(t.db, actor, "a")).deliveryIds;
+    const [orphan] = (await raisePackageSent(t.db, actor, "b")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpoint.id));
     await t.db.update(webhookDeliveries).set({ claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) }).where(eq(webhookDeliveries.id, held!));
     const claimedAt = new Date(at.getTime() - 30_001);
@@ -62,16 +62,16 @@ describe("retention", () => {
   it("a pause logs the lost attempt of a delivery whose worker's lease had expired, as it drops it", async () => {
     const at = new Date("2030-01-01T00:00:00Z");
     setClock(() => at);
-    const { ctx, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
-    const [orphan] = (await raisePackageSent(t.db, ctx, "a")).deliveryIds;
-    const [queued] = (await raisePackageSent(t.db, ctx, "b")).deliveryIds;
+    const { actor, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [orphan] = (await raisePackageSent(t.db, actor, "a")).deliveryIds;
+    const [queued] = (await raisePackageSent(t.db, actor, "b")).deliveryIds;
     const claimedAt = new Date(at.getTime() - 60_000);
     await t.db
       .update(webhookDeliveries)
       .set({ status: "FAILED", claimToken: "dead", attempts: 3, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
       .where(eq(webhookDeliveries.id, orphan!));
 
-    await updateEndpoint(t.db, ctx, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
     for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     const logged = await t.db.select().from(webhookAttempts);
     expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 3, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR })]);

@@ -24,8 +24,8 @@ describe("a target that turned private", () => {
   it("is EXHAUSTED on the first attempt without connecting", async () => {
     let answer = "93.184.216.34";
     setResolver(async () => [{ address: answer, family: 4 }]);
-    const { ctx } = await setupEndpoint(t.db, "https://hooks.rebind.example/in");
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, "https://hooks.rebind.example/in");
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
 
     answer = "169.254.169.254";
     const netConnect = vi.spyOn(net.Socket.prototype, "connect");
@@ -45,8 +45,8 @@ describe("a target that turned private", () => {
       if (!resolvable) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: "ENOTFOUND" });
       return [{ address: "93.184.216.34", family: 4 }];
     });
-    const { ctx } = await setupEndpoint(t.db, "https://hooks.flaky.example/in");
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, "https://hooks.flaky.example/in");
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     resolvable = false;
     await deliverDueWebhooks(t.db, { allowPrivateTargets: false });
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "FAILED", attempts: 1 });
@@ -64,8 +64,8 @@ describe("a target that turned private", () => {
       asked();
       return new Promise(() => {}); // never answers
     });
-    const { ctx } = await setupEndpoint(t.db, "https://hooks.silent.example/in");
-    const [id] = (await raisePackageSent(t.db, ctx)).deliveryIds;
+    const { actor } = await setupEndpoint(t.db, "https://hooks.silent.example/in");
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     hang = true;
     const deadline = new AbortController();
     const requested: number[] = [];

@@ -10,19 +10,19 @@ export type TEndpointAuditAction = "webhook.endpoint_created" | "webhook.endpoin
  */
 export async function auditEndpointChange(
   tx: Db,
-  ctx: TActor,
+  actor: TActor,
   endpointId: string,
   action: TEndpointAuditAction,
   data: Record<string, unknown> = {},
 ): Promise<void> {
   await recordAudit(tx, {
-    organisationId: ctx.organisation.id,
-    workspaceId: ctx.workspace.id,
+    organisationId: actor.organisation.id,
+    workspaceId: actor.workspace.id,
     subjectType: "webhook_endpoint",
     subjectId: endpointId,
     action,
-    actorUserId: ctx.user.id ?? null,
-    apiKeyId: ctx.apiKey?.id ?? null,
+    actorUserId: actor.user.id ?? null,
+    apiKeyId: actor.apiKey?.id ?? null,
     data,
   });
 }

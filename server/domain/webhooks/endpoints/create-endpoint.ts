@@ -13,7 +13,7 @@ import { generateWebhookSecret } from "./generate-webhook-secret";
 export type TCreateEndpointInput = { url: string; events?: TEventName[]; description?: string | null };
 
 /** Registers an endpoint in the caller's workspace. The secret is returned here once and stored encrypted. */
-export async function createEndpoint(db: Db, ctx: TActor, input: TCreateEndpointInput) {
+export async function createEndpoint(db: Db, actor: TActor, input: TCreateEndpointInput) {
   const url = await assertRegistrableUrl(input.url);
   const secret = generateWebhookSecret();
   const at = now();
@@ -22,8 +22,8 @@ export async function createEndpoint(db: Db, ctx: TActor, input: TCreateEndpoint
       .insert(webhookEndpoints)
       .values({
         id: newId("whep"),
-        organisationId: ctx.organisation.id,
-        workspaceId: ctx.workspace.id,
+        organisationId: actor.organisation.id,
+        workspaceId: actor.workspace.id,
         url,
         description: input.description ?? null,
         // Omitted means every event; the order of the catalogue keeps lists stable.
@@ -34,7 +34,7 @@ export async function createEndpoint(db: Db, ctx: TActor, input: TCreateEndpoint
         updatedAt: at,
       })
       .returning();
-    await auditEndpointChange(tx, ctx, inserted!.id, "webhook.endpoint_created", { url: inserted!.url, events: inserted!.events });
+    await auditEndpointChange(tx, actor, inserted!.id, "webhook.endpoint_created", { url: inserted!.url, events: inserted!.events });
     return inserted!;
   });
   return { ...toEndpointView(row), secret };

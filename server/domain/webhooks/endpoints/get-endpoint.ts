@@ -9,11 +9,11 @@ import { findEndpoint } from "./find-endpoint";
 /** One endpoint with its delivery log: newest first, paged, optionally one status; `deliveryCount` counts the filter. */
 export async function getEndpoint(
   db: Db,
-  ctx: TActor,
+  actor: TActor,
   endpointId: string,
   query: TPageQuery & { status?: TDeliveryStatus },
 ) {
-  const endpoint = await findEndpoint(db, ctx, endpointId);
+  const endpoint = await findEndpoint(db, actor, endpointId);
   const { limit, offset } = pageWindow(query);
   const where = and(
     eq(webhookDeliveries.endpointId, endpoint.id),

@@ -6,9 +6,9 @@ import type { TActor } from "@/server/domain/access/actor";
 import { toEndpointView } from "./endpoint-view";
 
 /** The workspace's endpoints, newest first, paged. */
-export async function listEndpoints(db: Db, ctx: TActor, page: TPageQuery) {
+export async function listEndpoints(db: Db, actor: TActor, page: TPageQuery) {
   const { limit, offset } = pageWindow(page);
-  const inWorkspace = eq(webhookEndpoints.workspaceId, ctx.workspace.id);
+  const inWorkspace = eq(webhookEndpoints.workspaceId, actor.workspace.id);
   const [rows, [total]] = await Promise.all([
     db.select().from(webhookEndpoints).where(inWorkspace).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(limit).offset(offset),
     db.select({ n: count() }).from(webhookEndpoints).where(inWorkspace),

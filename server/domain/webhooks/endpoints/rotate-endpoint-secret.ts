@@ -15,9 +15,9 @@ import { generateWebhookSecret } from "./generate-webhook-secret";
  * `v1=` entry) for 24 hours, so receivers can switch without losing a delivery. Rotating again within the
  * overlap retires the older previous secret at once: at most two secrets sign.
  */
-export async function rotateEndpointSecret(db: Db, ctx: TActor, endpointId: string) {
+export async function rotateEndpointSecret(db: Db, actor: TActor, endpointId: string) {
   return db.transaction(async (tx) => {
-    const current = await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
+    const current = await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     const secret = generateWebhookSecret();
     const at = now();
     const previousSecretExpiresAt = new Date(at.getTime() + WEBHOOK_LIMITS.rotationOverlapMs);
@@ -31,7 +31,7 @@ export async function rotateEndpointSecret(db: Db, ctx: TActor, endpointId: stri
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();
-    await auditEndpointChange(tx, ctx, endpointId, "webhook.secret_rotated", { previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
+    await auditEndpointChange(tx, actor, endpointId, "webhook.secret_rotated", { previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
     return { ...toEndpointView(row!), secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
   });
 }

@@ -25,14 +25,14 @@ export type TUpdateEndpointInput = {
   enabled?: boolean;
 };
 
-export async function updateEndpoint(db: Db, ctx: TActor, endpointId: string, input: TUpdateEndpointInput) {
+export async function updateEndpoint(db: Db, actor: TActor, endpointId: string, input: TUpdateEndpointInput) {
   // Tenancy first: another workspace's endpoint is 404 whatever the body says — never a 422 on `url`, and no
   // DNS lookup made on its behalf. The URL is vetted outside the transaction (DNS can be slow; no row lock is
   // held meanwhile), and the endpoint is found again, locked, inside it.
-  await findEndpoint(db, ctx, endpointId);
+  await findEndpoint(db, actor, endpointId);
   const url = input.url === undefined ? undefined : await assertRegistrableUrl(input.url);
   return db.transaction(async (tx) => {
-    await findEndpoint(tx, ctx, endpointId, { forUpdate: true });
+    await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     const at = now();
     const [row] = await tx
       .update(webhookEndpoints)
@@ -48,7 +48,7 @@ export async function updateEndpoint(db: Db, ctx: TActor, endpointId: string, in
       .returning();
     if (input.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
     const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
-    await auditEndpointChange(tx, ctx, endpointId, "webhook.endpoint_updated", changed);
+    await auditEndpointChange(tx, actor, endpointId, "webhook.endpoint_updated", changed);
     return toEndpointView(row!);
   });
 }

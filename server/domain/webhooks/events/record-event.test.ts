@@ -28,16 +28,16 @@ async function counts() {
 
 describe("recordEvent", () => {
   it("fans out to subscribed, enabled, non-Failing endpoints of the workspace only", async () => {
-    const { org, ctx, endpoint } = await setupEndpoint(t.db, URL_A);
-    const onlySessions = await createEndpoint(t.db, ctx, { url: URL_A, events: ["SESSION_SENT"] });
-    const paused = await createEndpoint(t.db, ctx, { url: URL_A });
-    const failing = await createEndpoint(t.db, ctx, { url: URL_A });
+    const { org, actor, endpoint } = await setupEndpoint(t.db, URL_A);
+    const onlySessions = await createEndpoint(t.db, actor, { url: URL_A, events: ["SESSION_SENT"] });
+    const paused = await createEndpoint(t.db, actor, { url: URL_A });
+    const failing = await createEndpoint(t.db, actor, { url: URL_A });
     await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, paused.id));
     await t.db.update(webhookEndpoints).set({ consecutiveFailures: 10, failingSince: new Date() }).where(eq(webhookEndpoints.id, failing.id));
     const otherWs = await createTestWorkspace(t.db, org.organisationId, "north");
     await createEndpoint(t.db, workspaceActor(org.organisationId, otherWs), { url: URL_A });
 
-    const recorded = await raisePackageSent(t.db, ctx);
+    const recorded = await raisePackageSent(t.db, actor);
     const rows = await t.db.select().from(webhookDeliveries);
     expect(rows.map((r) => r.endpointId)).toEqual([endpoint.id]);
     expect(recorded.deliveryIds).toEqual([rows[0]!.id]);
@@ -46,18 +46,18 @@ describe("recordEvent", () => {
   });
 
   it("serialises the spec's envelope once, metadata always present, with a per-package sequence", async () => {
-    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const { actor } = await setupEndpoint(t.db, URL_A);
     setClock(() => new Date("2030-05-01T10:00:00.000Z"));
-    const first = await raisePackageSent(t.db, ctx, "pkg_a");
+    const first = await raisePackageSent(t.db, actor, "pkg_a");
     const second = await t.db.transaction((tx) =>
       recordEvent(tx, {
-        organisationId: ctx.organisation.id,
-        workspaceId: ctx.workspace.id,
+        organisationId: actor.organisation.id,
+        workspaceId: actor.workspace.id,
         event: "SESSION_OPENED",
         data: { packageId: "pkg_a", sessionId: "ses_1", recipientName: null, recipientEmail: null, metadata: {} },
       }),
     );
-    const other = await raisePackageSent(t.db, ctx, "pkg_b");
+    const other = await raisePackageSent(t.db, actor, "pkg_b");
     expect([first.sequence, second.sequence, other.sequence]).toEqual([1, 2, 1]);
     const [event] = await t.db.select().from(webhookEvents).where(eq(webhookEvents.id, second.eventId));
     expect(JSON.parse(event!.body)).toEqual({
@@ -69,32 +69,32 @@ describe("recordEvent", () => {
   });
 
   it("refuses a payload that does not match the catalogue, taking the caller's change with it", async () => {
-    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const { actor } = await setupEndpoint(t.db, URL_A);
     const bad = { ...packageSent(), signerCount: "two" } as unknown as ReturnType<typeof packageSent>;
     await expect(
       t.db.transaction((tx) =>
-        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: bad }),
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: bad }),
       ),
     ).rejects.toThrow();
     expect(await counts()).toEqual({ events: 0, deliveries: 0 });
   });
 
   it("leaves no event and no delivery when the caller's transaction rolls back", async () => {
-    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const { actor } = await setupEndpoint(t.db, URL_A);
     await expect(
       t.db.transaction(async (tx) => {
-        await recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
+        await recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
         expect((await tx.select({ n: count() }).from(webhookDeliveries))[0]!.n).toBe(1);
         throw new Error("the package change failed after the event was recorded");
       }),
     ).rejects.toThrow("the package change failed");
     expect(await counts()).toEqual({ events: 0, deliveries: 0 });
     // The sequence did not advance either: the next event of that package is still number 1.
-    expect((await raisePackageSent(t.db, ctx)).sequence).toBe(1);
+    expect((await raisePackageSent(t.db, actor)).sequence).toBe(1);
   });
 
   it("wakes workers after the commit, when the rows are visible, and not on rollback", async () => {
-    const { ctx } = await setupEndpoint(t.db, URL_A);
+    const { actor } = await setupEndpoint(t.db, URL_A);
     const seenAtWake: number[] = [];
     const original = t.handle.notify.bind(t.handle);
     const notify = vi.spyOn(t.handle, "notify").mockImplementation(async (channel) => {
@@ -105,13 +105,13 @@ describe("recordEvent", () => {
     try {
       await expect(
         withEvents(t.db, async (tx) => {
-          await recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
+          await recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() });
           throw new Error("rolled back");
         }),
       ).rejects.toThrow("rolled back");
       expect(notify).not.toHaveBeenCalled();
       await withEvents(t.db, (tx) =>
-        recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent() }),
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() }),
       );
       expect(notify).toHaveBeenCalledExactlyOnceWith(WAKE_CHANNEL);
       expect(seenAtWake).toEqual([1]);

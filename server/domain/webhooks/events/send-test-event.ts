@@ -17,21 +17,21 @@ import type { TActor } from "@/server/domain/access/actor";
  * A paused endpoint refuses: its queued deliveries are dropped, so the test could only end EXHAUSTED.
  * The answer carries the exact envelope that will be signed, so an integrator can compare it with what arrives.
  */
-export async function sendTestEvent(db: Db, scope: TActor, input: { endpointId: string; event: TEventName }) {
-  const endpoint = await findEndpoint(db, scope, input.endpointId);
+export async function sendTestEvent(db: Db, actor: TActor, input: { endpointId: string; event: TEventName }) {
+  const endpoint = await findEndpoint(db, actor, input.endpointId);
   if (!endpoint.enabled) throw errors.conflict("This endpoint is paused. Resume it to send a test event.");
   const { recorded, payload } = await withEvents(db, async (tx) => {
     const recorded = await recordEvent(tx, {
-      organisationId: scope.organisation.id,
-      workspaceId: scope.workspace.id,
+      organisationId: actor.organisation.id,
+      workspaceId: actor.workspace.id,
       event: input.event,
-      data: sampleEventData(input.event, now(), scope.user.email),
+      data: sampleEventData(input.event, now(), actor.user.email),
       test: { endpointId: endpoint.id },
     });
     const [row] = await tx
       .select({ payload: webhookEvents.payload })
       .from(webhookEvents)
-      .where(and(eq(webhookEvents.id, recorded.eventId), eq(webhookEvents.workspaceId, scope.workspace.id)));
+      .where(and(eq(webhookEvents.id, recorded.eventId), eq(webhookEvents.workspaceId, actor.workspace.id)));
     // The stored payload is the envelope recordEvent built (and signs from its body).
     return { recorded, payload: row?.payload as TEnvelope };
   });

@@ -30,10 +30,10 @@ async function sequencesSeenBy(endpointId: string): Promise<[string, number | nu
 
 describe("the sequence field", () => {
   it("counts per package across endpoints, so a subset subscriber sees gaps", async () => {
-    const { ctx, endpoint: everything } = await setupEndpoint(t.db, URL_A);
-    const packagesOnly = await createEndpoint(t.db, ctx, { url: URL_A, events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"] });
+    const { actor, endpoint: everything } = await setupEndpoint(t.db, URL_A);
+    const packagesOnly = await createEndpoint(t.db, actor, { url: URL_A, events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"] });
     const raise = (fn: Parameters<typeof t.db.transaction>[0]) => t.db.transaction(fn);
-    const base = { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id };
+    const base = { organisationId: actor.organisation.id, workspaceId: actor.workspace.id };
     const session = { packageId: "pkg_a", sessionId: "ses_1", recipientName: null, recipientEmail: "r@example.com", packageTitle: "Lease renewal", metadata: {} };
     await raise((tx) => recordEvent(tx, { ...base, event: "PACKAGE_SENT", data: packageSent("pkg_a") }));
     await raise((tx) => recordEvent(tx, { ...base, event: "SESSION_SENT", data: session }));

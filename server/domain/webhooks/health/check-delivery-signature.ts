@@ -54,9 +54,9 @@ function reformatted(body: string): { label: string; value: string }[] {
   }
 }
 
-export async function checkDeliverySignature(db: Db, scope: TActor, input: { endpointId: string; deliveryId: string; digest: string; attemptId?: string }) {
+export async function checkDeliverySignature(db: Db, actor: TActor, input: { endpointId: string; deliveryId: string; digest: string; attemptId?: string }) {
   const digest = normaliseDigest(input.digest);
-  const { delivery, event, endpoint } = await findDelivery(db, scope, input);
+  const { delivery, event, endpoint } = await findDelivery(db, actor, input);
   const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).orderBy(desc(webhookAttempts.startedAt));
   const sent = attempts.filter((a) => a.requestHeaders?.["x-foliosign-timestamp"]);
   const attempt = input.attemptId ? sent.find((a) => a.id === input.attemptId) : sent[0];

@@ -8,7 +8,7 @@ import type { TActor } from "@/server/domain/access/actor";
  * One delivery of one endpoint of the current workspace, with its event and endpoint rows, or 404 — a
  * delivery of another workspace (or of another endpoint than the one named) does not exist for the caller.
  */
-export async function findDelivery(db: Db, scope: TActor, input: { endpointId: string; deliveryId: string }) {
+export async function findDelivery(db: Db, actor: TActor, input: { endpointId: string; deliveryId: string }) {
   const [row] = await db
     .select({ delivery: webhookDeliveries, event: webhookEvents, endpoint: webhookEndpoints })
     .from(webhookDeliveries)
@@ -18,8 +18,8 @@ export async function findDelivery(db: Db, scope: TActor, input: { endpointId: s
       and(
         eq(webhookDeliveries.id, input.deliveryId),
         eq(webhookDeliveries.endpointId, input.endpointId),
-        eq(webhookEndpoints.workspaceId, scope.workspace.id),
-        eq(webhookEndpoints.organisationId, scope.organisation.id),
+        eq(webhookEndpoints.workspaceId, actor.workspace.id),
+        eq(webhookEndpoints.organisationId, actor.organisation.id),
       ),
     );
   if (!row) throw errors.notFound("Webhook delivery");

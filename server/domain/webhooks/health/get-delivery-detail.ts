@@ -32,8 +32,8 @@ function prettyBody(body: string): string {
  * that attempt's timestamp and signatures, and the exact body — raw and pretty-printed), every attempt in
  * order, the next retry time, and who replayed it when.
  */
-export async function getDeliveryDetail(db: Db, scope: TActor, input: { endpointId: string; deliveryId: string }) {
-  const { delivery, event, endpoint } = await findDelivery(db, scope, input);
+export async function getDeliveryDetail(db: Db, actor: TActor, input: { endpointId: string; deliveryId: string }) {
+  const { delivery, event, endpoint } = await findDelivery(db, actor, input);
   const attempts = await db
     .select()
     .from(webhookAttempts)

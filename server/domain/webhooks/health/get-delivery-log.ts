@@ -27,8 +27,8 @@ export type TDeliveryLogRow = {
  * The endpoint page's delivery log: newest first, paged, filtered by status and/or event. `waiting` counts
  * the endpoint's deliveries still PENDING or FAILED (whatever the filter), so the page knows to keep polling.
  */
-export async function getDeliveryLog(db: Db, scope: TActor, input: TDeliveryLogInput) {
-  const endpoint = await findEndpoint(db, scope, input.endpointId);
+export async function getDeliveryLog(db: Db, actor: TActor, input: TDeliveryLogInput) {
+  const endpoint = await findEndpoint(db, actor, input.endpointId);
   const { limit, offset } = pageWindow(input);
   const d = webhookDeliveries;
   const where = and(

@@ -10,15 +10,15 @@ import type { TActor } from "@/server/domain/access/actor";
  * The endpoint page's header: the endpoint's settings and state, its 24-hour figures, and until when the
  * previous secret still signs after a rotation (null when no previous secret signs any more).
  */
-export async function getEndpointSummary(db: Db, scope: TActor, input: { endpointId: string }) {
-  const row = await findEndpoint(db, scope, input.endpointId);
+export async function getEndpointSummary(db: Db, actor: TActor, input: { endpointId: string }) {
+  const row = await findEndpoint(db, actor, input.endpointId);
   const at = now();
-  const health = (await getEndpointHealth(db, scope.workspace.id, at)).find((h) => h.id === row.id);
+  const health = (await getEndpointHealth(db, actor.workspace.id, at)).find((h) => h.id === row.id);
   const previousSecretSignsUntil =
     row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt > at ? row.previousSecretExpiresAt.toISOString() : null;
   return {
     ...toEndpointView(row),
-    workspace: { id: scope.workspace.id, name: scope.workspace.name },
+    workspace: { id: actor.workspace.id, name: actor.workspace.name },
     health: health ? toHealthView(health) : null,
     previousSecretSignsUntil,
   };

@@ -7,14 +7,14 @@ import { toHealthView } from "./health-view";
 import type { TActor } from "@/server/domain/access/actor";
 
 /** The endpoints dashboard: every endpoint of the current workspace with its figures, Failing ones first. */
-export async function listEndpointHealth(db: Db, scope: TActor) {
-  const health = await getEndpointHealth(db, scope.workspace.id, now());
+export async function listEndpointHealth(db: Db, actor: TActor) {
+  const health = await getEndpointHealth(db, actor.workspace.id, now());
   const order = { FAILING: 0, ACTIVE: 1, PAUSED: 2 } as const;
   const endpoints = health.map(toHealthView).sort((a, b) => order[a.state] - order[b.state]);
   const [waiting] = await db
     .select({ n: count() })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookEndpoints.workspaceId, scope.workspace.id), inArray(webhookDeliveries.status, ["PENDING"])));
-  return { workspace: { id: scope.workspace.id, name: scope.workspace.name }, endpoints, pendingDeliveries: Number(waiting?.n ?? 0) };
+    .where(and(eq(webhookEndpoints.workspaceId, actor.workspace.id), inArray(webhookDeliveries.status, ["PENDING"])));
+  return { workspace: { id: actor.workspace.id, name: actor.workspace.name }, endpoints, pendingDeliveries: Number(waiting?.n ?? 0) };
 }

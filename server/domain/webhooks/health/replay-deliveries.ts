@@ -20,9 +20,9 @@ export const REPLAY_RANGE_MAX = 500;
 
 export type TReplayInput = { endpointId: string } & ({ deliveryId: string } | { from: Date; to: Date });
 
-export async function replayDeliveries(db: Db, scope: TActor, input: TReplayInput) {
+export async function replayDeliveries(db: Db, actor: TActor, input: TReplayInput) {
   const result = await db.transaction(async (tx) => {
-    const endpoint = await findEndpoint(tx, scope, input.endpointId, { forUpdate: true });
+    const endpoint = await findEndpoint(tx, actor, input.endpointId, { forUpdate: true });
     if (!endpoint.enabled) throw errors.conflict("This endpoint is paused. Resume it before replaying deliveries.");
     const exhausted = and(eq(d.endpointId, endpoint.id), eq(d.status, "EXHAUSTED"));
     let ids: string[];
@@ -55,17 +55,17 @@ export async function replayDeliveries(db: Db, scope: TActor, input: TReplayInpu
         claimToken: null,
         completedAt: null,
         replayedAt: at,
-        replayedByUserId: scope.user.id,
+        replayedByUserId: actor.user.id,
         updatedAt: at,
       })
       .where(and(exhausted, inArray(d.id, ids)));
     await recordAudit(tx, {
-      organisationId: scope.organisation.id,
-      workspaceId: scope.workspace.id,
+      organisationId: actor.organisation.id,
+      workspaceId: actor.workspace.id,
       subjectType: "webhook_endpoint",
       subjectId: endpoint.id,
       action: "webhook.deliveries_replayed",
-      actorUserId: scope.user.id,
+      actorUserId: actor.user.id,
       data: {
         deliveryIds: ids,
         ...("deliveryId" in input ? {} : { from: input.from.toISOString(), to: input.to.toISOString() }),

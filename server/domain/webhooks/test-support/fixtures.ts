@@ -11,18 +11,18 @@ import { recordEvent } from "@/server/domain/webhooks/events/record-event";
 
 export async function setupEndpoint(db: Db, url: string, opts: { events?: TEventName[]; name?: string } = {}) {
   const org = await createTestOrg(db, opts.name ?? "Acme");
-  const ctx: TActor = workspaceActor(org.organisationId, org.workspaceId);
-  const endpoint = await createEndpoint(db, ctx, { url, events: opts.events });
-  return { org, ctx, endpoint };
+  const actor: TActor = workspaceActor(org.organisationId, org.workspaceId);
+  const endpoint = await createEndpoint(db, actor, { url, events: opts.events });
+  return { org, actor, endpoint };
 }
 
 export function packageSent(packageId = "pkg_1"): TEventData<"PACKAGE_SENT"> {
   return { packageId, packageTitle: "Lease renewal", signerCount: 2, sessionsSent: 1, metadata: { contract: "C-42" } };
 }
 
-export async function raisePackageSent(db: Db, ctx: TActor, packageId = "pkg_1") {
+export async function raisePackageSent(db: Db, actor: TActor, packageId = "pkg_1") {
   return db.transaction((tx) =>
-    recordEvent(tx, { organisationId: ctx.organisation.id, workspaceId: ctx.workspace.id, event: "PACKAGE_SENT", data: packageSent(packageId) }),
+    recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent(packageId) }),
   );
 }
 
