@@ -1,18 +1,13 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts } from "./columns";
-import { organisations, roles, users, workspaces } from "./organisations";
+import { roles, tenantColumns, users } from "./organisations";
 
 /** API keys: only the SHA-256 of the value and a display prefix are stored. */
 export const apiKeys = pgTable(
   "api_keys",
   {
     id: id(),
-    organisationId: text("organisation_id")
-      .notNull()
-      .references(() => organisations.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id),
+    ...tenantColumns({ workspaceOnDelete: "no action" }),
     roleId: text("role_id")
       .notNull()
       .references(() => roles.id),
@@ -30,3 +25,5 @@ export const apiKeys = pgTable(
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.hash), index("api_keys_org_idx").on(t.organisationId)],
 );
+
+export type TApiKeyRow = typeof apiKeys.$inferSelect;

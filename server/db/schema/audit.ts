@@ -33,3 +33,5 @@ export const auditEvents = pgTable(
     index("audit_events_org_idx").on(t.organisationId, t.createdAt),
   ],
 );
+
+export type TAuditEventRow = typeof auditEvents.$inferSelect;

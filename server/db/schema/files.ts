@@ -35,3 +35,6 @@ export const storedFileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.blobId, t.index] }), index("stored_file_chunks_created_idx").on(t.createdAt)],
 );
+
+export type TStoredFileRow = typeof storedFiles.$inferSelect;
+export type TStoredFileChunkRow = typeof storedFileChunks.$inferSelect;

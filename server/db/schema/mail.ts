@@ -59,3 +59,5 @@ export const mailMessages = pgTable(
     index("mail_messages_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'QUEUED'`),
   ],
 );
+
+export type TMailMessageRow = typeof mailMessages.$inferSelect;

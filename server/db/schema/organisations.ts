@@ -120,13 +120,21 @@ export const workspaces = pgTable(
 
 /**
  * The two columns of every tenant row: its organisation and its workspace (a row goes with either). Queries
- * filter by `workspace_id` (docs/architecture.md: tenancy in every query).
+ * filter by `workspace_id` (docs/architecture.md: tenancy in every query). `workspaceOnDelete: "no action"`:
+ * the workspace cannot be deleted while the row exists (API keys).
  */
-export const tenantColumns = () => ({
+export const tenantColumns = (opts: { workspaceOnDelete?: "cascade" | "no action" } = {}) => ({
   organisationId: text("organisation_id")
     .notNull()
     .references(() => organisations.id, { onDelete: "cascade" }),
   workspaceId: text("workspace_id")
     .notNull()
-    .references(() => workspaces.id, { onDelete: "cascade" }),
+    .references(() => workspaces.id, { onDelete: opts.workspaceOnDelete ?? "cascade" }),
 });
+
+export type TOrganisationRow = typeof organisations.$inferSelect;
+export type TUserRow = typeof users.$inferSelect;
+export type TRoleRow = typeof roles.$inferSelect;
+export type TMembershipRow = typeof memberships.$inferSelect;
+export type TInviteRow = typeof invites.$inferSelect;
+export type TWorkspaceRow = typeof workspaces.$inferSelect;

@@ -10,7 +10,8 @@ import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { apiKeys } from "./api-keys";
 import { tenantColumns, users } from "./organisations";
-import { fieldPlacementColumns, signingGroups, templates, type TSenderQuestion } from "./templates";
+import { signingGroups } from "./signing-groups";
+import { fieldPlacementColumns, templates, type TSenderQuestion } from "./templates";
 
 export const PACKAGE_STATUSES = ["DRAFT", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "DECLINED", "ON_HOLD", "VOID"] as const;
 export type TPackageStatus = (typeof PACKAGE_STATUSES)[number];
@@ -251,3 +252,11 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [uniqueIndex("idempotency_keys_uq").on(t.apiKeyId, t.key), index("idempotency_keys_expiry_idx").on(t.expiresAt)],
 );
+
+export type TPackageRow = typeof packages.$inferSelect;
+export type TPackageCountRow = typeof packageCounts.$inferSelect;
+export type TPackageCountDeltaRow = typeof packageCountDeltas.$inferSelect;
+export type TPackageShareRow = typeof packageShares.$inferSelect;
+export type TRecipientSessionRow = typeof recipientSessions.$inferSelect;
+export type TPackageFieldRow = typeof packageFields.$inferSelect;
+export type TIdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;

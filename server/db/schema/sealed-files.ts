@@ -36,3 +36,5 @@ export const sealedFiles = pgTable(
     uniqueIndex("sealed_files_storage_key_uq").on(t.storageKey),
   ],
 );
+
+export type TSealedFileRow = typeof sealedFiles.$inferSelect;

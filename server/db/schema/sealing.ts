@@ -14,3 +14,5 @@ export const signingKeys = pgTable("signing_keys", {
   algorithm: text("algorithm").$type<"ECDSA-P256-SHA256">().notNull(),
   createdAt: createdAt(),
 });
+
+export type TSigningKeyRow = typeof signingKeys.$inferSelect;

@@ -40,3 +40,6 @@ export const signInKnownAddresses = pgTable(
     index("sign_in_known_addresses_signed_in_at_idx").on(t.signedInAt),
   ],
 );
+
+export type TSignInFailureRow = typeof signInFailures.$inferSelect;
+export type TSignInKnownAddressRow = typeof signInKnownAddresses.$inferSelect;

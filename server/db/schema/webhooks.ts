@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
-import { organisations, workspaces } from "./organisations";
+import { tenantColumns } from "./organisations";
 
 export const DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED", "EXHAUSTED"] as const;
 export type TDeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -10,12 +10,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: id(),
-    organisationId: text("organisation_id")
-      .notNull()
-      .references(() => organisations.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
+    ...tenantColumns(),
     url: text("url").notNull(),
     description: text("description"),
     events: jsonb("events").$type<string[]>().notNull(),
@@ -39,12 +34,7 @@ export const webhookEvents = pgTable(
   "webhook_events",
   {
     id: id(),
-    organisationId: text("organisation_id")
-      .notNull()
-      .references(() => organisations.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
+    ...tenantColumns(),
     event: text("event").notNull(),
     packageId: text("package_id"),
     sequence: integer("sequence"),
@@ -151,3 +141,10 @@ export const webhookAttemptHistogramBase = pgTable("webhook_attempt_histogram_ba
   series: text("series").primaryKey(),
   value: bigint("value", { mode: "number" }).notNull().default(0),
 });
+
+export type TWebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type TWebhookEventRow = typeof webhookEvents.$inferSelect;
+export type TPackageEventSequenceRow = typeof packageEventSequences.$inferSelect;
+export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type TWebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+export type TWebhookAttemptHistogramBaseRow = typeof webhookAttemptHistogramBase.$inferSelect;
