@@ -4,6 +4,8 @@ import { packageFields, recipientSessions } from "@/server/db/schema";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { advancePackage } from "./advance-package";
+import type { TPackageRow } from "./find-package";
+import type { TSessionRow } from "./invite-session";
 import { auditPackageChange } from "./audit-package-change";
 import { lockRecipientSession } from "./lock-recipient-session";
 import type { TRecipientActor } from "./package-actor";
@@ -17,24 +19,30 @@ import { SigningRefusal } from "./signing-refusal";
  * package lock, so a double submit completes once and the second is refused as FINISHED.
  */
 export async function completeSession(db: Db, recipient: TRecipientActor): Promise<{ sessionId: string; packageStatus: string }> {
-  return withEvents(db, async (tx) => {
-    const { pkg, session } = await lockRecipientSession(tx, recipient.sessionId);
-    const missing = await tx
-      .select({ id: packageFields.id })
-      .from(packageFields)
-      .where(and(eq(packageFields.sessionId, session.id), eq(packageFields.required, true), isNull(packageFields.value), isNull(packageFields.valueStorageKey)))
-      .limit(1);
-    if (missing.length > 0) throw new SigningRefusal("FIELDS_MISSING");
-    const at = now();
-    const done = await tx
-      .update(recipientSessions)
-      .set({ status: "COMPLETED", completedAt: at, nextReminderAt: null, updatedAt: at })
-      .where(and(eq(recipientSessions.id, session.id), inArray(recipientSessions.status, ["SENT", "OPENED"])))
-      .returning();
-    if (done.length === 0) throw new SigningRefusal("FINISHED");
-    await recordSessionEvent(tx, pkg, session, "SESSION_COMPLETED", {});
-    await auditPackageChange(tx, recipient, pkg, "session.completed", { email: session.email });
-    const after = await advancePackage(tx, pkg, at);
-    return { sessionId: session.id, packageStatus: after.status };
-  });
+  return withEvents(db, async (tx) => completeLockedSession(tx, recipient, await lockRecipientSession(tx, recipient.sessionId)));
+}
+
+/** The same, inside the caller's transaction, for a session it has already locked (lockRecipientSession). */
+export async function completeLockedSession(
+  tx: Db,
+  recipient: TRecipientActor,
+  { pkg, session }: { pkg: TPackageRow; session: TSessionRow },
+): Promise<{ sessionId: string; packageStatus: string }> {
+  const missing = await tx
+    .select({ id: packageFields.id })
+    .from(packageFields)
+    .where(and(eq(packageFields.sessionId, session.id), eq(packageFields.required, true), isNull(packageFields.value), isNull(packageFields.valueStorageKey)))
+    .limit(1);
+  if (missing.length > 0) throw new SigningRefusal("FIELDS_MISSING");
+  const at = now();
+  const done = await tx
+    .update(recipientSessions)
+    .set({ status: "COMPLETED", completedAt: at, nextReminderAt: null, updatedAt: at })
+    .where(and(eq(recipientSessions.id, session.id), inArray(recipientSessions.status, ["SENT", "OPENED"])))
+    .returning();
+  if (done.length === 0) throw new SigningRefusal("FINISHED");
+  await recordSessionEvent(tx, pkg, session, "SESSION_COMPLETED", {});
+  await auditPackageChange(tx, recipient, pkg, "session.completed", { email: session.email });
+  const after = await advancePackage(tx, pkg, at);
+  return { sessionId: session.id, packageStatus: after.status };
 }

@@ -7,7 +7,7 @@
  */
 import { deflateSync, crc32 } from "node:zlib";
 import { Readable } from "node:stream";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
@@ -26,6 +26,7 @@ import { auditEvents, packageFields, recipientSessions } from "@/server/db/schem
 import { createActiveTemplate, eventNames } from "@/server/domain/packages/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
@@ -323,6 +324,36 @@ describe("finish and decline", () => {
     await put(second, sig2.id, "李小龙");
     expect((await callJson<TBody<TView>>(finishRoute, { params: { token: second } })).body.data).toMatchObject({ state: "CLOSED", reason: "COMPLETED" });
     expect((await view(token)).body.data).toMatchObject({ reason: "COMPLETED" });
+  });
+
+  /**
+   * Protects "a refused request writes nothing": a finish refused for a missing required field (400) leaves the
+   * session's time zone, the date and the empty name field as they were, and adds no audit or outbox row.
+   */
+  it("a refused finish (a required field missing) writes nothing: no time zone, no filled date or name, no audit or event", async () => {
+    const s = await setup();
+    const token = await linkFor(s.key, s.packageId, s.first);
+    expect((await callJson(consentRoute, { params: { token }, query: { timeZone: "Asia/Kolkata" } })).status).toBe(200);
+    const [sig] = await t.db.select().from(packageFields).where(and(eq(packageFields.sessionId, s.first), eq(packageFields.type, "signature")));
+    const empty = { required: false, value: null, valueKind: null, valueSetAt: null };
+    await t.db.insert(packageFields).values([
+      { ...sig!, ...empty, id: newId("pfl"), type: "date" },
+      { ...sig!, ...empty, id: newId("pfl"), type: "name" },
+    ]);
+    const snapshot = async () => ({
+      session: (await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first)))[0],
+      fields: await t.db.select().from(packageFields).where(eq(packageFields.sessionId, s.first)).orderBy(asc(packageFields.id)),
+      audit: (await t.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.subjectId, s.packageId))).map((a) => a.action).sort(),
+      events: await eventNames(t.db, s.packageId),
+    });
+    const before = await snapshot();
+    expect(before.session!.timeZone).toBe("Asia/Kolkata");
+
+    setClock(() => new Date("2031-03-01T10:05:00Z"));
+    const refused = await callJson<TBody<unknown>>(finishRoute, { params: { token }, query: { timeZone: "America/Sao_Paulo" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe("Fill in every required field before finishing");
+    expect(await snapshot()).toEqual(before);
   });
 
   it("declines with a reason; the package ends and every link says so", async () => {
