@@ -7,7 +7,7 @@ import { findTemplate } from "@/server/domain/templates/find-template";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
-import { auditCustomFieldChange } from "./audit-custom-field-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toCustomFieldView } from "./custom-field-view";
 import type { TCreateCustomField } from "./schemas";
 
@@ -41,7 +41,7 @@ export async function createCustomField(db: Db, actor: TActor, input: TCreateCus
           updatedAt: at,
         })
         .returning();
-      await auditCustomFieldChange(tx, actor, row!.id, "custom_field.created", { key: input.key, label: input.label, active: input.active, templateId: input.templateId });
+      await auditChange(tx, actor, row!.id, "custom_field.created", { key: input.key, label: input.label, active: input.active, templateId: input.templateId });
       return toCustomFieldView(row!);
     });
   } catch (err) {

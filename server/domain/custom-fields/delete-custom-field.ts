@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { customFieldDefinitions } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { auditCustomFieldChange } from "./audit-custom-field-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findCustomField } from "./find-custom-field";
 
 /** Deletes a definition; values already stored in packages' metadata stay as they were. */
@@ -10,7 +10,7 @@ export async function deleteCustomField(db: Db, actor: TActor, customFieldId: st
   return db.transaction(async (tx) => {
     const row = await findCustomField(tx, actor, customFieldId, { forUpdate: true });
     await tx.delete(customFieldDefinitions).where(eq(customFieldDefinitions.id, row.id));
-    await auditCustomFieldChange(tx, actor, row.id, "custom_field.deleted", { key: row.key });
+    await auditChange(tx, actor, row.id, "custom_field.deleted", { key: row.key });
     return { id: row.id, deleted: true as const };
   });
 }

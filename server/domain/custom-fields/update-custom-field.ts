@@ -4,7 +4,7 @@ import { customFieldDefinitions } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { findTemplate } from "@/server/domain/templates/find-template";
 import { now } from "@/server/lib/clock";
-import { auditCustomFieldChange } from "./audit-custom-field-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toCustomFieldView } from "./custom-field-view";
 import { findCustomField } from "./find-custom-field";
 import type { TUpdateCustomField } from "./schemas";
@@ -27,7 +27,7 @@ export async function updateCustomField(db: Db, actor: TActor, customFieldId: st
       .set({ ...changes, updatedAt: now() })
       .where(eq(customFieldDefinitions.id, before.id))
       .returning();
-    await auditCustomFieldChange(tx, actor, before.id, "custom_field.updated", { key: before.key, changes });
+    await auditChange(tx, actor, before.id, "custom_field.updated", { key: before.key, changes });
     return toCustomFieldView(row!);
   });
 }

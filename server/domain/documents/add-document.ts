@@ -8,7 +8,7 @@ import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
-import { auditDocumentChange } from "./audit-document-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toDocumentView } from "./document-view";
 import { findDocumentOwner, type TDocumentOwner } from "./find-document-owner";
 import { issueUploadToken } from "./issue-upload-token";
@@ -70,7 +70,7 @@ export async function addDocument(db: Db, actor: TActor, input: TAddDocumentInpu
     const [row] = await tx.insert(documents).values(values).returning();
     const upload = row!.uploadState === "AWAITING_UPLOAD" ? await issueUploadToken(tx, row!.id) : null;
     await owner.touch(tx);
-    await auditDocumentChange(tx, actor, row!, "document.added", {
+    await auditChange(tx, actor, row!, "document.added", {
       contentType: row!.contentType,
       fileSize: row!.fileSize,
       libraryDocumentId: row!.libraryDocumentId,

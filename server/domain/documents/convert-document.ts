@@ -10,7 +10,7 @@ import { now } from "@/server/lib/clock";
 import { AppError, errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { getFileStore } from "@/server/storage/get-file-store";
-import { auditDocumentChange } from "./audit-document-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toDocumentView } from "./document-view";
 import { findDocumentOwner, type TDocumentOwner } from "./find-document-owner";
 import { findOwnerDocument } from "./find-owner-document";
@@ -61,7 +61,7 @@ export async function convertDocument(db: Db, actor: TActor, input: { owner: TDo
         .returning();
       if (!row) throw errors.conflict(DOCUMENT_MESSAGES.changedDuringConversion);
       await owner.touch(tx);
-      await auditDocumentChange(tx, actor, row, "document.converted", { sourceSha256: before.sha256, sha256: row.sha256, pageCount: row.pageCount });
+      await auditChange(tx, actor, row, "document.converted", { sourceSha256: before.sha256, sha256: row.sha256, pageCount: row.pageCount });
       return toDocumentView(row);
     });
   } catch (err) {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { documents, packageFields, templateFields } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { auditDocumentChange } from "./audit-document-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findDocumentOwner, type TDocumentOwner } from "./find-document-owner";
 import { findOwnerDocument } from "./find-owner-document";
 import { releaseStoredFile } from "./release-stored-file";
@@ -21,7 +21,7 @@ export async function deleteDocument(db: Db, actor: TActor, input: { owner: TDoc
       : await tx.delete(templateFields).where(eq(templateFields.documentId, doc.id)).returning({ id: templateFields.id });
     await tx.delete(documents).where(eq(documents.id, doc.id));
     await owner.touch(tx);
-    await auditDocumentChange(tx, actor, doc, "document.deleted", { fieldsDeleted: fields.length });
+    await auditChange(tx, actor, doc, "document.deleted", { fieldsDeleted: fields.length });
     return doc;
   });
   for (const key of [row.storageKey, row.sourceStorageKey]) if (key) await releaseStoredFile(db, key);

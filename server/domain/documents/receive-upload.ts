@@ -10,7 +10,7 @@ import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { FileSizeMismatchError, FileTooLargeError, type TFileBody } from "@/server/storage/file-store";
 import { getFileStore } from "@/server/storage/get-file-store";
-import { auditDocumentChange } from "./audit-document-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toDocumentView } from "./document-view";
 import { DOCUMENT_MESSAGES, DOCX_TYPE, PDF_TYPE } from "./messages";
 
@@ -83,7 +83,7 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
         .where(and(eq(documents.id, document.id), eq(documents.uploadState, "AWAITING_UPLOAD")))
         .returning();
       if (!row) throw errors.gone(DOCUMENT_MESSAGES.uploadUsed);
-      await auditDocumentChange(tx, null, row, "document.uploaded", { size: inspected.size, sha256: inspected.sha256, pageCount: row.pageCount });
+      await auditChange(tx, null, row, "document.uploaded", { size: inspected.size, sha256: inspected.sha256, pageCount: row.pageCount });
       return toDocumentView(row);
     });
   } catch (err) {

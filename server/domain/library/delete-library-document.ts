@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { libraryDocuments } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { releaseStoredFile } from "@/server/domain/documents/release-stored-file";
-import { auditLibraryChange } from "./audit-library-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findLibraryDocument } from "./find-library-document";
 
 /**
@@ -15,7 +15,7 @@ export async function deleteLibraryDocument(db: Db, actor: TActor, libraryDocume
   const storageKey = await db.transaction(async (tx) => {
     const row = await findLibraryDocument(tx, actor, libraryDocumentId, { forUpdate: true });
     await tx.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id));
-    await auditLibraryChange(tx, actor, row.id, "library.document_deleted", { name: row.name, sha256: row.sha256 });
+    await auditChange(tx, actor, row.id, "library.document_deleted", { name: row.name, sha256: row.sha256 });
     return row.storageKey;
   });
   await releaseStoredFile(db, storageKey);

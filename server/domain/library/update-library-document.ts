@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { libraryDocuments } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
-import { auditLibraryChange } from "./audit-library-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findLibraryDocument } from "./find-library-document";
 import { toLibraryDocumentView } from "./library-document-view";
 import type { TUpdateLibraryDocument } from "./schemas";
@@ -21,7 +21,7 @@ export async function updateLibraryDocument(db: Db, actor: TActor, libraryDocume
       .set({ ...changes, updatedAt: now() })
       .where(eq(libraryDocuments.id, before.id))
       .returning();
-    await auditLibraryChange(tx, actor, before.id, "library.document_updated", { before: { name: before.name }, changes });
+    await auditChange(tx, actor, before.id, "library.document_updated", { before: { name: before.name }, changes });
     return toLibraryDocumentView(row!);
   });
 }

@@ -7,7 +7,7 @@ import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { FileTooLargeError, type TFileBody } from "@/server/storage/file-store";
 import { getFileStore } from "@/server/storage/get-file-store";
-import { auditLibraryChange } from "./audit-library-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { toLibraryDocumentView } from "./library-document-view";
 import { env } from "@/server/env";
 import type { TUploadLibraryDocumentQuery } from "./schemas";
@@ -59,7 +59,7 @@ export async function uploadLibraryDocument(db: Db, actor: TActor, input: TUploa
           updatedAt: at,
         })
         .returning();
-      await auditLibraryChange(tx, actor, id, "library.document_uploaded", { name: input.name, fileSize: inspected.size, sha256: inspected.sha256 });
+      await auditChange(tx, actor, id, "library.document_uploaded", { name: input.name, fileSize: inspected.size, sha256: inspected.sha256 });
       return toLibraryDocumentView(row!);
     });
   } catch (err) {

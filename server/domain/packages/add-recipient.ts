@@ -9,7 +9,7 @@ import { newId } from "@/server/lib/ids";
 import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
 import { assertRecipientLimit } from "./assert-recipient-limit";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
@@ -44,7 +44,7 @@ export async function addRecipient(db: Db, actor: TActor, packageId: string, inp
       .values({ id: newId("ses"), packageId: pkg.id, position, email: input.email, name: input.name ?? null, createdAt: at, updatedAt: at })
       .returning();
     if (sent && !pkg.sequential) await inviteSession(tx, pkg, session!, at);
-    await auditPackageChange(tx, actor, pkg, "package.recipient_added", { sessionId: session!.id, email: input.email, order: position });
+    await auditChange(tx, actor, pkg, "package.recipient_added", { sessionId: session!.id, email: input.email, order: position });
     return loadPackageView(tx, pkg);
   });
 }

@@ -6,7 +6,7 @@ import { now } from "@/server/lib/clock";
 import { advancePackage } from "./advance-package";
 import type { TPackageRow } from "./find-package";
 import type { TSessionRow } from "./invite-session";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientSession } from "./lock-recipient-session";
 import type { TRecipientActor } from "./package-actor";
 import { recordSessionEvent } from "./record-session-event";
@@ -42,7 +42,7 @@ export async function completeLockedSession(
     .returning();
   if (done.length === 0) throw new SigningRefusal("FINISHED");
   await recordSessionEvent(tx, pkg, session, "SESSION_COMPLETED", {});
-  await auditPackageChange(tx, recipient, pkg, "session.completed", { email: session.email });
+  await auditChange(tx, recipient, pkg, "session.completed", { email: session.email });
   const after = await advancePackage(tx, pkg, at);
   return { sessionId: session.id, packageStatus: after.status };
 }

@@ -10,7 +10,7 @@ import { now } from "@/server/lib/clock";
 import { errors, type TErrorDetails } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { assertRecipientLimit } from "./assert-recipient-limit";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findByExternalId } from "./find-by-external-id";
 import { loadPackageView } from "./load-package-view";
 import { performSend } from "./perform-send";
@@ -171,7 +171,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
     ];
   });
   if (rows.length > 0) await tx.insert(packageFields).values(rows);
-  await auditPackageChange(tx, actor, pkg!, "package.created", { title: pkg!.title, templateId: template.id, recipients: roles.length });
+  await auditChange(tx, actor, pkg!, "package.created", { title: pkg!.title, templateId: template.id, recipients: roles.length });
 
   if (input.status === "sent" || input.sendAt) {
     assertCan(actor, "canSendPackages");

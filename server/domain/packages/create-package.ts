@@ -9,7 +9,7 @@ import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { assertExternalIdFree } from "./assert-external-id-free";
 import { assertRecipientLimit } from "./assert-recipient-limit";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { loadPackageView } from "./load-package-view";
 import { resolveMetadata } from "./resolve-metadata";
 import type { TCreatePackage, TPackage } from "./schemas";
@@ -73,7 +73,7 @@ export async function createPackage(db: Db, actor: TActor, input: TCreatePackage
           updatedAt: at,
         })),
       );
-      await auditPackageChange(tx, actor, pkg!, "package.created", { title: pkg!.title, recipients: input.recipients.length });
+      await auditChange(tx, actor, pkg!, "package.created", { title: pkg!.title, recipients: input.recipients.length });
       return loadPackageView(tx, pkg!);
     });
   } catch (err) {

@@ -5,7 +5,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { issueSigningToken } from "./issue-signing-token";
 import type { TPackageActor } from "./package-actor";
@@ -33,7 +33,7 @@ export async function createSigningUrl(db: Db, actor: TPackageActor, packageId: 
     const { token, tokenHash, tokenCiphertext } = issueSigningToken();
     // Its copy is kept too: the completed mail links to the page the recipient signed on (mail-signing-token.ts).
     await tx.update(recipientSessions).set({ tokenHash, tokenCiphertext, tokenExpiresAt: expiresAt, updatedAt: at }).where(eq(recipientSessions.id, session.id));
-    await auditPackageChange(tx, actor, pkg, "package.signing_url_created", { sessionId: session.id });
+    await auditChange(tx, actor, pkg, "package.signing_url_created", { sessionId: session.id });
     return { url: `${env().publicUrl}/sign/${token}`, expiresAt: expiresAt.toISOString() };
   });
 }

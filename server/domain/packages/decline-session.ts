@@ -4,7 +4,7 @@ import { packages, recipientSessions } from "@/server/db/schema";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { forgetSigningTokens } from "./forget-signing-tokens";
 import { loadMailPackage } from "./load-mail-package";
@@ -45,7 +45,7 @@ export async function declineSession(db: Db, recipient: TRecipientActor, input: 
     });
     await cancelOpenSessions(tx, declined!, at, session.id);
     await forgetSigningTokens(tx, pkg.id);
-    await auditPackageChange(tx, recipient, declined!, "session.declined", { email: session.email, reason });
+    await auditChange(tx, recipient, declined!, "session.declined", { email: session.email, reason });
     return { sessionId: session.id };
   });
 }

@@ -5,7 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { assertCanActOn } from "./assert-can-act-on";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
 import { recordPackageEvent } from "./record-package-event";
@@ -32,7 +32,7 @@ export async function deletePackage(db: Db, actor: TActor, packageId: string): P
       await recordPackageEvent(tx, deleted!, "PACKAGE_DELETED", { deletedBy: actor.user.email });
       await cancelOpenSessions(tx, deleted!, at);
     }
-    await auditPackageChange(tx, actor, deleted!, "package.deleted", { status: pkg.status, externalId: pkg.externalId });
+    await auditChange(tx, actor, deleted!, "package.deleted", { status: pkg.status, externalId: pkg.externalId });
     return { id: pkg.id, deleted: true as const };
   });
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, packageShares } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 
 /**
  * When a member is removed from an organisation, the shares of its packages with them go too, in the removal's
@@ -21,6 +21,6 @@ export async function dropMemberShares(tx: Db, actor: TActor, member: { userId: 
     .from(packages)
     .where(and(eq(packages.organisationId, actor.organisation.id), inArray(packages.id, dropped.map((d) => d.packageId))));
   for (const pkg of rows) {
-    await auditPackageChange(tx, actor, pkg, "package.unshared", { userId: member.userId, email: member.email, memberRemoved: true });
+    await auditChange(tx, actor, pkg, "package.unshared", { userId: member.userId, email: member.email, memberRemoved: true });
   }
 }

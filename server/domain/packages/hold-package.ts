@@ -5,7 +5,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { actorLabel } from "./actor-label";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
@@ -21,7 +21,7 @@ export async function holdPackage(db: Db, actor: TPackageActor, packageId: strin
     const at = now();
     const [held] = await tx.update(packages).set({ status: "ON_HOLD", holdStartedAt: at, updatedAt: at }).where(eq(packages.id, pkg.id)).returning();
     await recordPackageEvent(tx, held!, "PACKAGE_ON_HOLD", { heldBy: actorLabel(actor) });
-    await auditPackageChange(tx, actor, held!, "package.held");
+    await auditChange(tx, actor, held!, "package.held");
     return loadPackageView(tx, held!);
   });
 }

@@ -26,7 +26,7 @@ import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { AppError } from "@/server/lib/errors";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
 import { logger } from "@/server/lib/logger";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { cancelOpenSessions, OPEN_SESSION_STATUSES } from "./cancel-open-sessions";
 import { forgetSigningTokens } from "./forget-signing-tokens";
 import { loadMailPackage } from "./load-mail-package";
@@ -111,7 +111,7 @@ export function packageJobs() {
             .set({ status: "DRAFT", sendAt: null, scheduleError: reason, updatedAt: at })
             .where(eq(packages.id, item.id))
             .returning();
-          await auditPackageChange(tx, actor, back!, "package.schedule_failed", { error: reason, status: err.status });
+          await auditChange(tx, actor, back!, "package.schedule_failed", { error: reason, status: err.status });
           logger().info({ packageId: item.id, error: reason }, "scheduled send refused; the package is a DRAFT again");
         }
       },
@@ -147,7 +147,7 @@ export function packageJobs() {
         });
         const cancelled = await cancelOpenSessions(tx, expired!, at);
         await forgetSigningTokens(tx, item.id);
-        await auditPackageChange(tx, serviceActor(item.organisationId, item.workspaceId), expired!, "package.expired", { sessionsCancelled: cancelled });
+        await auditChange(tx, serviceActor(item.organisationId, item.workspaceId), expired!, "package.expired", { sessionsCancelled: cancelled });
       },
     }),
 
@@ -189,7 +189,7 @@ export function packageJobs() {
           recipient: { sessionId: session!.id, email: session!.email, name: session!.name },
           token: await mailSigningToken(tx, session!, at, "reminder"),
         });
-        await auditPackageChange(tx, serviceActor(pkg!.organisationId, pkg!.workspaceId), pkg!, "package.reminded", {
+        await auditChange(tx, serviceActor(pkg!.organisationId, pkg!.workspaceId), pkg!, "package.reminded", {
           trigger: "automatic",
           sessionIds: [item.id],
           remindersSent: sent,

@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientSession } from "./lock-recipient-session";
 import type { TRecipientActor } from "./package-actor";
 import { recordSessionEvent } from "./record-session-event";
@@ -23,7 +23,7 @@ export async function openSession(db: Db, recipient: TRecipientActor): Promise<{
       .where(eq(recipientSessions.id, session.id));
     if (!pkg.firstViewedAt) await tx.update(packages).set({ firstViewedAt: at, updatedAt: at }).where(eq(packages.id, pkg.id));
     await recordSessionEvent(tx, pkg, session, "SESSION_OPENED", {});
-    await auditPackageChange(tx, recipient, pkg, "session.opened", { email: session.email });
+    await auditChange(tx, recipient, pkg, "session.opened", { email: session.email });
     return { sessionId: session.id, opened: true };
   });
 }

@@ -5,7 +5,7 @@ import { assertNotLocked, findLock } from "@/server/domain/locks/assert-not-lock
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertRecipientLimit } from "./assert-recipient-limit";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { consumePackageCredit } from "./consume-package-credit";
 import type { TPackageRow } from "./find-package";
 import { inviteSession } from "./invite-session";
@@ -58,7 +58,7 @@ export async function performSend(tx: Db, actor: TPackageActor, pkg: TPackageRow
       .where(eq(packages.id, pkg.id))
       .returning();
     await recordPackageEvent(tx, scheduled!, "PACKAGE_SCHEDULED", { scheduledAt: sendAt.toISOString() });
-    await auditPackageChange(tx, actor, scheduled!, "package.scheduled", { sendAt: sendAt.toISOString() });
+    await auditChange(tx, actor, scheduled!, "package.scheduled", { sendAt: sendAt.toISOString() });
     return { package: scheduled!, scheduled: true };
   }
 
@@ -71,6 +71,6 @@ export async function performSend(tx: Db, actor: TPackageActor, pkg: TPackageRow
   const turn = sent!.sequential ? sessions.slice(0, 1) : sessions;
   await recordPackageEvent(tx, sent!, "PACKAGE_SENT", { signerCount: sessions.length, sessionsSent: turn.length });
   for (const session of turn) await inviteSession(tx, sent!, session, at);
-  await auditPackageChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
+  await auditChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
   return { package: sent!, scheduled: false };
 }

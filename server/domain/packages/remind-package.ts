@@ -5,7 +5,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { OPEN_SESSION_STATUSES } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
 import { loadMailPackage } from "./load-mail-package";
@@ -36,7 +36,7 @@ export async function remindPackage(db: Db, actor: TPackageActor, packageId: str
       const token = await mailSigningToken(tx, s, at, "reminder");
       await queuePackageMail(tx, { kind: "REMINDER", pkg: mailPkg, recipient: { sessionId: s.id, email: s.email, name: s.name }, token });
     }
-    await auditPackageChange(tx, actor, pkg, "package.reminded", { sessionIds: open.map((s) => s.id) });
+    await auditChange(tx, actor, pkg, "package.reminded", { sessionIds: open.map((s) => s.id) });
     return { reminded: open.map((s) => s.id) };
   });
 }

@@ -8,7 +8,7 @@ import { errors } from "@/server/lib/errors";
 import { advancePackage } from "./advance-package";
 import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { recordSessionEvent } from "./record-session-event";
 
@@ -38,7 +38,7 @@ export async function removeRecipient(db: Db, actor: TActor, packageId: string, 
       .update(recipientSessions)
       .set({ position: sql`${recipientSessions.position} - 1`, updatedAt: at })
       .where(and(eq(recipientSessions.packageId, pkg.id), gt(recipientSessions.position, session.position)));
-    await auditPackageChange(tx, actor, pkg, "package.recipient_removed", { sessionId, email: session.email });
+    await auditChange(tx, actor, pkg, "package.recipient_removed", { sessionId, email: session.email });
     await advancePackage(tx, pkg, at);
     return { id: sessionId, deleted: true as const };
   });

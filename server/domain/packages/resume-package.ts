@@ -5,7 +5,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { actorLabel } from "./actor-label";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { OPEN_SESSION_STATUSES } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
@@ -36,7 +36,7 @@ export async function resumePackage(db: Db, actor: TPackageActor, packageId: str
         .where(and(eq(recipientSessions.packageId, pkg.id), inArray(recipientSessions.status, [...OPEN_SESSION_STATUSES]), isNotNull(recipientSessions.nextReminderAt)));
     }
     await recordPackageEvent(tx, resumed!, "PACKAGE_RESUMED", { resumedBy: actorLabel(actor), expiresAt: expiresAt?.toISOString() ?? null });
-    await auditPackageChange(tx, actor, resumed!, "package.resumed", { heldMs });
+    await auditChange(tx, actor, resumed!, "package.resumed", { heldMs });
     return loadPackageView(tx, resumed!);
   });
 }

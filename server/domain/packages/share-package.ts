@@ -5,7 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { canManageShares } from "./can-manage-shares";
 import { findPackage } from "./find-package";
 import { loadPackageShares } from "./package-share-view";
@@ -38,7 +38,7 @@ export async function sharePackage(db: Db, actor: TActor, packageId: string, inp
       .values({ id: newId("psh"), packageId: pkg.id, userId: member.id, sharedByUserId: actor.user.id, createdAt: now() })
       .onConflictDoNothing({ target: [packageShares.packageId, packageShares.userId] })
       .returning({ id: packageShares.id });
-    if (inserted) await auditPackageChange(tx, actor, pkg, "package.shared", { userId: member.id, email: member.email });
+    if (inserted) await auditChange(tx, actor, pkg, "package.shared", { userId: member.id, email: member.email });
     const [share] = await loadPackageShares(tx, pkg, member.id);
     return { share: share!, created: inserted !== undefined };
   });

@@ -6,7 +6,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertCanActOn } from "./assert-can-act-on";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackage, TTransferPackage } from "./schemas";
@@ -30,7 +30,7 @@ export async function transferPackage(db: Db, actor: TActor, packageId: string, 
     if (!member) throw errors.badRequest("The new owner must be a member of this organisation");
     const at = now();
     const [moved] = await tx.update(packages).set({ ownerUserId: member.id, updatedAt: at }).where(eq(packages.id, pkg.id)).returning();
-    await auditPackageChange(tx, actor, moved!, "package.transferred", { from: pkg.ownerUserId, to: member.id, toEmail: member.email });
+    await auditChange(tx, actor, moved!, "package.transferred", { from: pkg.ownerUserId, to: member.id, toEmail: member.email });
     return loadPackageView(tx, moved!);
   });
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { packageShares, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { errors } from "@/server/lib/errors";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { canManageShares } from "./can-manage-shares";
 import { findPackage } from "./find-package";
 import type { TRemovedShare } from "./schemas";
@@ -24,7 +24,7 @@ export async function unsharePackage(db: Db, actor: TActor, packageId: string, u
       .returning({ userId: packageShares.userId });
     if (!removed) throw errors.notFound("Share");
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, removed.userId));
-    await auditPackageChange(tx, actor, pkg, "package.unshared", { userId: removed.userId, email: user?.email ?? null });
+    await auditChange(tx, actor, pkg, "package.unshared", { userId: removed.userId, email: user?.email ?? null });
     return { userId: removed.userId, removed: true as const };
   });
 }

@@ -9,7 +9,7 @@ import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertCanActOn } from "./assert-can-act-on";
 import { assertExternalIdFree } from "./assert-external-id-free";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import { recordPackageEvent } from "./record-package-event";
@@ -54,7 +54,7 @@ export async function updatePackage(db: Db, actor: TActor, packageId: string, in
       const moved = input.sendAt && pkg.sendAt?.getTime() !== input.sendAt.getTime();
       if (moved) await recordPackageEvent(tx, updated!, "PACKAGE_SCHEDULED", { scheduledAt: input.sendAt!.toISOString() });
       const changed = Object.keys(input).filter((k) => input[k as keyof TUpdatePackage] !== undefined);
-      await auditPackageChange(tx, actor, updated!, "package.updated", { fields: changed });
+      await auditChange(tx, actor, updated!, "package.updated", { fields: changed });
       return loadPackageView(tx, updated!);
     });
   } catch (err) {

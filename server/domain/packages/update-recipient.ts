@@ -7,7 +7,7 @@ import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertCanActOn } from "./assert-can-act-on";
 import { assertCorrectable } from "./assert-correctable";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
@@ -36,7 +36,7 @@ export async function updateRecipient(db: Db, actor: TActor, packageId: string, 
       .returning();
     const reinvite = input.email !== undefined && input.email !== session.email && (session.status === "SENT" || session.status === "OPENED");
     if (reinvite) await inviteSession(tx, pkg, updated!, at);
-    await auditPackageChange(tx, actor, pkg, "package.recipient_updated", { sessionId, from: session.email, to: updated!.email, reinvited: reinvite });
+    await auditChange(tx, actor, pkg, "package.recipient_updated", { sessionId, from: session.email, to: updated!.email, reinvited: reinvite });
     return loadPackageView(tx, pkg);
   });
 }

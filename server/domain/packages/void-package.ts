@@ -6,7 +6,7 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { actorLabel } from "./actor-label";
-import { auditPackageChange } from "./audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
 import { forgetSigningTokens } from "./forget-signing-tokens";
@@ -47,7 +47,7 @@ export async function voidPackage(db: Db, actor: TPackageActor, packageId: strin
     });
     await cancelOpenSessions(tx, voided!, at);
     await forgetSigningTokens(tx, pkg.id);
-    await auditPackageChange(tx, actor, voided!, "package.voided", { reason: input.reason ?? null });
+    await auditChange(tx, actor, voided!, "package.voided", { reason: input.reason ?? null });
     return loadPackageView(tx, voided!);
   });
 }

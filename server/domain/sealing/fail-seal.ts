@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages } from "@/server/db/schema";
-import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TPackageRow } from "@/server/domain/packages/find-package";
 import { serviceActor } from "@/server/domain/packages/package-actor";
 import { logger } from "@/server/lib/logger";
@@ -17,7 +17,7 @@ export async function failSeal(tx: Db, pkg: TPackageRow, input: { at: Date; erro
     .update(packages)
     .set({ sealFailedAt: input.at, sealNextAttemptAt: null, sealClaimToken: null, sealLastError: input.error })
     .where(eq(packages.id, pkg.id));
-  await auditPackageChange(tx, serviceActor(pkg.organisationId, pkg.workspaceId), pkg, "package.seal_failed", {
+  await auditChange(tx, serviceActor(pkg.organisationId, pkg.workspaceId), pkg, "package.seal_failed", {
     attempts: input.attempts,
     error: input.error,
     why: input.why,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages } from "@/server/db/schema";
-import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "@/server/domain/packages/find-package";
 import { loadPackageView } from "@/server/domain/packages/load-package-view";
 import type { TPackageActor } from "@/server/domain/packages/package-actor";
@@ -28,7 +28,7 @@ export async function retrySeal(db: Db, actor: TPackageActor, packageId: string)
       .set({ sealFailedAt: null, sealAttempts: 0, sealNextAttemptAt: at, sealClaimToken: null })
       .where(eq(packages.id, pkg.id))
       .returning();
-    await auditPackageChange(tx, actor, due!, "package.seal_retried", { previousAttempts: pkg.sealAttempts, lastError: pkg.sealLastError });
+    await auditChange(tx, actor, due!, "package.seal_retried", { previousAttempts: pkg.sealAttempts, lastError: pkg.sealLastError });
     return loadPackageView(tx, due!);
   });
 }

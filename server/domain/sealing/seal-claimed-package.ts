@@ -3,7 +3,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions, sealedFiles, type TSealedFileKind } from "@/server/db/schema";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
-import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TPackageRow } from "@/server/domain/packages/find-package";
 import { forgetSigningTokens } from "@/server/domain/packages/forget-signing-tokens";
 import { loadMailPackage } from "@/server/domain/packages/load-mail-package";
@@ -101,7 +101,7 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
         .returning();
       await recordPackageEvent(tx, done!, "PACKAGE_COMPLETED", { completedAt: completedAt.toISOString() });
       await queueCompletedMail(tx, done!, at);
-      await auditPackageChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", { sealedFiles: rows.length, attempts: due.sealAttempts });
+      await auditChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", { sealedFiles: rows.length, attempts: due.sealAttempts });
       return true;
     });
     if (!committed) {

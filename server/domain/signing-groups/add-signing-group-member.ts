@@ -6,7 +6,7 @@ import { isUniqueViolation } from "@/server/domain/organisation/unique-violation
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
-import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findSigningGroup } from "./find-signing-group";
 import type { TAddSigningGroupMember } from "./schemas";
 import { toSigningGroupView } from "./signing-group-view";
@@ -26,7 +26,7 @@ export async function addSigningGroupMember(db: Db, actor: TActor, groupId: stri
       const at = now();
       await tx.insert(signingGroupMembers).values({ id: newId("sgm"), groupId: group.id, email: input.email, name: input.name ?? null, createdAt: at });
       const [updated] = await tx.update(signingGroups).set({ updatedAt: at }).where(eq(signingGroups.id, group.id)).returning();
-      await auditSigningGroupChange(tx, actor, group.id, "signing_group.member_added", { email: input.email });
+      await auditChange(tx, actor, group.id, "signing_group.member_added", { email: input.email });
       const members = await tx.select().from(signingGroupMembers).where(eq(signingGroupMembers.groupId, group.id));
       return toSigningGroupView(updated!, members);
     });

@@ -6,7 +6,7 @@ import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { assertGroupNameFree, groupNameTaken } from "./assert-group-name-free";
-import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TCreateSigningGroup } from "./schemas";
 import { toSigningGroupView } from "./signing-group-view";
 
@@ -26,7 +26,7 @@ export async function createSigningGroup(db: Db, actor: TActor, input: TCreateSi
             .values(input.members.map((m) => ({ id: newId("sgm"), groupId: group!.id, email: m.email, name: m.name ?? null, createdAt: at })))
             .returning()
         : [];
-      await auditSigningGroupChange(tx, actor, group!.id, "signing_group.created", { name: input.name, members: input.members.map((m) => m.email) });
+      await auditChange(tx, actor, group!.id, "signing_group.created", { name: input.name, members: input.members.map((m) => m.email) });
       return toSigningGroupView(group!, members);
     });
   } catch (err) {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { signingGroups } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findSigningGroup } from "./find-signing-group";
 
 /**
@@ -13,7 +13,7 @@ export async function deleteSigningGroup(db: Db, actor: TActor, groupId: string)
   return db.transaction(async (tx) => {
     const group = await findSigningGroup(tx, actor, groupId, { forUpdate: true });
     await tx.delete(signingGroups).where(eq(signingGroups.id, group.id));
-    await auditSigningGroupChange(tx, actor, group.id, "signing_group.deleted", { name: group.name });
+    await auditChange(tx, actor, group.id, "signing_group.deleted", { name: group.name });
     return { id: group.id, deleted: true as const };
   });
 }

@@ -4,7 +4,7 @@ import { signingGroupMembers, signingGroups } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
-import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findSigningGroup } from "./find-signing-group";
 import { toSigningGroupView } from "./signing-group-view";
 
@@ -18,7 +18,7 @@ export async function removeSigningGroupMember(db: Db, actor: TActor, groupId: s
       .returning();
     if (!removed) throw errors.notFound("Signing group member");
     const [updated] = await tx.update(signingGroups).set({ updatedAt: now() }).where(eq(signingGroups.id, group.id)).returning();
-    await auditSigningGroupChange(tx, actor, group.id, "signing_group.member_removed", { email: removed.email });
+    await auditChange(tx, actor, group.id, "signing_group.member_removed", { email: removed.email });
     const members = await tx.select().from(signingGroupMembers).where(eq(signingGroupMembers.groupId, group.id));
     return toSigningGroupView(updated!, members);
   });

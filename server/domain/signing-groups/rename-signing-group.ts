@@ -6,7 +6,7 @@ import { isUniqueViolation } from "@/server/domain/organisation/unique-violation
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { assertGroupNameFree, groupNameTaken } from "./assert-group-name-free";
-import { auditSigningGroupChange } from "./audit-signing-group-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findSigningGroup } from "./find-signing-group";
 import type { TUpdateSigningGroup } from "./schemas";
 import { toSigningGroupView } from "./signing-group-view";
@@ -18,7 +18,7 @@ export async function renameSigningGroup(db: Db, actor: TActor, groupId: string,
       const before = await findSigningGroup(tx, actor, groupId, { forUpdate: true });
       await assertGroupNameFree(tx, actor, input.name, before.id);
       const [group] = await tx.update(signingGroups).set({ name: input.name, updatedAt: now() }).where(eq(signingGroups.id, before.id)).returning();
-      await auditSigningGroupChange(tx, actor, before.id, "signing_group.renamed", { from: before.name, to: input.name });
+      await auditChange(tx, actor, before.id, "signing_group.renamed", { from: before.name, to: input.name });
       const members = await tx.select().from(signingGroupMembers).where(eq(signingGroupMembers.groupId, before.id));
       return toSigningGroupView(group!, members);
     });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
-import { auditPackageChange } from "@/server/domain/packages/audit-package-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
 import { now } from "@/server/lib/clock";
 import { findSigningSession } from "./find-signing-session";
@@ -21,7 +21,7 @@ export async function recordConsent(db: Db, request: TSigningRequest, input: TSi
       .update(recipientSessions)
       .set({ consentAt: at, clientAddress: recipient.clientAddress, userAgent: recipient.userAgent, timeZone: input.timeZone ?? locked.timeZone, updatedAt: at })
       .where(eq(recipientSessions.id, locked.id));
-    await auditPackageChange(tx, recipient, pkg, "session.consented", {
+    await auditChange(tx, recipient, pkg, "session.consented", {
       email: locked.email,
       userAgent: recipient.userAgent,
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),

@@ -6,7 +6,7 @@ import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import type { z } from "@/server/lib/zod";
-import { auditTemplateChange } from "./audit-template-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import type { ZCreateTemplate } from "./schemas";
 import { getTemplate } from "./get-template";
 
@@ -46,7 +46,7 @@ export async function createTemplate(db: Db, actor: TActor, input: TCreateTempla
         updatedAt: at,
       })
       .returning();
-    await auditTemplateChange(tx, actor, row!.id, "template.created", { name: row!.name });
+    await auditChange(tx, actor, row!.id, "template.created", { name: row!.name });
     return row!.id;
   });
   return getTemplate(db, actor, id);

@@ -4,7 +4,7 @@ import { documents, editLocks, templates } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertNotLocked } from "@/server/domain/locks/assert-not-locked";
 import { releaseStoredFile } from "@/server/domain/documents/release-stored-file";
-import { auditTemplateChange } from "./audit-template-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findTemplate } from "./find-template";
 
 /**
@@ -22,7 +22,7 @@ export async function deleteTemplate(db: Db, actor: TActor, templateId: string) 
       .where(and(eq(documents.templateId, template.id), isNotNull(documents.storageKey)));
     await tx.delete(templates).where(eq(templates.id, template.id));
     await tx.delete(editLocks).where(and(eq(editLocks.resourceType, "template"), eq(editLocks.resourceId, template.id)));
-    await auditTemplateChange(tx, actor, template.id, "template.deleted", { name: template.name });
+    await auditChange(tx, actor, template.id, "template.deleted", { name: template.name });
     return docs.flatMap((d) => [d.storageKey, d.sourceStorageKey]).filter((k): k is string => k !== null);
   });
   // A library document or a package's copy may share a stored file: only an unreferenced one goes.

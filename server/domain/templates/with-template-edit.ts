@@ -4,11 +4,12 @@ import { templates } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertNotLocked } from "@/server/domain/locks/assert-not-locked";
 import { now } from "@/server/lib/clock";
-import { auditTemplateChange, type TTemplateAuditAction } from "./audit-template-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
+import type { TAuditAction } from "@/server/domain/audit/audit-actions";
 import { findTemplate } from "./find-template";
 
 type TTemplateRow = typeof templates.$inferSelect;
-export type TTemplateEdit<T> = { result: T; action: TTemplateAuditAction; data?: Record<string, unknown> };
+export type TTemplateEdit<T> = { result: T; action: TAuditAction<"template">; data?: Record<string, unknown> };
 
 /**
  * The frame of every change to a template or its roles and fields, in one transaction: the template is found in
@@ -27,7 +28,7 @@ export async function withTemplateEdit<T>(
     await assertNotLocked(tx, actor, { type: "template", id: template.id });
     const { result, action, data } = await change(tx, template);
     await tx.update(templates).set({ updatedAt: now() }).where(eq(templates.id, template.id));
-    await auditTemplateChange(tx, actor, template.id, action, data);
+    await auditChange(tx, actor, template.id, action, data);
     return result;
   });
 }

@@ -4,7 +4,7 @@ import { now } from "@/server/lib/clock";
 import { encryptSecret } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { assertRegistrableUrl } from "./assert-registrable-url";
-import { auditEndpointChange } from "./audit-endpoint-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { EVENT_NAMES, type TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import type { TActor } from "@/server/domain/access/actor";
 import { toEndpointView } from "./endpoint-view";
@@ -34,7 +34,7 @@ export async function createEndpoint(db: Db, actor: TActor, input: TCreateEndpoi
         updatedAt: at,
       })
       .returning();
-    await auditEndpointChange(tx, actor, inserted!.id, "webhook.endpoint_created", { url: inserted!.url, events: inserted!.events });
+    await auditChange(tx, actor, inserted!.id, "webhook.endpoint_created", { url: inserted!.url, events: inserted!.events });
     return inserted!;
   });
   return { ...toEndpointView(row), secret };

@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { errors } from "@/server/lib/errors";
 import { foldAttemptsIntoHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
-import { auditEndpointChange } from "./audit-endpoint-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findEndpoint } from "./find-endpoint";
 import type { TActor } from "@/server/domain/access/actor";
 
@@ -18,7 +18,7 @@ export async function deleteEndpoint(db: Db, actor: TActor, endpointId: string) 
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, actor.workspace.id)))
       .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
     if (!row) throw errors.notFound("Webhook endpoint");
-    await auditEndpointChange(tx, actor, endpointId, "webhook.endpoint_deleted", { url: row.url });
+    await auditChange(tx, actor, endpointId, "webhook.endpoint_deleted", { url: row.url });
     return { id: endpointId, deleted: true as const };
   });
 }

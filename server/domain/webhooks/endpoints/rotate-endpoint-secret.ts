@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { encryptSecret } from "@/server/lib/crypto";
-import { auditEndpointChange } from "./audit-endpoint-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TActor } from "@/server/domain/access/actor";
 import { toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
@@ -31,7 +31,7 @@ export async function rotateEndpointSecret(db: Db, actor: TActor, endpointId: st
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();
-    await auditEndpointChange(tx, actor, endpointId, "webhook.secret_rotated", { previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
+    await auditChange(tx, actor, endpointId, "webhook.secret_rotated", { previousSecretExpiresAt: previousSecretExpiresAt.toISOString() });
     return { ...toEndpointView(row!), secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
   });
 }

@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { assertRegistrableUrl } from "./assert-registrable-url";
-import { auditEndpointChange } from "./audit-endpoint-change";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { dropQueuedDeliveries } from "@/server/domain/webhooks/delivery/drop-paused-deliveries";
 import { EVENT_NAMES, type TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import type { TActor } from "@/server/domain/access/actor";
@@ -48,7 +48,7 @@ export async function updateEndpoint(db: Db, actor: TActor, endpointId: string, 
       .returning();
     if (input.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
     const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
-    await auditEndpointChange(tx, actor, endpointId, "webhook.endpoint_updated", changed);
+    await auditChange(tx, actor, endpointId, "webhook.endpoint_updated", changed);
     return toEndpointView(row!);
   });
 }

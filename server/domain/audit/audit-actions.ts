@@ -1,0 +1,73 @@
+/**
+ * The catalogue of audited changes: every action a capability records with `auditChange`, under the subject
+ * whose hash chain it joins (audit_events.subject_type). An action names its subject, so a call cannot file an
+ * event on the wrong chain. `records`: fields of the subject every event of that kind carries in its data.
+ */
+export const AUDIT_SUBJECTS = {
+  package: {
+    actions: [
+      "package.created",
+      "package.updated",
+      "package.deleted",
+      "package.sent",
+      "package.scheduled",
+      "package.schedule_failed",
+      "package.held",
+      "package.resumed",
+      "package.reminded",
+      "package.voided",
+      "package.expired",
+      "package.completed",
+      "package.transferred",
+      "package.shared",
+      "package.unshared",
+      "package.recipient_added",
+      "package.recipient_updated",
+      "package.recipient_removed",
+      "package.signing_url_created",
+      "package.seal_failed",
+      "package.seal_retried",
+      "session.opened",
+      "session.consented",
+      "session.declined",
+      "session.completed",
+    ],
+  },
+  template: {
+    actions: [
+      "template.created",
+      "template.updated",
+      "template.status_changed",
+      "template.deleted",
+      "template.role_added",
+      "template.role_updated",
+      "template.role_deleted",
+      "template.field_added",
+      "template.field_updated",
+      "template.field_deleted",
+      "template.lock_broken",
+    ],
+  },
+  document: {
+    actions: ["document.added", "document.uploaded", "document.converted", "document.deleted"],
+    records: ["name", "templateId", "packageId"],
+  },
+  library_document: { actions: ["library.document_uploaded", "library.document_updated", "library.document_deleted"] },
+  signing_group: {
+    actions: ["signing_group.created", "signing_group.renamed", "signing_group.deleted", "signing_group.member_added", "signing_group.member_removed"],
+  },
+  custom_field: { actions: ["custom_field.created", "custom_field.updated", "custom_field.deleted"] },
+  webhook_endpoint: { actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated"] },
+} as const satisfies Record<string, { actions: readonly string[]; records?: readonly string[] }>;
+
+export type TAuditSubjectType = keyof typeof AUDIT_SUBJECTS;
+export type TAuditAction<S extends TAuditSubjectType = TAuditSubjectType> = (typeof AUDIT_SUBJECTS)[S]["actions"][number];
+
+const SUBJECT_OF = new Map<string, TAuditSubjectType>(
+  Object.entries(AUDIT_SUBJECTS).flatMap(([subject, { actions }]) => actions.map((action) => [action, subject as TAuditSubjectType])),
+);
+
+/** The subject type whose chain an action joins. */
+export function auditSubjectOf(action: TAuditAction): TAuditSubjectType {
+  return SUBJECT_OF.get(action)!;
+}

@@ -1,0 +1,54 @@
+import type { Db } from "@/server/db/client";
+import type { TActor } from "@/server/domain/access/actor";
+import type { TRecipientActor, TServiceActor } from "@/server/domain/packages/package-actor";
+import { AUDIT_SUBJECTS, auditSubjectOf, type TAuditAction } from "./audit-actions";
+import { recordAudit } from "./record-audit";
+
+/**
+ * Who a change is attributed to: a member or key (its issuing user, the key, the client address), the service
+ * (scheduled work: nobody, `by: "the service"`), a recipient on the signing page (their session and address),
+ * or nobody (`null`: the upload PUT, whose only credential is the upload URL — the event names nobody rather
+ * than guessing).
+ */
+export type TAuditActor = Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | null;
+
+/** The changed thing: its id, and the organisation and workspace it lives in. */
+type TAuditSubject = { id: string; organisationId: string; workspaceId: string | null };
+
+/**
+ * Records one change in the change's own transaction: the one audit call of every capability. The action
+ * (audit-actions.ts) names the subject's chain. The subject is a row (id, organisationId, workspaceId), or just
+ * an id in the acting member's or key's own workspace. `data` names what changed — never a secret.
+ */
+export async function auditChange(tx: Db, actor: TActor, subject: string, action: TAuditAction, data?: Record<string, unknown>): Promise<void>;
+export async function auditChange(tx: Db, actor: TAuditActor, subject: TAuditSubject, action: TAuditAction, data?: Record<string, unknown>): Promise<void>;
+export async function auditChange(
+  tx: Db,
+  actor: TAuditActor | TActor,
+  subject: string | TAuditSubject,
+  action: TAuditAction,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  const where =
+    typeof subject === "string"
+      ? { id: subject, organisationId: (actor as TActor).organisation.id, workspaceId: (actor as TActor).workspace.id }
+      : subject;
+  const subjectType = auditSubjectOf(action);
+  const spec = AUDIT_SUBJECTS[subjectType];
+  const records: readonly string[] = "records" in spec ? spec.records : [];
+  const recorded = Object.fromEntries(records.map((key) => [key, (subject as Record<string, unknown>)[key]]));
+  const base = { organisationId: where.organisationId, workspaceId: where.workspaceId, subjectType, subjectId: where.id, action };
+  if (actor === null) return recordAudit(tx, { ...base, data: { ...recorded, ...data } });
+  if ("kind" in actor && actor.kind === "recipient") {
+    return recordAudit(tx, { ...base, clientAddress: actor.clientAddress, data: { sessionId: actor.sessionId, ...recorded, ...data } });
+  }
+  if ("kind" in actor && actor.kind === "service") return recordAudit(tx, { ...base, data: { by: "the service", ...recorded, ...data } });
+  const member = actor as Pick<TActor, "user" | "apiKey" | "clientAddress">;
+  await recordAudit(tx, {
+    ...base,
+    actorUserId: member.user.id,
+    apiKeyId: member.apiKey?.id ?? null,
+    clientAddress: member.clientAddress,
+    data: { ...recorded, ...data },
+  });
+}
