@@ -28,7 +28,8 @@ export const ZCreateApiKey = z
 export type TCreateApiKey = z.input<typeof ZCreateApiKey>;
 
 export const ZRevokeApiKey = z.object({ id: z.string().min(1) });
-export type TRevokeApiKey = z.input<typeof ZRevokeApiKey>;
+/** The operation's params as the route parsed them (the domain does not parse again). */
+export type TRevokeApiKey = z.output<typeof ZRevokeApiKey>;
 
 export const ZApiKeyParams = z.object({ keyId: z.string().min(1) });
 

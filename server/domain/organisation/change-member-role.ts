@@ -4,33 +4,31 @@ import { memberships, roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
-import { ZChangeMemberRole, type TChangedMemberRole, type TChangeMemberRole } from "./schemas";
+import type { TChangedMemberRole, TChangeMemberRole } from "./schemas";
 
 /**
  * Gives a member another role of the organisation (owner only). This is the member's own role in the app;
  * keys keep the role they were created with (the spec: a key acts with its role, not its issuer's).
  */
 export async function changeMemberRole(db: Db, actor: TActor, input: TChangeMemberRole): Promise<TChangedMemberRole> {
-  const data = parseOrThrow(ZChangeMemberRole, input, "input");
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     const [changed] = await tx
       .update(memberships)
       .set({ roleId: role.id })
-      .where(and(eq(memberships.userId, data.userId), eq(memberships.organisationId, orgId)))
+      .where(and(eq(memberships.userId, input.userId), eq(memberships.organisationId, orgId)))
       .returning({ id: memberships.id });
     if (!changed) throw errors.notFound("Member");
     await recordAudit(tx, {
       organisationId: orgId,
       subjectType: "member",
-      subjectId: data.userId,
+      subjectId: input.userId,
       action: "member.role_changed",
       actorUserId: actor.user.id,
       data: { roleId: role.id },
     });
-    return { userId: data.userId, roleId: role.id };
+    return { userId: input.userId, roleId: role.id };
   });
 }

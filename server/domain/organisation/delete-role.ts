@@ -4,8 +4,7 @@ import { apiKeys, memberships, roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
-import { ZDeleteRole, type TDeletedRole, type TDeleteRole } from "./schemas";
+import type { TDeletedRole, TDeleteRole } from "./schemas";
 
 /**
  * Deletes a custom role that nothing uses (owner only). Built-in roles → 403. A role used by a member or by
@@ -13,7 +12,7 @@ import { ZDeleteRole, type TDeletedRole, type TDeleteRole } from "./schemas";
  * that ever had a key stays.
  */
 export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Promise<TDeletedRole> {
-  const { id } = parseOrThrow(ZDeleteRole, input, "input");
+  const { id } = input;
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId))).for("update");

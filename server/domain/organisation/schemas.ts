@@ -93,13 +93,14 @@ export const ZAddedMember = z.object({
 export type TAddedMember = z.infer<typeof ZAddedMember>;
 
 export const ZChangeMemberRole = z.object({ userId: z.string().min(1), roleId: z.string().min(1, "Choose a role") });
-export type TChangeMemberRole = z.input<typeof ZChangeMemberRole>;
+/** The operation's params and body merged, as the route parsed them (the domain does not parse again). */
+export type TChangeMemberRole = z.output<typeof ZChangeMemberRole>;
 export const ZChangeMemberRoleBody = ZChangeMemberRole.omit({ userId: true });
 export const ZChangedMemberRole = z.object({ userId: z.string(), roleId: z.string() });
 export type TChangedMemberRole = z.infer<typeof ZChangedMemberRole>;
 
 export const ZRemoveMember = z.object({ userId: z.string().min(1) });
-export type TRemoveMember = z.input<typeof ZRemoveMember>;
+export type TRemoveMember = z.output<typeof ZRemoveMember>;
 export const ZRemovedMember = z.object({ userId: z.string(), removed: z.literal(true) });
 export type TRemovedMember = z.infer<typeof ZRemovedMember>;
 
@@ -156,7 +157,7 @@ export type TUpdateRole = z.input<typeof ZUpdateRole>;
 export const ZUpdateRoleBody = ZUpdateRole.omit({ id: true });
 
 export const ZDeleteRole = z.object({ id: z.string().min(1) });
-export type TDeleteRole = z.input<typeof ZDeleteRole>;
+export type TDeleteRole = z.output<typeof ZDeleteRole>;
 export const ZDeletedRole = z.object({ id: z.string(), deleted: z.literal(true) });
 export type TDeletedRole = z.infer<typeof ZDeletedRole>;
 
