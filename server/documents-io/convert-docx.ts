@@ -40,6 +40,7 @@ import { env } from "@/server/env";
 import { concurrencyLimit } from "@/server/lib/concurrency";
 import { AppError, errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
+import { readCapped } from "@/server/lib/read-capped";
 import { checkDocxArchive } from "./check-docx-archive";
 import { makeTempDir } from "./temp-dirs";
 
@@ -169,7 +170,7 @@ async function convertWithGotenberg(source: string | Uint8Array, baseUrl: string
       logger().warn({ status: response.status, body: (await response.text()).slice(0, OUTPUT_TAIL_BYTES) }, "gotenberg conversion failed");
       throw errors.badGateway(CONVERT_MESSAGES.crashed(`Gotenberg answered ${response.status}`));
     }
-    const pdf = await readCappedBody(response, MAX_PDF_BYTES);
+    const pdf = await readCapped(response.body, MAX_PDF_BYTES);
     if (!pdf || pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
       throw errors.badGateway(CONVERT_MESSAGES.noOutput);
     }
@@ -182,23 +183,6 @@ async function convertWithGotenberg(source: string | Uint8Array, baseUrl: string
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The body, or null past `max` bytes (the rest is not read). */
-async function readCappedBody(response: Response, max: number): Promise<Buffer | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let part = await reader.read(); !part.done; part = await reader.read()) {
-    total += part.value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(part.value);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 type TRunResult = {

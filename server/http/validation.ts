@@ -1,4 +1,5 @@
 import { errors } from "@/server/lib/errors";
+import { readCapped } from "@/server/lib/read-capped";
 
 /** Query string → plain object; a repeated parameter becomes an array. */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -11,28 +12,16 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
 }
 
 /**
- * Reads a request body with a byte cap (413 beyond it, without reading the rest). The body is read once: the
- * bytes are what an Idempotency-Key's request hash covers, and then what `parseJsonBody` parses.
+ * Reads a request body with a byte cap (413, with `tooLarge` when given, as soon as the declared length or the
+ * bytes read pass it, without reading the rest). The body is read once: the bytes are what an
+ * Idempotency-Key's request hash covers, and then what `parseJsonBody` parses.
  */
-export async function readBodyBytes(req: Request, limitBytes: number): Promise<Buffer> {
+export async function readBodyBytes(req: Request, limitBytes: number, tooLarge?: string): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limitBytes) throw errors.payloadTooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limitBytes) {
-        await reader.cancel().catch(() => {});
-        throw errors.payloadTooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limitBytes) throw errors.payloadTooLarge(tooLarge);
+  const bytes = await readCapped(req.body, limitBytes);
+  if (!bytes) throw errors.payloadTooLarge(tooLarge);
+  return bytes;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions, sealedFiles, signingKeys } from "@/server/db/schema";
+import { errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import { verifySealed } from "@/server/pdf/verify-sealed";
 import type { TVerification } from "./schemas";
@@ -24,8 +25,12 @@ async function trustedCertificates(db: Db): Promise<Uint8Array[]> {
  * sealed? "Unaltered" needs both the signature intact and the file's SHA-256 found among the stored sealed
  * files; only then does the answer name the package's title, completion time and signers' names — what the
  * file's own certificate already shows, so a stranger learns nothing the file does not already say.
+ * An empty upload is a 400.
  */
-export async function verifySealedUpload(db: Db, bytes: Uint8Array): Promise<TVerification> {
+export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TVerification> {
+  if (upload.length === 0) throw errors.badRequest("Choose a PDF file to check");
+  // A plain Uint8Array copy (the request body arrives as a Buffer, whose slice() shares memory).
+  const bytes = new Uint8Array(upload);
   const none = { package: null };
   const check = await verifySealed(bytes, await trustedCertificates(db));
   if (!check.signed) return { sealedHere: false, unaltered: false, message: "This file carries no seal of this instance: it has no digital signature we can read.", ...none };

@@ -5,6 +5,7 @@ import type { Db } from "@/server/db/client";
 import { packageFields } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
+import { readCapped } from "@/server/lib/read-capped";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { fieldView } from "./field-view";
 import { findSigningSession } from "./find-signing-session";
@@ -14,24 +15,6 @@ import { sniffPng } from "./sniff-png";
 
 /** A drawn signature is a few KB; an uploaded one is scaled down by the page before it is sent. */
 export const SIGNATURE_IMAGE_MAX_BYTES = 512 * 1024;
-
-async function readCapped(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > SIGNATURE_IMAGE_MAX_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw errors.payloadTooLarge(`The signature image is larger than ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * Stores a drawn or uploaded signature (or initials) image of one of this recipient's fields: PNG bytes, size
@@ -49,7 +32,8 @@ export async function setFieldImage(
   if (input.declaredSize && input.declaredSize > SIGNATURE_IMAGE_MAX_BYTES) {
     throw errors.payloadTooLarge(`The signature image is larger than ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB`);
   }
-  const bytes = await readCapped(input.body);
+  const bytes = await readCapped(input.body, SIGNATURE_IMAGE_MAX_BYTES);
+  if (!bytes) throw errors.payloadTooLarge(`The signature image is larger than ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB`);
   sniffPng(bytes);
   // Check the turn, consent and field before storing anything; checked again under the lock below.
   await db.transaction((tx) => lockSigningField(tx, session.id, fieldId)).then(({ field }) => {

@@ -1,6 +1,6 @@
 import { publicAppRoute } from "@/server/auth/app-route";
 import { env } from "@/server/env";
-import { readBytesBody } from "@/server/http/read-bytes-body";
+import { readBodyBytes } from "@/server/http/validation";
 import { VERIFY_RATE_LIMITER } from "@/server/http/steps/rate-limit";
 import { appVerifySealedPdf } from "@/server/domain/sealing/operations";
 import { verifySealedUpload } from "@/server/domain/sealing/verify-sealed-upload";
@@ -9,6 +9,6 @@ import { verifySealedUpload } from "@/server/domain/sealing/verify-sealed-upload
 export const POST = publicAppRoute(
   appVerifySealedPdf,
   async ({ db, req }) =>
-    verifySealedUpload(db, await readBytesBody(req, env().MAX_VERIFY_BYTES, `The file is larger than this instance checks (${env().MAX_VERIFY_BYTES} bytes)`)),
+    verifySealedUpload(db, await readBodyBytes(req, env().MAX_VERIFY_BYTES, `The file is larger than this instance checks (${env().MAX_VERIFY_BYTES} bytes)`)),
   { rateLimit: VERIFY_RATE_LIMITER },
 );
