@@ -4,7 +4,7 @@ import { useId, useRef, useState } from "react";
 import { Button } from "./button";
 import { Label } from "./label";
 
-/** A read-only value with a Copy button; where the clipboard API is unavailable (plain http), it selects the text. */
+/** A read-only value with a Copy button (signing links, API keys, invite links, webhook secrets); where the clipboard API is unavailable (plain http), it selects the text. */
 export function CopyField({ label, value, testId, autoFocus }: { label: string; value: string; testId?: string; autoFocus?: boolean }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);

@@ -3,7 +3,7 @@
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { CopyValue } from "./copy-value";
+import { CopyField } from "@/components/ui/copy-field";
 import { formatDateTime } from "./format";
 
 /** A signing secret, shown once: it must be acknowledged (no Escape, no backdrop) and cannot be shown again. */
@@ -32,7 +32,7 @@ export function SecretOnceDialog({
           <Alert tone="warning" title="Copy it now: it will not be shown again.">
             Without it your receiver cannot verify deliveries; if it is lost, rotate the secret to get a new one.
           </Alert>
-          <CopyValue label="Signing secret" value={secret} testId="signing-secret" />
+          <CopyField label="Signing secret" value={secret} testId="signing-secret" />
           {oldSignsUntil ? (
             <Alert tone="info">
               The old secret keeps signing beside the new one until <strong>{formatDateTime(oldSignsUntil)}</strong>, so your receiver can switch without
