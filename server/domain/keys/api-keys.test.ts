@@ -18,13 +18,17 @@ import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace, getKey } from "@/server/test/factories";
 import { callRoute } from "@/server/test/http";
 import { removeMember } from "@/server/domain/organisation/remove-member";
-import { updateRole } from "@/server/domain/organisation/update-role";
+import { ZUpdateRole } from "@/server/domain/organisation/schemas";
+import { updateRole as updateParsedRole } from "@/server/domain/organisation/update-role";
+import { viaBoundary } from "@/server/test/boundary";
 import { createApiKey, MAX_UNREVOKED_KEYS } from "./create-api-key";
 import { listApiKeys } from "./list-api-keys";
 import { appCreateApiKey, appListApiKeys, appRevokeApiKey } from "./operations";
 import { revokeApiKey } from "./revoke-api-key";
 
 const t = useTestDb();
+// The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const updateRole = viaBoundary(ZUpdateRole, updateParsedRole);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(

@@ -3,10 +3,9 @@ import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
-import { ZAcceptInvite, type TAcceptedInvite, type TAcceptInvite } from "./schemas";
+import { type TAcceptedInvite, type TAcceptInvite } from "./schemas";
 
 const invalid = errors.inviteInvalid;
 
@@ -27,19 +26,18 @@ export async function getInvite(db: Db, token: string): Promise<{ email: string;
  * removed; the conditional update makes two simultaneous uses succeed once.
  */
 export async function acceptInvite(db: Db, input: TAcceptInvite): Promise<TAcceptedInvite> {
-  const data = parseOrThrow(ZAcceptInvite, input, "input");
-  const passwordHash = await hashPassword(data.password);
+  const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const at = now();
     const [used] = await tx
       .update(invites)
       .set({ usedAt: at })
-      .where(and(eq(invites.tokenHash, sha256Hex(data.token)), isNull(invites.usedAt), gt(invites.expiresAt, at)))
+      .where(and(eq(invites.tokenHash, sha256Hex(input.token)), isNull(invites.usedAt), gt(invites.expiresAt, at)))
       .returning({ userId: invites.userId });
     if (!used) throw invalid();
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, ...(data.name ? { name: data.name } : {}) })
+      .set({ passwordHash, ...(input.name ? { name: input.name } : {}) })
       .where(and(eq(users.id, used.userId), isNull(users.deletedAt)))
       .returning({ id: users.id, email: users.email });
     const [membership] = await tx.select({ orgId: memberships.organisationId }).from(memberships).where(eq(memberships.userId, used.userId));

@@ -5,12 +5,10 @@ import { apiKeys, invites, memberships, roles, users } from "@/server/db/schema"
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
-import { z } from "@/server/lib/zod";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { ZAddMember, type TAddedMember, type TAddMember } from "./schemas";
+import { type TAddedMember, type TAddMember } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -23,13 +21,12 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * loser's insert then hits the unique index on users.email (or on the membership): that is a 409 as well.
  */
 export async function addMember(db: Db, actor: TActor, input: TAddMember): Promise<TAddedMember> {
-  const data = parseOrThrow(ZAddMember, input, "input");
-  const passwordHash = data.method === "password" ? await hashPassword(data.password) : null;
+  const passwordHash = input.method === "password" ? await hashPassword(input.password) : null;
   const orgId = actor.organisation.id;
   try {
-    return await insertMember(db, actor, data, passwordHash);
+    return await insertMember(db, actor, input, passwordHash);
   } catch (err) {
-    if (isUniqueViolation(err)) throw await emailConflict(db, orgId, data.email);
+    if (isUniqueViolation(err)) throw await emailConflict(db, orgId, input.email);
     throw err;
   }
 }
@@ -46,33 +43,33 @@ async function emailConflict(db: Db, orgId: string, email: string) {
 async function insertMember(
   db: Db,
   actor: TActor,
-  data: z.output<typeof ZAddMember>,
+  input: TAddMember,
   passwordHash: string | null,
 ): Promise<TAddedMember> {
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     const at = now();
-    const [existing] = await tx.select().from(users).where(eq(users.email, data.email)).for("update");
+    const [existing] = await tx.select().from(users).where(eq(users.email, input.email)).for("update");
     let userId: string;
     if (!existing) {
       userId = newId("usr");
-      await tx.insert(users).values({ id: userId, email: data.email, name: data.name, passwordHash, createdAt: at });
+      await tx.insert(users).values({ id: userId, email: input.email, name: input.name, passwordHash, createdAt: at });
     } else if (existing.deletedAt) {
       userId = existing.id;
-      await tx.update(users).set({ name: data.name, passwordHash, deletedAt: null }).where(eq(users.id, userId));
+      await tx.update(users).set({ name: input.name, passwordHash, deletedAt: null }).where(eq(users.id, userId));
       await tx.delete(invites).where(eq(invites.userId, userId));
       await tx
         .update(apiKeys)
         .set({ revokedAt: at })
         .where(and(eq(apiKeys.issuedByUserId, userId), eq(apiKeys.organisationId, orgId), isNull(apiKeys.revokedAt)));
     } else {
-      throw await emailConflict(tx, orgId, data.email);
+      throw await emailConflict(tx, orgId, input.email);
     }
     await tx.insert(memberships).values({ id: newId("mem"), organisationId: orgId, userId, roleId: role.id, isOwner: false, createdAt: at });
     let invite: TAddedMember["invite"] = null;
-    if (data.method === "invite") {
+    if (input.method === "invite") {
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
       await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });
@@ -84,7 +81,7 @@ async function insertMember(
       subjectId: userId,
       action: "member.added",
       actorUserId: actor.user.id,
-      data: { email: data.email, roleId: role.id, method: data.method, readmitted: Boolean(existing) },
+      data: { email: input.email, roleId: role.id, method: input.method, readmitted: Boolean(existing) },
     });
     return { userId, invite };
   });

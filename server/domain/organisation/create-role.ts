@@ -3,35 +3,33 @@ import { roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { assertRoleNameFree, roleNameTaken } from "./role-fields";
-import { ZCreateRole, type TCreateRole, type TRoleRef } from "./schemas";
+import { type TCreateRole, type TRoleRef } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 
 /** A custom role with the spec's permissions (owner only). Returns its id. */
 export async function createRole(db: Db, actor: TActor, input: TCreateRole): Promise<TRoleRef> {
-  const data = parseOrThrow(ZCreateRole, input, "input");
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
-      await assertRoleNameFree(tx, orgId, data.name);
+      await assertRoleNameFree(tx, orgId, input.name);
       const id = newId("role");
       const at = now();
-      await tx.insert(roles).values({ id, organisationId: orgId, builtIn: null, ...data, createdAt: at, updatedAt: at });
+      await tx.insert(roles).values({ id, organisationId: orgId, builtIn: null, ...input, createdAt: at, updatedAt: at });
       await recordAudit(tx, {
         organisationId: orgId,
         subjectType: "role",
         subjectId: id,
         action: "role.created",
         actorUserId: actor.user.id,
-        data: { ...data },
+        data: { ...input },
       });
       return { id };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw errors.conflict(roleNameTaken(data.name));
+    if (isUniqueViolation(err)) throw errors.conflict(roleNameTaken(input.name));
     throw err;
   }
 }

@@ -4,25 +4,23 @@ import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
-import { ZWorkspaceFields, type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
+import { type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 import { slugTaken } from "./workspace-fields";
 
 /** A new, non-default workspace (owner only); its slug is unique in the organisation (409 otherwise). */
 export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
-  const data = parseOrThrow(ZWorkspaceFields, input, "input");
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       const [taken] = await tx
         .select({ id: workspaces.id })
         .from(workspaces)
-        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, data.slug)));
-      if (taken) throw errors.conflict(slugTaken(data.slug));
-      const row = { id: newId("ws"), organisationId: orgId, name: data.name, slug: data.slug, isDefault: false, createdAt: now() };
+        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug)));
+      if (taken) throw errors.conflict(slugTaken(input.slug));
+      const row = { id: newId("ws"), organisationId: orgId, name: input.name, slug: input.slug, isDefault: false, createdAt: now() };
       await tx.insert(workspaces).values({ ...row, updatedAt: row.createdAt });
       await recordAudit(tx, {
         organisationId: orgId,
@@ -31,12 +29,12 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
         subjectId: row.id,
         action: "workspace.created",
         actorUserId: actor.user.id,
-        data: { name: data.name, slug: data.slug },
+        data: { name: input.name, slug: input.slug },
       });
       return { id: row.id, name: row.name, slug: row.slug, isDefault: false, createdAt: row.createdAt };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(data.slug));
+    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));
     throw err;
   }
 }

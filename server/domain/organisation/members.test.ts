@@ -22,14 +22,22 @@ import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callRoute } from "@/server/test/http";
-import { acceptInvite, getInvite } from "./accept-invite";
-import { addMember, INVITE_TTL_MS } from "./add-member";
+import { acceptInvite as acceptParsedInvite, getInvite } from "./accept-invite";
+import { addMember as addParsedMember, INVITE_TTL_MS } from "./add-member";
+import { viaBoundary } from "@/server/test/boundary";
+import type { Db } from "@/server/db/client";
+import { parseOrThrow } from "@/server/lib/parse";
+import type { z } from "@/server/lib/zod";
+import { ZAcceptInvite, ZAddMember } from "./schemas";
 import { changeMemberRole } from "./change-member-role";
 import { listMembers } from "./list-members";
 import { appAddMember, appChangeMemberRole, appListMembers, appRemoveMember } from "./operations";
 import { removeMember } from "./remove-member";
 
 const t = useTestDb();
+// The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const addMember = viaBoundary(ZAddMember, addParsedMember);
+const acceptInvite = async (db: Db, input: z.input<typeof ZAcceptInvite>) => acceptParsedInvite(db, parseOrThrow(ZAcceptInvite, input, "input"));
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);

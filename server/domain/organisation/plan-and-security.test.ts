@@ -15,10 +15,14 @@ import { getIpAllowlist } from "./get-ip-allowlist";
 import { getPlan } from "./get-plan";
 import { appGetIpAllowlist, appGetPlan, appSetIpAllowlist } from "./operations";
 import { isIpOrCidr } from "@/common/ip-entry";
-import { setIpAllowlist } from "./set-ip-allowlist";
+import { setIpAllowlist as setParsedIpAllowlist } from "./set-ip-allowlist";
+import { viaBoundary } from "@/server/test/boundary";
+import { ZSetIpAllowlist } from "./schemas";
 import { setPlan } from "./set-plan";
 
 const t = useTestDb();
+// The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const setIpAllowlist = viaBoundary(ZSetIpAllowlist, setParsedIpAllowlist);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);

@@ -4,9 +4,8 @@ import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { ZRenameWorkspace, type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
+import { type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 import { slugTaken } from "./workspace-fields";
 
@@ -15,21 +14,20 @@ import { slugTaken } from "./workspace-fields";
  * keep working and X-Workspace-Id values stay valid.
  */
 export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorkspace): Promise<TWorkspaceItem> {
-  const data = parseOrThrow(ZRenameWorkspace, input, "input");
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
       const [current] = await tx
         .select()
         .from(workspaces)
-        .where(and(eq(workspaces.id, data.id), eq(workspaces.organisationId, orgId)));
+        .where(and(eq(workspaces.id, input.id), eq(workspaces.organisationId, orgId)));
       if (!current) throw errors.notFound("Workspace");
       const [taken] = await tx
         .select({ id: workspaces.id })
         .from(workspaces)
-        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, data.slug), ne(workspaces.id, data.id)));
-      if (taken) throw errors.conflict(slugTaken(data.slug));
-      await tx.update(workspaces).set({ name: data.name, slug: data.slug, updatedAt: now() }).where(eq(workspaces.id, current.id));
+        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug), ne(workspaces.id, input.id)));
+      if (taken) throw errors.conflict(slugTaken(input.slug));
+      await tx.update(workspaces).set({ name: input.name, slug: input.slug, updatedAt: now() }).where(eq(workspaces.id, current.id));
       await recordAudit(tx, {
         organisationId: orgId,
         workspaceId: current.id,
@@ -37,12 +35,12 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
         subjectId: current.id,
         action: "workspace.renamed",
         actorUserId: actor.user.id,
-        data: { before: { name: current.name, slug: current.slug }, after: { name: data.name, slug: data.slug } },
+        data: { before: { name: current.name, slug: current.slug }, after: { name: input.name, slug: input.slug } },
       });
-      return { id: current.id, name: data.name, slug: data.slug, isDefault: current.isDefault, createdAt: current.createdAt };
+      return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, createdAt: current.createdAt };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(data.slug));
+    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));
     throw err;
   }
 }

@@ -12,13 +12,18 @@ import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
-import { createRole } from "./create-role";
+import { createRole as createParsedRole } from "./create-role";
+import { viaBoundary } from "@/server/test/boundary";
+import { ZCreateRole, ZUpdateRole } from "./schemas";
 import { deleteRole } from "./delete-role";
 import { listRoles } from "./list-roles";
 import { appCreateRole, appDeleteRole, appListRoles, appUpdateRole } from "./operations";
-import { updateRole } from "./update-role";
+import { updateRole as updateParsedRole } from "./update-role";
 
 const t = useTestDb();
+// The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const createRole = viaBoundary(ZCreateRole, createParsedRole);
+const updateRole = viaBoundary(ZUpdateRole, updateParsedRole);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);

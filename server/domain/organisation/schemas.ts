@@ -83,7 +83,7 @@ export const ZAddMember = z.discriminatedUnion("method", [
   z.object({ method: z.literal("password"), ...memberBase, password: ZPassword }),
   z.object({ method: z.literal("invite"), ...memberBase }),
 ]);
-export type TAddMember = z.input<typeof ZAddMember>;
+export type TAddMember = z.output<typeof ZAddMember>;
 
 export const ZAddedMember = z.object({
   userId: z.string(),
@@ -120,7 +120,7 @@ export type TMemberItem = z.infer<typeof ZMemberItem>;
 
 export const ZInviteParams = z.object({ token: z.string().min(1) });
 export const ZAcceptInvite = z.object({ token: z.string().min(1), name: ZMemberName.optional(), password: ZPassword });
-export type TAcceptInvite = z.input<typeof ZAcceptInvite>;
+export type TAcceptInvite = z.output<typeof ZAcceptInvite>;
 /** The token travels in the path, not the body. */
 export const ZAcceptInviteBody = ZAcceptInvite.omit({ token: true });
 export const ZAcceptedInvite = z.object({ userId: z.string(), email: z.string() });
@@ -141,7 +141,7 @@ const ZRoleFields = z.object({
 });
 
 export const ZCreateRole = ZRoleFields;
-export type TCreateRole = z.input<typeof ZCreateRole>;
+export type TCreateRole = z.output<typeof ZCreateRole>;
 
 /** Only the fields given change. No defaults here: an omitted permission keeps its value. */
 export const ZUpdateRole = z.object({
@@ -153,7 +153,7 @@ export const ZUpdateRole = z.object({
   canManageWebhooks: z.boolean().optional(),
   templateAccess: z.enum(TEMPLATE_ACCESS).optional(),
 });
-export type TUpdateRole = z.input<typeof ZUpdateRole>;
+export type TUpdateRole = z.output<typeof ZUpdateRole>;
 export const ZUpdateRoleBody = ZUpdateRole.omit({ id: true });
 
 export const ZDeleteRole = z.object({ id: z.string().min(1) });
@@ -198,10 +198,10 @@ export const ZWorkspaceFields = z.object({
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Use lower-case letters, digits and single hyphens, e.g. emea-sales"),
 });
 
-export type TCreateWorkspace = z.input<typeof ZWorkspaceFields>;
+export type TCreateWorkspace = z.output<typeof ZWorkspaceFields>;
 
 export const ZRenameWorkspace = ZWorkspaceFields.extend({ id: z.string().min(1) });
-export type TRenameWorkspace = z.input<typeof ZRenameWorkspace>;
+export type TRenameWorkspace = z.output<typeof ZRenameWorkspace>;
 
 export const ZWorkspaceItem = z.object({ id: z.string(), name: z.string(), slug: z.string(), isDefault: z.boolean(), createdAt: z.date() });
 export type TWorkspaceItem = z.infer<typeof ZWorkspaceItem>;
@@ -248,4 +248,4 @@ export type TIpAllowlist = z.infer<typeof ZIpAllowlist>;
 
 /** Each entry is validated where it stands, so a 422 names it as `entries.<index>`. */
 export const ZSetIpAllowlist = z.object({ entries: z.array(ZIpAllowlistEntry).max(200, "Use at most 200 entries") });
-export type TSetIpAllowlist = z.input<typeof ZSetIpAllowlist>;
+export type TSetIpAllowlist = z.output<typeof ZSetIpAllowlist>;

@@ -3,16 +3,15 @@ import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { ZSetIpAllowlist, type TIpAllowlist, type TSetIpAllowlist } from "./schemas";
+import { type TIpAllowlist, type TSetIpAllowlist } from "./schemas";
 
 /**
  * Replaces the allowlist (owner only). An empty list lifts the restriction. It applies to API keys from
  * their next request; signed-in sessions are not affected.
  */
 export async function setIpAllowlist(db: Db, actor: TActor, input: TSetIpAllowlist): Promise<TIpAllowlist> {
-  const entries = [...new Set(parseOrThrow(ZSetIpAllowlist, input, "input").entries)];
+  const entries = [...new Set(input.entries)];
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ entries: organisations.ipAllowlist })

@@ -4,10 +4,9 @@ import { roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { assertRoleNameFree, roleNameTaken } from "./role-fields";
-import { ZUpdateRole, type TRoleRef, type TUpdateRole } from "./schemas";
+import { type TRoleRef, type TUpdateRole } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
 
 /**
@@ -15,7 +14,7 @@ import { isUniqueViolation } from "./unique-violation";
  * permissions, so taking API access away makes every key of the role answer 401 from its next request.
  */
 export async function updateRole(db: Db, actor: TActor, input: TUpdateRole): Promise<TRoleRef> {
-  const { id, ...changes } = parseOrThrow(ZUpdateRole, input, "input");
+  const { id, ...changes } = input;
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {

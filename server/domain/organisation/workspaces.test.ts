@@ -12,12 +12,17 @@ import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
-import { createWorkspace } from "./create-workspace";
+import { createWorkspace as createParsedWorkspace } from "./create-workspace";
+import { viaBoundary } from "@/server/test/boundary";
+import { ZRenameWorkspace, ZWorkspaceFields } from "./schemas";
 import { listWorkspaces } from "./list-workspaces";
 import { appCreateWorkspace, appListWorkspaces, appRenameWorkspace } from "./operations";
-import { renameWorkspace } from "./rename-workspace";
+import { renameWorkspace as renameParsedWorkspace } from "./rename-workspace";
 
 const t = useTestDb();
+// The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const createWorkspace = viaBoundary(ZWorkspaceFields, createParsedWorkspace);
+const renameWorkspace = viaBoundary(ZRenameWorkspace, renameParsedWorkspace);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);
