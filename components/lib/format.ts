@@ -1,12 +1,22 @@
-/** Dates as the reader's browser shows them (these components render on the client, in the reader's zone). */
+/**
+ * Dates and times as the reader's browser shows them (these components render on the client, in the reader's
+ * zone): the one date format module of the app's pages.
+ */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return "";
   return new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
 }
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "";
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+/**
+ * How precise a time is shown, and what stands for none. The webhook pages show seconds (a delivery's
+ * attempts are seconds apart) and "—" for no time: `TO_THE_SECOND`.
+ */
+type TTimeStyle = { seconds?: boolean; empty?: string };
+export const TO_THE_SECOND: TTimeStyle = { seconds: true, empty: "—" };
+
+export function formatDateTime(iso: string | null | undefined, style: TTimeStyle = {}): string {
+  if (!iso) return style.empty ?? "";
+  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: style.seconds ? "medium" : "short" }).format(new Date(iso));
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -15,13 +25,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86_400_000],
   ["hour", 3_600_000],
   ["minute", 60_000],
+  ["second", 1000],
 ];
 
-/** "3 minutes ago", "just now". */
-export function formatRelative(iso: string, nowMs: number = Date.now()): string {
+/** "3 minutes ago", "just now" (under a minute, or with `seconds` under a second). */
+export function formatRelative(iso: string, style: TTimeStyle = {}, nowMs: number = Date.now()): string {
   const diff = new Date(iso).getTime() - nowMs;
   const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
   for (const [unit, ms] of UNITS) {
+    if (unit === "second" && !style.seconds) break;
     if (Math.abs(diff) >= ms) return rtf.format(Math.round(diff / ms), unit);
   }
   return "just now";

@@ -7,7 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DeliveryStatusBadge } from "./badges";
-import { formatDateTime, formatMs, formatRelative } from "./format";
+import { TO_THE_SECOND, formatDateTime, formatRelative } from "@/components/lib/format";
+import { formatMs } from "./format";
 import { useDeliveryDetail, useReplayDeliveries, type TDeliveryDetail } from "./query";
 import { SignatureDebugger } from "./signature-debugger";
 
@@ -36,7 +37,7 @@ function Attempts({ detail }: { detail: TDeliveryDetail }) {
               <span className={ok ? "font-medium text-emerald-700" : "font-medium text-red-700"}>
                 {a.responseStatus !== null ? `HTTP ${a.responseStatus}` : "No response"}
               </span>
-              <span className="text-zinc-600">{formatDateTime(a.startedAt)}</span>
+              <span className="text-zinc-600">{formatDateTime(a.startedAt, TO_THE_SECOND)}</span>
               <span className="text-zinc-600">{formatMs(a.durationMs)}</span>
               <span className="text-zinc-600">{a.remoteAddress ? `to ${a.remoteAddress}` : "not connected"}</span>
             </div>
@@ -70,7 +71,7 @@ export function DeliveryDetail({ endpointId, deliveryId, onClose }: { endpointId
       <Card>
         <CardHeader
           title={`Delivery ${deliveryId}`}
-          description={d ? `${d.event}${d.test ? " (test event)" : ""} · created ${formatDateTime(d.createdAt)}` : undefined}
+          description={d ? `${d.event}${d.test ? " (test event)" : ""} · created ${formatDateTime(d.createdAt, TO_THE_SECOND)}` : undefined}
           actions={
             <>
               {d?.status === "EXHAUSTED" ? (
@@ -96,11 +97,11 @@ export function DeliveryDetail({ endpointId, deliveryId, onClose }: { endpointId
                   {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
                   {d.replayedAt ? " since the replay" : ""}
                 </span>
-                {d.nextAttemptAt ? <span>Next attempt {formatRelative(d.nextAttemptAt)} ({formatDateTime(d.nextAttemptAt)})</span> : null}
+                {d.nextAttemptAt ? <span>Next attempt {formatRelative(d.nextAttemptAt, TO_THE_SECOND)} ({formatDateTime(d.nextAttemptAt, TO_THE_SECOND)})</span> : null}
                 {d.status === "EXHAUSTED" && d.lastError ? <span className="text-red-700">Ended: {d.lastError}</span> : null}
                 {d.replayedAt ? (
                   <span className="text-zinc-600">
-                    Replayed {formatDateTime(d.replayedAt)} by {d.replayedBy}
+                    Replayed {formatDateTime(d.replayedAt, TO_THE_SECOND)} by {d.replayedBy}
                   </span>
                 ) : null}
               </div>

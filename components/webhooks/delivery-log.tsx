@@ -13,7 +13,7 @@ import type { TDeliveryStatus } from "@/server/db/schema/webhooks";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { DeliveryStatusBadge } from "./badges";
 import { ALL_EVENTS, DELIVERY_STATUS_OPTIONS } from "./events";
-import { formatDateTime, formatRelative } from "./format";
+import { TO_THE_SECOND, formatDateTime, formatRelative } from "@/components/lib/format";
 import type { TDeliveryLog, TLogFilters } from "./query";
 import { ReplayRangeDialog } from "./replay-range-dialog";
 
@@ -113,8 +113,8 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
                 <TD className="px-4 py-3 sm:px-6">
                   <span className="font-mono text-xs font-medium whitespace-nowrap text-zinc-900">{d.event}</span>
                   {d.test ? <span className="ml-2 inline-block rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] font-semibold text-zinc-600 uppercase">test</span> : null}
-                  <span className="block text-xs text-zinc-500 md:hidden" title={formatDateTime(d.createdAt)}>
-                    {formatRelative(d.createdAt)}
+                  <span className="block text-xs text-zinc-500 md:hidden" title={formatDateTime(d.createdAt, TO_THE_SECOND)}>
+                    {formatRelative(d.createdAt, TO_THE_SECOND)}
                   </span>
                 </TD>
                 <TD className="px-2 py-3 sm:px-6">
@@ -139,8 +139,8 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
                 <TD className="px-4 py-3 text-right tabular-nums sm:px-6" title={d.error ?? undefined}>
                   {d.responseStatus ?? (d.error ? <span className="text-xs text-red-700">error</span> : "—")}
                 </TD>
-                <TD className="hidden py-3 whitespace-nowrap md:table-cell" title={formatDateTime(d.createdAt)}>
-                  {formatRelative(d.createdAt)}
+                <TD className="hidden py-3 whitespace-nowrap md:table-cell" title={formatDateTime(d.createdAt, TO_THE_SECOND)}>
+                  {formatRelative(d.createdAt, TO_THE_SECOND)}
                 </TD>
               </TR>
             ))}

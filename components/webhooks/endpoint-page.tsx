@@ -10,7 +10,8 @@ import { DeliveryDetail } from "./delivery-detail";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointActions } from "./endpoint-actions";
 import { EndpointSettings } from "./endpoint-settings";
-import { formatDateTime, formatMs, formatRate } from "./format";
+import { TO_THE_SECOND, formatDateTime } from "@/components/lib/format";
+import { formatMs, formatRate } from "./format";
 import { HealthChart } from "./health-chart";
 import { pollInterval, useDeliveryLog, useEndpointSummary, type TLogFilters } from "./query";
 import { SendTestEvent } from "./send-test-event";
@@ -56,7 +57,7 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
           </div>
           <p className="text-sm text-zinc-600">
             {e.description ? `${e.description} · ` : null}
-            {e.events.length === 15 ? "All 15 events" : `${e.events.length} of 15 events`} · workspace {e.workspace.name} · added {formatDateTime(e.createdAt)}
+            {e.events.length === 15 ? "All 15 events" : `${e.events.length} of 15 events`} · workspace {e.workspace.name} · added {formatDateTime(e.createdAt, TO_THE_SECOND)}
           </p>
         </div>
         <EndpointActions endpoint={e} />
@@ -111,7 +112,7 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
         <CardBody className="text-sm text-zinc-600">
           {e.previousSecretSignsUntil ? (
             <p data-testid="previous-secret">
-              After the last rotation, the previous secret still signs beside the new one until <strong>{formatDateTime(e.previousSecretSignsUntil)}</strong>.
+              After the last rotation, the previous secret still signs beside the new one until <strong>{formatDateTime(e.previousSecretSignsUntil, TO_THE_SECOND)}</strong>.
             </p>
           ) : (
             <p>One secret signs every delivery. It was shown once, when it was created; rotate it to get a new one.</p>

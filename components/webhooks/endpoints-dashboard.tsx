@@ -11,7 +11,8 @@ import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { cn } from "@/components/ui/cn";
 import { EndpointStateBadge } from "./badges";
 import { CreateEndpointDialog } from "./create-endpoint-dialog";
-import { formatMs, formatRate, formatRelative, formatDateTime } from "./format";
+import { TO_THE_SECOND, formatDateTime, formatRelative } from "@/components/lib/format";
+import { formatMs, formatRate } from "./format";
 import { useDashboard, type TCreatedEndpoint, type TDashboard } from "./query";
 import { SecretOnceDialog } from "./secret-once-dialog";
 
@@ -28,8 +29,8 @@ function LastDelivery({ row }: { row: TRow }) {
   if (!last) return <span className="text-zinc-400">Never</span>;
   const ok = last.responseStatus !== null && last.responseStatus >= 200 && last.responseStatus < 300;
   return (
-    <span title={formatDateTime(last.at)}>
-      {formatRelative(last.at)}
+    <span title={formatDateTime(last.at, TO_THE_SECOND)}>
+      {formatRelative(last.at, TO_THE_SECOND)}
       <span className={cn("block text-xs", ok ? "text-emerald-700" : "text-red-700")}>
         {last.responseStatus !== null ? `HTTP ${last.responseStatus}` : (last.error ?? "No response")}
       </span>

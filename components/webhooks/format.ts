@@ -1,25 +1,4 @@
-/** Display helpers for the webhook pages (rendered on the client, in the reader's zone). */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" }).format(new Date(iso));
-}
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["day", 86_400_000],
-  ["hour", 3_600_000],
-  ["minute", 60_000],
-  ["second", 1000],
-];
-
-export function formatRelative(iso: string, nowMs: number = Date.now()): string {
-  const diff = new Date(iso).getTime() - nowMs;
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-  for (const [unit, ms] of UNITS) {
-    if (Math.abs(diff) >= ms) return rtf.format(Math.round(diff / ms), unit);
-  }
-  return "just now";
-}
-
+/** Number and duration helpers for the webhook pages; dates and times come from components/lib/format.ts. */
 export function formatAge(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;

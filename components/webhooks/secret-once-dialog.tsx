@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { CopyField } from "@/components/ui/copy-field";
-import { formatDateTime } from "./format";
+import { TO_THE_SECOND, formatDateTime } from "@/components/lib/format";
 
 /** A signing secret, shown once: it must be acknowledged (no Escape, no backdrop) and cannot be shown again. */
 export function SecretOnceDialog({
@@ -35,7 +35,7 @@ export function SecretOnceDialog({
           <CopyField label="Signing secret" value={secret} testId="signing-secret" />
           {oldSignsUntil ? (
             <Alert tone="info">
-              The old secret keeps signing beside the new one until <strong>{formatDateTime(oldSignsUntil)}</strong>, so your receiver can switch without
+              The old secret keeps signing beside the new one until <strong>{formatDateTime(oldSignsUntil, TO_THE_SECOND)}</strong>, so your receiver can switch without
               losing a delivery.
             </Alert>
           ) : null}
