@@ -6,8 +6,8 @@ import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-temp
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import type { Db } from "@/server/db/client";
 import { packageFields, recipientSessions } from "@/server/db/schema";
-import { completeSession } from "@/server/domain/packages/complete-session";
-import { openSession } from "@/server/domain/packages/open-session";
+import { completeSession } from "@/server/domain/signing/complete-session";
+import { openSession } from "@/server/domain/signing/open-session";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { createTestKey, createTestOrg } from "@/server/test/factories";

@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { SigningEndPage } from "@/components/signing/signing-end-page";
 import { SigningPage } from "@/components/signing/signing-page";
 import { getDb } from "@/server/db/client";
-import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { SigningRefusal } from "@/server/domain/signing/signing-refusal";
 import { getSigningView } from "@/server/domain/signing/get-signing-view";
 
 // The URL holds the credential: never sent on as a Referer, never indexed.

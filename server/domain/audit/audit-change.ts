@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/client";
 import type { TActor } from "@/server/domain/access/actor";
-import type { TRecipientActor, TServiceActor } from "@/server/domain/packages/package-actor";
+import type { TServiceActor } from "@/server/domain/packages/package-actor";
+import type { TRecipientActor } from "@/server/domain/signing/recipient-actor";
 import { AUDIT_SUBJECTS, auditSubjectOf, type TAuditAction } from "./audit-actions";
 import { recordAudit } from "./record-audit";
 

@@ -34,8 +34,8 @@ import * as templateDocuments from "@/app/api/v1/templates/[templateId]/document
 import { openPglite, queryRows, setDbHandle, type Db, type DbHandle } from "@/server/db/client";
 import { documents, libraryDocuments, packageFields, packages, sealedFiles, storedFileChunks, storedFiles } from "@/server/db/schema";
 import { createTestTemplate } from "@/server/domain/documents/test-support/fixtures";
-import { completeSession } from "@/server/domain/packages/complete-session";
-import { openSession } from "@/server/domain/packages/open-session";
+import { completeSession } from "@/server/domain/signing/complete-session";
+import { openSession } from "@/server/domain/signing/open-session";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { sealDuePackages } from "@/server/domain/sealing/seal-due-packages";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";

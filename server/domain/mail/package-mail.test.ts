@@ -25,7 +25,7 @@ import { PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]
 import { POST as declineRoute } from "@/app/api/app/sign/[token]/decline/route";
 import { GET as signedCopyRoute } from "@/app/api/app/sign/[token]/download/route";
 import { mailMessages, packageFields, packages, recipientSessions, users } from "@/server/db/schema";
-import { completeSession } from "@/server/domain/packages/complete-session";
+import { completeSession } from "@/server/domain/signing/complete-session";
 import { packageJobs } from "@/server/domain/packages/jobs";
 import { serviceActor } from "@/server/domain/packages/package-actor";
 import { sendPackage } from "@/server/domain/packages/send-package";

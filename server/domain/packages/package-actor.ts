@@ -1,13 +1,12 @@
 /**
  * Who changes a package. Members and keys act as a `TActor`; the scheduler acts as "the service" (scheduled
  * sends, expiry, automatic reminders) in the package's own workspace, with no user and no visibility limit;
- * a recipient acts on their own session only (the signing page), identified by the session.
+ * a recipient acts on their own session only (TRecipientActor, server/domain/signing/recipient-actor.ts).
  */
 import type { TActor } from "@/server/domain/access/actor";
 
 export type TServiceActor = { kind: "service"; organisation: { id: string }; workspace: { id: string } };
 export type TPackageActor = TActor | TServiceActor;
-export type TRecipientActor = { kind: "recipient"; sessionId: string; clientAddress: string | null; userAgent: string | null };
 
 export function serviceActor(organisationId: string, workspaceId: string): TServiceActor {
   return { kind: "service", organisation: { id: organisationId }, workspace: { id: workspaceId } };

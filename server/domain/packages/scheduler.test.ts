@@ -20,7 +20,7 @@ import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
-import { completeSession } from "./complete-session";
+import { completeSession } from "@/server/domain/signing/complete-session";
 import { packageJobs } from "./jobs";
 import { createActiveTemplate, eventNames, outbox } from "./test-support/fixtures";
 

@@ -1,6 +1,6 @@
 import type { TPackageRow } from "@/server/domain/packages/find-package";
 import type { TSessionRow } from "@/server/domain/packages/invite-session";
-import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { SigningRefusal } from "./signing-refusal";
 import { closedReason } from "./closed-reason";
 
 /** For reads that take no lock (a document's bytes, a field's image): the same refusals as a transition. */

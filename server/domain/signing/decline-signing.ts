@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/client";
-import { declineSession } from "@/server/domain/packages/decline-session";
-import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { declineSession } from "./decline-session";
+import { SigningRefusal } from "./signing-refusal";
 import { closedReason } from "./closed-reason";
 import { findSigningSession } from "./find-signing-session";
 import { getSigningView } from "./get-signing-view";

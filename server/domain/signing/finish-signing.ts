@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packageFields, recipientSessions } from "@/server/db/schema";
-import { completeLockedSession } from "@/server/domain/packages/complete-session";
+import { completeLockedSession } from "./complete-session";
 import type { TSessionRow } from "@/server/domain/packages/invite-session";
-import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
-import { SigningRefusal } from "@/server/domain/packages/signing-refusal";
+import { lockRecipientSession } from "./lock-recipient-session";
+import { SigningRefusal } from "./signing-refusal";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { closedReason } from "./closed-reason";

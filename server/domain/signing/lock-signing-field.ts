@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/client";
 import { packageFields } from "@/server/db/schema";
 import type { TPackageRow } from "@/server/domain/packages/find-package";
 import type { TSessionRow } from "@/server/domain/packages/invite-session";
-import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
+import { lockRecipientSession } from "./lock-recipient-session";
 import { errors } from "@/server/lib/errors";
 import { requireConsent } from "./require-consent";
 

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/client";
-import { openSession } from "@/server/domain/packages/open-session";
+import { openSession } from "./open-session";
 import { closedReason } from "./closed-reason";
 import { findSigningSession } from "./find-signing-session";
 import type { TSigningRequest } from "./schemas";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
 import { auditChange } from "@/server/domain/audit/audit-change";
-import { lockRecipientSession } from "@/server/domain/packages/lock-recipient-session";
+import { lockRecipientSession } from "./lock-recipient-session";
 import { now } from "@/server/lib/clock";
 import { findSigningSession } from "./find-signing-session";
 import type { TSigningRequest, TSigningTimeZoneQuery } from "./schemas";

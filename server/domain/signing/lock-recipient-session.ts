@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packages, recipientSessions } from "@/server/db/schema";
-import type { TPackageRow } from "./find-package";
-import type { TSessionRow } from "./invite-session";
+import type { TPackageRow } from "@/server/domain/packages/find-package";
+import type { TSessionRow } from "@/server/domain/packages/invite-session";
 import { SigningRefusal } from "./signing-refusal";
 
 /**

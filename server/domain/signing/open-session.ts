@@ -5,8 +5,8 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientSession } from "./lock-recipient-session";
-import type { TRecipientActor } from "./package-actor";
-import { recordSessionEvent } from "./record-session-event";
+import type { TRecipientActor } from "./recipient-actor";
+import { recordSessionEvent } from "@/server/domain/packages/record-session-event";
 
 /**
  * A recipient opens their session: the first open makes it OPENED with SESSION_OPENED (once) and, for the

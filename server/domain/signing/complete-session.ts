@@ -3,13 +3,13 @@ import type { Db } from "@/server/db/client";
 import { packageFields, recipientSessions } from "@/server/db/schema";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
-import { advancePackage } from "./advance-package";
-import type { TPackageRow } from "./find-package";
-import type { TSessionRow } from "./invite-session";
+import { advancePackage } from "@/server/domain/packages/advance-package";
+import type { TPackageRow } from "@/server/domain/packages/find-package";
+import type { TSessionRow } from "@/server/domain/packages/invite-session";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientSession } from "./lock-recipient-session";
-import type { TRecipientActor } from "./package-actor";
-import { recordSessionEvent } from "./record-session-event";
+import type { TRecipientActor } from "./recipient-actor";
+import { recordSessionEvent } from "@/server/domain/packages/record-session-event";
 import { SigningRefusal } from "./signing-refusal";
 
 /**

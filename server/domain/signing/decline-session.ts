@@ -5,13 +5,13 @@ import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { auditChange } from "@/server/domain/audit/audit-change";
-import { cancelOpenSessions } from "./cancel-open-sessions";
-import { forgetSigningTokens } from "./forget-signing-tokens";
-import { loadMailPackage } from "./load-mail-package";
+import { cancelOpenSessions } from "@/server/domain/packages/cancel-open-sessions";
+import { forgetSigningTokens } from "@/server/domain/packages/forget-signing-tokens";
+import { loadMailPackage } from "@/server/domain/packages/load-mail-package";
 import { lockRecipientSession } from "./lock-recipient-session";
-import type { TRecipientActor } from "./package-actor";
-import { recordPackageEvent } from "./record-package-event";
-import { recordSessionEvent } from "./record-session-event";
+import type { TRecipientActor } from "./recipient-actor";
+import { recordPackageEvent } from "@/server/domain/packages/record-package-event";
+import { recordSessionEvent } from "@/server/domain/packages/record-session-event";
 
 /**
  * A recipient declines: SESSION_DECLINED, PACKAGE_DECLINED, then SESSION_CANCELLED for every other open
