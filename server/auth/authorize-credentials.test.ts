@@ -11,7 +11,9 @@ import { describe, expect, it, vi } from "vitest";
 import { memberships, signInFailures, signInKnownAddresses, users } from "@/server/db/schema";
 import { allJobs } from "@/server/jobs/all-jobs";
 import { runDueItem } from "@/server/lib/jobs";
-import { createOrganisationWithOwner } from "@/server/domain/organisation/create-organisation";
+import { createOrganisationWithOwner as createParsedOrganisation } from "@/server/domain/organisation/create-organisation";
+import { ZCreateOwner } from "@/server/domain/organisation/schemas";
+import { viaBoundaryNoActor } from "@/server/test/boundary";
 import { useTestDb } from "@/server/test/db";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { setClock } from "@/server/lib/clock";
@@ -23,6 +25,8 @@ import { SignInThrottledError } from "./sign-in-throttled";
 import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 
 const t = useTestDb();
+// The setup route parses before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
+const createOrganisationWithOwner = viaBoundaryNoActor(ZCreateOwner, createParsedOrganisation);
 const owner = { name: "Olga Owner", email: "Olga@Example.test", password: "correct horse battery", organisationName: "Acme" };
 const NO_ADDRESS = { clientAddress: null };
 const T0 = new Date("2026-04-01T09:00:00Z").getTime();

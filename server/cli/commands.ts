@@ -12,7 +12,9 @@ import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 import { createApiKey } from "@/server/domain/keys/create-api-key";
 import { setPlan } from "@/server/domain/organisation/set-plan";
 import { readPlan } from "@/server/domain/organisation/get-plan";
-import type { TPlan, TSetPlan } from "@/server/domain/organisation/schemas";
+import { ZCreateOwner, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
+import { ZCreateApiKey } from "@/server/domain/keys/schemas";
+import { parseOrThrow } from "@/server/lib/parse";
 
 export type TIo = { out(line: string): void; err(line: string): void };
 export type TOptions = Record<string, string | undefined>;
@@ -30,12 +32,14 @@ function required(opts: TOptions, name: string): string {
 
 export async function createOwnerCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const email = required(opts, "email");
-  const created = await createOrganisationWithOwner(db, {
+  // The CLI is its own boundary: it parses what the options give, as a route parses a body.
+  const input = parseOrThrow(ZCreateOwner, {
     email,
     password: required(opts, "password"),
     organisationName: required(opts, "org"),
     name: opts.name ?? email.split("@")[0] ?? email,
-  });
+  }, "input");
+  const created = await createOrganisationWithOwner(db, input);
   io.err(`Created organisation "${opts.org}" (${created.organisationId}) with owner ${email.toLowerCase()}.`);
   return 0;
 }
@@ -68,13 +72,8 @@ export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise
   if (opts.tz && !opts.expires) throw new UsageError("--tz goes with --expires");
   // Without --tz the day ends in this machine's zone: the operator running the command is the "creator".
   const timeZone = opts.expires ? (opts.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined;
-  const key = await createApiKey(db, actor, {
-    name: required(opts, "name"),
-    roleId: role.id,
-    workspaceId: workspace.id,
-    expiresOn: opts.expires,
-    timeZone,
-  });
+  const input = parseOrThrow(ZCreateApiKey, { name: required(opts, "name"), roleId: role.id, workspaceId: workspace.id, expiresOn: opts.expires, timeZone }, "input");
+  const key = await createApiKey(db, actor, input);
   const expiry = key.expiresAt ? `expires ${key.expiresAt.toISOString()} (end of ${opts.expires} in ${timeZone})` : "no expiry";
   io.err(`Created key "${key.name}" (${key.prefix}…) as ${role.name} in workspace ${workspace.slug}, ${expiry}.`);
   io.err("The value below is shown once and cannot be read again:");
@@ -122,7 +121,7 @@ function printPlan(plan: TPlan, io: TIo): void {
 
 export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const organisationId = await targetOrganisation(db, opts.org);
-  const changes: TSetPlan = {
+  const changes = parseOrThrow(ZSetPlan, {
     organisationId,
     publicApi: onOff(opts, "public-api"),
     webhooks: onOff(opts, "webhooks"),
@@ -130,7 +129,7 @@ export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<n
     packageAllowance: wholeOrUnlimited(opts, "allowance"),
     maxTemplates: wholeOrUnlimited(opts, "max-templates"),
     maxRecipientsPerPackage: wholeOrUnlimited(opts, "max-recipients", 1),
-  };
+  }, "input");
   const changing = Object.entries(changes).some(([k, v]) => k !== "organisationId" && v !== undefined);
   printPlan(changing ? await setPlan(db, changes) : await readPlan(db, organisationId), io);
   return 0;

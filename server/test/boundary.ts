@@ -10,3 +10,8 @@ import type { z } from "@/server/lib/zod";
 export function viaBoundary<S extends z.ZodType, A, R>(schema: S, fn: (db: Db, actor: A, input: z.output<S>) => Promise<R>) {
   return async (db: Db, actor: A, input: z.input<S>): Promise<R> => fn(db, actor, parseOrThrow(schema, input, "input"));
 }
+
+/** The same for a domain function without an actor (first-run setup, the operator's plan). */
+export function viaBoundaryNoActor<S extends z.ZodType, R>(schema: S, fn: (db: Db, input: z.output<S>) => Promise<R>) {
+  return async (db: Db, input: z.input<S>): Promise<R> => fn(db, parseOrThrow(schema, input, "input"));
+}

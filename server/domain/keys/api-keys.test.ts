@@ -21,7 +21,8 @@ import { removeMember } from "@/server/domain/organisation/remove-member";
 import { ZUpdateRole } from "@/server/domain/organisation/schemas";
 import { updateRole as updateParsedRole } from "@/server/domain/organisation/update-role";
 import { viaBoundary } from "@/server/test/boundary";
-import { createApiKey, MAX_UNREVOKED_KEYS } from "./create-api-key";
+import { createApiKey as createParsedApiKey, MAX_UNREVOKED_KEYS } from "./create-api-key";
+import { ZCreateApiKey } from "./schemas";
 import { listApiKeys } from "./list-api-keys";
 import { appCreateApiKey, appListApiKeys, appRevokeApiKey } from "./operations";
 import { revokeApiKey } from "./revoke-api-key";
@@ -29,6 +30,7 @@ import { revokeApiKey } from "./revoke-api-key";
 const t = useTestDb();
 // The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
 const updateRole = viaBoundary(ZUpdateRole, updateParsedRole);
+const createApiKey = viaBoundary(ZCreateApiKey, createParsedApiKey);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(

@@ -4,12 +4,11 @@ import { apiKeys, organisations, roles, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { endOfDayInZone } from "./end-of-day";
 import { generateApiKeyValue } from "./key-value";
-import { ZCreateApiKey, type TCreateApiKey, type TCreatedApiKey } from "./schemas";
+import type { TCreateApiKey, TCreatedApiKey } from "./schemas";
 
 /** Spec: at most 50 unrevoked keys per organisation; expired keys count until revoked. */
 export const MAX_UNREVOKED_KEYS = 50;
@@ -21,21 +20,20 @@ export const MAX_UNREVOKED_KEYS = 50;
  * acts as the owner.
  */
 export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey): Promise<TCreatedApiKey> {
-  const data = parseOrThrow(ZCreateApiKey, input, "input");
-  const expiresAt = data.expiresOn && data.timeZone ? endOfDayInZone(data.expiresOn, data.timeZone) : null;
+  const expiresAt = input.expiresOn && input.timeZone ? endOfDayInZone(input.expiresOn, input.timeZone) : null;
   if (expiresAt && expiresAt.getTime() <= now().getTime()) {
     throw errors.validation({ expiresOn: ["Choose today or a later date"] });
   }
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     await tx.select({ id: organisations.id }).from(organisations).where(eq(organisations.id, orgId)).for("update");
-    const [role] = await tx.select().from(roles).where(and(eq(roles.id, data.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx.select().from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     if (!role.apiAccess) throw errors.validation({ roleId: ["This role has no API access"] });
     const [workspace] = await tx
       .select({ id: workspaces.id })
       .from(workspaces)
-      .where(and(eq(workspaces.id, data.workspaceId), eq(workspaces.organisationId, orgId)));
+      .where(and(eq(workspaces.id, input.workspaceId), eq(workspaces.organisationId, orgId)));
     if (!workspace) throw errors.validation({ workspaceId: ["Choose a workspace of this organisation"] });
     const [used] = await tx
       .select({ n: count() })
@@ -54,7 +52,7 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       workspaceId: workspace.id,
       roleId: role.id,
       issuedByUserId: actor.user.id,
-      name: data.name,
+      name: input.name,
       prefix,
       hash,
       expiresAt,
@@ -67,8 +65,8 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       subjectId: id,
       action: "api_key.created",
       actorUserId: actor.user.id,
-      data: { name: data.name, prefix, roleId: role.id, expiresAt: expiresAt?.toISOString() ?? null },
+      data: { name: input.name, prefix, roleId: role.id, expiresAt: expiresAt?.toISOString() ?? null },
     });
-    return { id, name: data.name, prefix, value, expiresAt };
+    return { id, name: input.name, prefix, value, expiresAt };
   });
 }

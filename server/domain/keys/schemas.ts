@@ -4,7 +4,7 @@
  * the domain and reach JSON as ISO strings.
  */
 import { valueError, z } from "@/server/lib/zod";
-import { isValidTimeZone } from "./end-of-day";
+import { isValidTimeZone } from "@/server/lib/zoned-time";
 
 export const ZCreateApiKey = z
   .object({
@@ -25,7 +25,7 @@ export const ZCreateApiKey = z
     if (!v.timeZone) ctx.addIssue({ code: "custom", path: ["timeZone"], message: "A time zone is required with an expiry date" });
     else if (!isValidTimeZone(v.timeZone)) ctx.addIssue({ code: "custom", path: ["timeZone"], message: "Unknown time zone" });
   });
-export type TCreateApiKey = z.input<typeof ZCreateApiKey>;
+export type TCreateApiKey = z.output<typeof ZCreateApiKey>;
 
 export const ZRevokeApiKey = z.object({ id: z.string().min(1) });
 /** The operation's params as the route parsed them (the domain does not parse again). */

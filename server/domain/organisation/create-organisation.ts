@@ -4,10 +4,9 @@ import { memberships, organisations, roles, users, workspaces } from "@/server/d
 import { errors } from "@/server/lib/errors";
 import { hashPassword } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { parseOrThrow } from "@/server/lib/parse";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { BUILT_IN_ROLES } from "./built-in-roles";
-import { ZCreateOwner, type TCreateOwner } from "./schemas";
+import type { TCreateOwner } from "./schemas";
 
 export type TCreatedOrganisation = { organisationId: string; userId: string; workspaceId: string; adminRoleId: string };
 
@@ -22,13 +21,12 @@ export async function hasAnyUser(db: Db): Promise<boolean> {
  * transaction. Refuses (409) once any owner exists, so it can be offered at /setup and by the CLI safely.
  */
 export async function createOrganisationWithOwner(db: Db, input: TCreateOwner): Promise<TCreatedOrganisation> {
-  const data = parseOrThrow(ZCreateOwner, input, "input");
-  const passwordHash = await hashPassword(data.password);
+  const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     // Serialise concurrent first-run attempts: the check and the insert must not interleave.
     await tx.execute(sql`select pg_advisory_xact_lock(4242001)`);
     if (await hasAnyUser(tx)) throw errors.setupClosed();
-    return insertOrganisation(tx, { ...data, passwordHash });
+    return insertOrganisation(tx, { ...input, passwordHash });
   });
 }
 

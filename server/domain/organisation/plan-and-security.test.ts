@@ -16,13 +16,14 @@ import { getPlan } from "./get-plan";
 import { appGetIpAllowlist, appGetPlan, appSetIpAllowlist } from "./operations";
 import { isIpOrCidr } from "@/common/ip-entry";
 import { setIpAllowlist as setParsedIpAllowlist } from "./set-ip-allowlist";
-import { viaBoundary } from "@/server/test/boundary";
-import { ZSetIpAllowlist } from "./schemas";
-import { setPlan } from "./set-plan";
+import { viaBoundary, viaBoundaryNoActor } from "@/server/test/boundary";
+import { ZSetIpAllowlist, ZSetPlan } from "./schemas";
+import { setPlan as setParsedPlan } from "./set-plan";
 
 const t = useTestDb();
 // The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
 const setIpAllowlist = viaBoundary(ZSetIpAllowlist, setParsedIpAllowlist);
+const setPlan = viaBoundaryNoActor(ZSetPlan, setParsedPlan);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);

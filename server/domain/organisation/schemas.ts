@@ -42,7 +42,7 @@ export const ZCreateOwner = z.object({
   password: z.string().min(10, "Use at least 10 characters").max(200),
   organisationName: z.string().trim().min(1, "Organisation name is required").max(200),
 });
-export type TCreateOwner = z.input<typeof ZCreateOwner>;
+export type TCreateOwner = z.output<typeof ZCreateOwner>;
 
 /** What /setup learns: the new organisation and its owner (the owner then signs in). */
 export const ZCreatedOwner = z.object({ organisationId: z.string(), userId: z.string() });
@@ -238,7 +238,7 @@ export const ZSetPlan = z.object({
   /** null: unlimited. */
   maxRecipientsPerPackage: z.number().int().min(1).nullable().optional(),
 });
-export type TSetPlan = z.input<typeof ZSetPlan>;
+export type TSetPlan = z.output<typeof ZSetPlan>;
 
 /** One entry as the owner types it (common/ip-entry.ts says what is accepted). */
 export const ZIpAllowlistEntry = z.string().trim().refine(isIpOrCidr, IP_ENTRY_MESSAGE);

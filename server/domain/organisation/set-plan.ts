@@ -3,17 +3,16 @@ import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
 import { recordAudit } from "@/server/domain/audit/record-audit";
 import { errors } from "@/server/lib/errors";
-import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { readPlan } from "./get-plan";
-import { ZSetPlan, type TPlan, type TSetPlan } from "./schemas";
+import type { TPlan, TSetPlan } from "./schemas";
 
 /**
  * The operator's plan change (the CLI's `set-plan`): there is no session actor, the operator has shell access
  * to the instance. Only the fields given change; the audit event records them with no acting user.
  */
 export async function setPlan(db: Db, input: TSetPlan): Promise<TPlan> {
-  const { organisationId, publicApi, webhooks, customFields, packageAllowance, maxTemplates, maxRecipientsPerPackage } = parseOrThrow(ZSetPlan, input, "input");
+  const { organisationId, publicApi, webhooks, customFields, packageAllowance, maxTemplates, maxRecipientsPerPackage } = input;
   const changes = {
     ...(publicApi === undefined ? {} : { featurePublicApi: publicApi }),
     ...(webhooks === undefined ? {} : { featureWebhooks: webhooks }),
