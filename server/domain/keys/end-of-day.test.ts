@@ -5,7 +5,8 @@
  * would be an hour off.
  */
 import { describe, expect, it } from "vitest";
-import { endOfDayInZone, isValidTimeZone } from "./end-of-day";
+import { isValidTimeZone } from "@/server/lib/zoned-time";
+import { endOfDayInZone } from "./end-of-day";
 
 const at = (date: string, zone: string) => endOfDayInZone(date, zone).toISOString();
 

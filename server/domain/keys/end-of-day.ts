@@ -3,40 +3,14 @@
  * calendar day begins in the creator's IANA time zone, computed with Intl so DST days come out right
  * (a 23- or 25-hour day, or a zone whose midnight is skipped by a DST jump).
  */
+import { zonedParts } from "@/server/lib/zoned-time";
+
 const DAY_MS = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The wall-clock time in `timeZone` at instant `ms`, as if it were UTC (milliseconds dropped). */
 function wallClock(ms: number, timeZone: string): number {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const p = zonedParts(new Date(ms), timeZone);
+  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
 }
 
 const localDay = (ms: number, timeZone: string) => Math.floor(wallClock(ms, timeZone) / DAY_MS);

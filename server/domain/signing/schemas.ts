@@ -4,6 +4,7 @@
  */
 import { FIELD_TYPES } from "@/server/db/schema";
 import { z } from "@/server/lib/zod";
+import { isValidTimeZone } from "@/server/lib/zoned-time";
 
 /** Tokens are 32 random bytes in base64url (43 characters); anything else cannot match and is refused early. */
 export const ZSigningParams = z.object({ token: z.string().min(1).max(128) });
@@ -89,16 +90,6 @@ export const ZDeclineSigning = z.object({
   reason: z.string().trim().min(1, "Tell the sender why you decline").max(1000, "At most 1000 characters"),
 });
 
-/** Whether Intl knows the zone (it refuses an unknown name with a RangeError). */
-function isKnownTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The recipient's time zone as their browser reports it (`Intl.DateTimeFormat().resolvedOptions().timeZone`),
  * sent with consent and finish so the certificate prints their times in their zone; checked with Intl.
@@ -109,7 +100,7 @@ export const ZSigningTimeZoneQuery = z.object({
     .max(64, "At most 64 characters")
     .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, "Not an IANA time zone name, e.g. Europe/Paris")
     // Kept as the browser sent it: Node's ICU would "canonicalise" Asia/Kolkata back to Asia/Calcutta.
-    .refine(isKnownTimeZone, "Unknown time zone")
+    .refine(isValidTimeZone, "Unknown time zone")
     .optional()
     .openapi({ description: "The signer's IANA time zone, e.g. Europe/Paris (the browser's)", example: "Europe/Paris" }),
 });
