@@ -187,7 +187,7 @@ export function nulDetails(value: unknown, root: string): TErrorDetails {
 }
 
 /**
- * Validates input at a boundary (route params, query, body; domain inputs): a schema failure, or a string
+ * Validates input at a boundary (route params, query, body; the CLI's options): a schema failure, or a string
  * with a NUL character or ill-formed Unicode in what the schema lets through, is a 422 with `details` by
  * dotted path.
  */
