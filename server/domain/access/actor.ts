@@ -37,10 +37,5 @@ export type TActor = {
   clientAddress: string | null;
 };
 
-/** How the actor shows in audit events. */
-export function auditAttribution(actor: Pick<TActor, "user" | "apiKey">): { actorUserId: string; apiKeyId: string | null } {
-  return { actorUserId: actor.user.id, apiKeyId: actor.apiKey?.id ?? null };
-}
-
 /** An actor admitted through the API door: always with the key used. */
 export type TKeyedActor = TActor & { apiKey: NonNullable<TActor["apiKey"]> };

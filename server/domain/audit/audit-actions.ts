@@ -27,6 +27,7 @@ export const AUDIT_SUBJECTS = {
       "package.signing_url_created",
       "package.seal_failed",
       "package.seal_retried",
+      "package.lock_broken",
       "session.opened",
       "session.consented",
       "session.declined",
@@ -57,7 +58,9 @@ export const AUDIT_SUBJECTS = {
     actions: ["signing_group.created", "signing_group.renamed", "signing_group.deleted", "signing_group.member_added", "signing_group.member_removed"],
   },
   custom_field: { actions: ["custom_field.created", "custom_field.updated", "custom_field.deleted"] },
-  webhook_endpoint: { actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated"] },
+  webhook_endpoint: {
+    actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated", "webhook.deliveries_replayed"],
+  },
 } as const satisfies Record<string, { actions: readonly string[]; records?: readonly string[] }>;
 
 export type TAuditSubjectType = keyof typeof AUDIT_SUBJECTS;

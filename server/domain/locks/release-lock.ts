@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { editLocks } from "@/server/db/schema";
-import { auditAttribution, type TActor } from "@/server/domain/access/actor";
+import type { TActor } from "@/server/domain/access/actor";
 import { assertOwner } from "@/server/domain/access/gates";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { assertNotLocked, findLock, type TLockedResource } from "./assert-not-locked";
 
 /**
@@ -18,14 +18,9 @@ export async function releaseLock(db: Db, actor: TActor, resource: TLockedResour
     if (!lock) return { released: false };
     if (lock.userId !== actor.user.id) {
       if (!opts.force) await assertNotLocked(tx, actor, resource);
-      await recordAudit(tx, {
-        organisationId: actor.organisation.id,
-        workspaceId: actor.workspace.id,
-        subjectType: resource.type,
-        subjectId: resource.id,
-        action: `${resource.type}.lock_broken`,
-        ...auditAttribution(actor),
-        data: { holder: { id: lock.userId, email: lock.email }, expiresAt: lock.expiresAt.toISOString() },
+      await auditChange(tx, actor, resource.id, `${resource.type}.lock_broken`, {
+        holder: { id: lock.userId, email: lock.email },
+        expiresAt: lock.expiresAt.toISOString(),
       });
     }
     const deleted = await tx

@@ -8,7 +8,7 @@
 import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookDeliveries as d } from "@/server/db/schema";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { findEndpoint } from "@/server/domain/webhooks/endpoints/find-endpoint";
 import { wakeDeliveryWorkers } from "@/server/domain/webhooks/events/wake-delivery-workers";
 import { errors } from "@/server/lib/errors";
@@ -59,17 +59,9 @@ export async function replayDeliveries(db: Db, actor: TActor, input: TReplayInpu
         updatedAt: at,
       })
       .where(and(exhausted, inArray(d.id, ids)));
-    await recordAudit(tx, {
-      organisationId: actor.organisation.id,
-      workspaceId: actor.workspace.id,
-      subjectType: "webhook_endpoint",
-      subjectId: endpoint.id,
-      action: "webhook.deliveries_replayed",
-      actorUserId: actor.user.id,
-      data: {
-        deliveryIds: ids,
-        ...("deliveryId" in input ? {} : { from: input.from.toISOString(), to: input.to.toISOString() }),
-      },
+    await auditChange(tx, actor, endpoint.id, "webhook.deliveries_replayed", {
+      deliveryIds: ids,
+      ...("deliveryId" in input ? {} : { from: input.from.toISOString(), to: input.to.toISOString() }),
     });
     return { replayed: ids.length, deliveryIds: ids };
   });
