@@ -8,16 +8,16 @@ import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findSigningGroup } from "./find-signing-group";
-import type { TAddSigningGroupMember } from "./schemas";
+import type { TAddSigningGroupMemberInput } from "./schemas";
 import { toSigningGroupView } from "./signing-group-view";
 
 export const memberExists = (email: string) => `${email} is already a member of this group`;
 
 /** Adds a person to a group (email lower-cased; 409 when already there). Returns the whole group. */
-export async function addSigningGroupMember(db: Db, actor: TActor, groupId: string, input: TAddSigningGroupMember) {
+export async function addSigningGroupMember(db: Db, actor: TActor, input: TAddSigningGroupMemberInput) {
   try {
     return await db.transaction(async (tx) => {
-      const group = await findSigningGroup(tx, actor, groupId, { forUpdate: true });
+      const group = await findSigningGroup(tx, actor, input.groupId, { forUpdate: true });
       const [existing] = await tx
         .select({ id: signingGroupMembers.id })
         .from(signingGroupMembers)

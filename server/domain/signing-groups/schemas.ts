@@ -18,6 +18,9 @@ export const ZSigningGroupParams = z.object({
   groupId: z.string().min(1).openapi({ example: "sgrp_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4" }),
 });
 export const ZSigningGroupMemberParams = ZSigningGroupParams.extend({ memberId: z.string().min(1) });
+/** Domain inputs: the operation's params (and body) merged, as the route parsed them. */
+export type TSigningGroupRef = z.output<typeof ZSigningGroupParams>;
+export type TSigningGroupMemberRef = z.output<typeof ZSigningGroupMemberParams>;
 
 export const ZSigningGroupMember = z
   .object({ id: z.string(), email: z.string().openapi({ description: "Lower-cased" }), name: z.string().nullable() })
@@ -61,3 +64,6 @@ export const ZUpdateSigningGroup = z.object({ name: ZName }).openapi("UpdateSign
 export type TUpdateSigningGroup = z.output<typeof ZUpdateSigningGroup>;
 
 export const ZDeletedSigningGroup = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export type TRenameSigningGroupInput = TSigningGroupRef & TUpdateSigningGroup;
+export type TAddSigningGroupMemberInput = TSigningGroupRef & TAddSigningGroupMember;

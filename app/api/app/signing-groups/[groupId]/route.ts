@@ -4,7 +4,7 @@ import { appDeleteSigningGroup, appUpdateSigningGroup } from "@/server/domain/si
 import { renameSigningGroup } from "@/server/domain/signing-groups/rename-signing-group";
 
 // PATCH /api/app/signing-groups/{groupId} – rename a group
-export const PATCH = appRoute(appUpdateSigningGroup, ({ db, actor, params, body }) => renameSigningGroup(db, actor, params.groupId, body));
+export const PATCH = appRoute(appUpdateSigningGroup, ({ db, actor, params, body }) => renameSigningGroup(db, actor, { ...params, ...body }));
 
 // DELETE /api/app/signing-groups/{groupId} – delete a group
-export const DELETE = appRoute(appDeleteSigningGroup, ({ db, actor, params }) => deleteSigningGroup(db, actor, params.groupId));
+export const DELETE = appRoute(appDeleteSigningGroup, ({ db, actor, params }) => deleteSigningGroup(db, actor, params));

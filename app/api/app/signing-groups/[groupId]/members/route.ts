@@ -3,4 +3,4 @@ import { addSigningGroupMember } from "@/server/domain/signing-groups/add-signin
 import { appAddSigningGroupMember } from "@/server/domain/signing-groups/operations";
 
 // POST /api/app/signing-groups/{groupId}/members – add a person to a group
-export const POST = appRoute(appAddSigningGroupMember, ({ db, actor, params, body }) => addSigningGroupMember(db, actor, params.groupId, body));
+export const POST = appRoute(appAddSigningGroupMember, ({ db, actor, params, body }) => addSigningGroupMember(db, actor, { ...params, ...body }));

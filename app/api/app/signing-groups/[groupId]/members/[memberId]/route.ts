@@ -3,4 +3,4 @@ import { appRemoveSigningGroupMember } from "@/server/domain/signing-groups/oper
 import { removeSigningGroupMember } from "@/server/domain/signing-groups/remove-signing-group-member";
 
 // DELETE /api/app/signing-groups/{groupId}/members/{memberId} – remove a person from a group
-export const DELETE = appRoute(appRemoveSigningGroupMember, ({ db, actor, params }) => removeSigningGroupMember(db, actor, params.groupId, params.memberId));
+export const DELETE = appRoute(appRemoveSigningGroupMember, ({ db, actor, params }) => removeSigningGroupMember(db, actor, params));
