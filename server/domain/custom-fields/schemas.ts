@@ -62,3 +62,7 @@ export const ZUpdateCustomField = z
 export type TUpdateCustomField = z.output<typeof ZUpdateCustomField>;
 
 export const ZDeletedCustomField = z.object({ id: z.string(), deleted: z.literal(true) });
+
+/** Domain inputs: the operation's params (and body) merged, as the route parsed them. */
+export type TCustomFieldRef = z.output<typeof ZCustomFieldParams>;
+export type TUpdateCustomFieldInput = TCustomFieldRef & TUpdateCustomField;

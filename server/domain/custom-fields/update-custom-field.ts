@@ -7,15 +7,15 @@ import { now } from "@/server/lib/clock";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { toCustomFieldView } from "./custom-field-view";
 import { findCustomField } from "./find-custom-field";
-import type { TUpdateCustomField } from "./schemas";
+import type { TUpdateCustomFieldInput } from "./schemas";
 
 /**
  * Changes a definition's label, active flag or template scope. The key is fixed: packages store their values
  * under it, so renaming it would orphan them (delete and define a new one instead).
  */
-export async function updateCustomField(db: Db, actor: TActor, customFieldId: string, input: TUpdateCustomField) {
+export async function updateCustomField(db: Db, actor: TActor, input: TUpdateCustomFieldInput) {
   return db.transaction(async (tx) => {
-    const before = await findCustomField(tx, actor, customFieldId, { forUpdate: true });
+    const before = await findCustomField(tx, actor, input.customFieldId, { forUpdate: true });
     if (input.templateId) await findTemplate(tx, actor, input.templateId);
     const changes = {
       ...(input.label !== undefined ? { label: input.label } : {}),
