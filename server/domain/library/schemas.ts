@@ -49,3 +49,7 @@ export const ZUpdateLibraryDocument = z
 export type TUpdateLibraryDocument = z.output<typeof ZUpdateLibraryDocument>;
 
 export const ZDeletedLibraryDocument = z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedLibraryDocument");
+
+/** Domain inputs: the operation's params (and body) merged, as the route parsed them. */
+export type TLibraryDocumentRef = z.output<typeof ZLibraryDocumentParams>;
+export type TUpdateLibraryDocumentInput = TLibraryDocumentRef & TUpdateLibraryDocument;

@@ -6,12 +6,12 @@ import { now } from "@/server/lib/clock";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findLibraryDocument } from "./find-library-document";
 import { toLibraryDocumentView } from "./library-document-view";
-import type { TUpdateLibraryDocument } from "./schemas";
+import type { TUpdateLibraryDocumentInput } from "./schemas";
 
 /** Renames a library document (or changes its description); the stored file is untouched. */
-export async function updateLibraryDocument(db: Db, actor: TActor, libraryDocumentId: string, input: TUpdateLibraryDocument) {
+export async function updateLibraryDocument(db: Db, actor: TActor, input: TUpdateLibraryDocumentInput) {
   return db.transaction(async (tx) => {
-    const before = await findLibraryDocument(tx, actor, libraryDocumentId, { forUpdate: true });
+    const before = await findLibraryDocument(tx, actor, input.libraryDocumentId, { forUpdate: true });
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),

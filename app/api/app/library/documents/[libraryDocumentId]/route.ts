@@ -4,7 +4,7 @@ import { appDeleteLibraryDocument, appUpdateLibraryDocument } from "@/server/dom
 import { updateLibraryDocument } from "@/server/domain/library/update-library-document";
 
 // PATCH /api/app/library/documents/{libraryDocumentId} – rename
-export const PATCH = appRoute(appUpdateLibraryDocument, ({ db, actor, params, body }) => updateLibraryDocument(db, actor, params.libraryDocumentId, body));
+export const PATCH = appRoute(appUpdateLibraryDocument, ({ db, actor, params, body }) => updateLibraryDocument(db, actor, { ...params, ...body }));
 
 // DELETE /api/app/library/documents/{libraryDocumentId} – remove from the library
-export const DELETE = appRoute(appDeleteLibraryDocument, ({ db, actor, params }) => deleteLibraryDocument(db, actor, params.libraryDocumentId));
+export const DELETE = appRoute(appDeleteLibraryDocument, ({ db, actor, params }) => deleteLibraryDocument(db, actor, params));
