@@ -39,7 +39,7 @@ describe("docs/webhooks.md", () => {
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     await raisePackageSent(t.db, actor, "pkg_1");
     await deliverDueWebhooks(t.db);
-    const rotated = await rotateEndpointSecret(t.db, actor, endpoint.id);
+    const rotated = await rotateEndpointSecret(t.db, actor, { endpointId: endpoint.id });
     await raisePackageSent(t.db, actor, "pkg_2");
     await deliverDueWebhooks(t.db);
 

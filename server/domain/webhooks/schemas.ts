@@ -57,6 +57,8 @@ export const ZWebhookDelivery = z
 export const ZEndpointParams = z.object({
   endpointId: z.string().min(1).openapi({ description: "The endpoint's id, as `id` in its answers", example: "whep_0abc" }),
 });
+/** Domain input naming one endpoint: the operation's params as the route parsed them. */
+export type TEndpointRef = z.output<typeof ZEndpointParams>;
 export const ZDeliveryParams = ZEndpointParams.extend({ deliveryId: z.string().min(1) });
 
 const ZEvents = z

@@ -29,7 +29,7 @@ describe("a claim made just before a pause", () => {
     const [claim] = await claimDeliveries(t.db, { limit: 10 });
     expect(claim).toMatchObject({ id, attempt: 1 });
 
-    await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: false });
     const sent = rx.received.length;
     expect(await performDelivery(t.db, claim!, { random: () => 0 })).toMatchObject({ kind: "recorded", status: "EXHAUSTED" });
 
@@ -51,7 +51,7 @@ describe("the send gate", () => {
     expect(claims).toHaveLength(3);
     const [keep, takenOver] = claims.filter((c) => c.endpointId !== pausedEndpoint.id);
     const onPaused = claims.find((c) => c.endpointId === pausedEndpoint.id)!;
-    await updateEndpoint(t.db, paused, pausedEndpoint.id, { enabled: false });
+    await updateEndpoint(t.db, paused, { endpointId: pausedEndpoint.id, enabled: false });
     await t.db.update(webhookDeliveries).set({ claimToken: "another-worker" }).where(eq(webhookDeliveries.id, takenOver!.id));
 
     const gate = createSendGate(t.db);

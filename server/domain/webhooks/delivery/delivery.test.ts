@@ -155,7 +155,7 @@ describe("endpoint health", () => {
     expect(row.failingSince).not.toBeNull();
     expect((await raisePackageSent(t.db, actor, "pkg_new")).deliveryIds).toEqual([]);
 
-    await updateEndpoint(t.db, actor, endpoint.id, { enabled: true });
+    await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: true });
     row = await endpointRow(t.db, endpoint.id);
     expect(row).toMatchObject({ consecutiveFailures: 0, failingSince: null, enabled: true });
     expect((await raisePackageSent(t.db, actor, "pkg_after")).deliveryIds).toHaveLength(1);
@@ -178,7 +178,7 @@ describe("endpoint health", () => {
     expect(await renderMetrics(t.db, clock)).toContain('foliosign_webhook_endpoints{state="Failing"} 1');
     expect((await raisePackageSent(t.db, actor, "pkg_skipped")).deliveryIds).toEqual([]);
 
-    await updateEndpoint(t.db, actor, endpoint.id, { enabled: true });
+    await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: true });
     expect((await getEndpointHealth(t.db, actor.workspace.id, clock))[0]?.state).toBe("ACTIVE");
   });
 
@@ -209,7 +209,7 @@ describe("endpoint health", () => {
       await t.db.update(webhookDeliveries).set({ claimToken: null, lockedUntil: null, attempts: 0 }).where(eq(webhookDeliveries.id, c.id));
     }
 
-    const paused = await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
+    const paused = await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: false });
     expect(paused.state).toBe("PAUSED");
     for (const id of [retrying, fresh]) {
       expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });

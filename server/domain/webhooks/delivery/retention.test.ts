@@ -71,7 +71,7 @@ describe("retention", () => {
       .set({ status: "FAILED", claimToken: "dead", attempts: 3, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
       .where(eq(webhookDeliveries.id, orphan!));
 
-    await updateEndpoint(t.db, actor, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: false });
     for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     const logged = await t.db.select().from(webhookAttempts);
     expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 3, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR })]);

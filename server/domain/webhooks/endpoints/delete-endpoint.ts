@@ -6,9 +6,11 @@ import { foldAttemptsIntoHistogram } from "@/server/domain/webhooks/delivery/att
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findEndpoint } from "./find-endpoint";
 import type { TActor } from "@/server/domain/access/actor";
+import type { TEndpointRef } from "@/server/domain/webhooks/schemas";
 
 /** Deletes the endpoint and, by cascade, its deliveries; an attempt in flight finds its claim gone and records nothing. */
-export async function deleteEndpoint(db: Db, actor: TActor, endpointId: string) {
+export async function deleteEndpoint(db: Db, actor: TActor, input: TEndpointRef) {
+  const { endpointId } = input;
   return db.transaction(async (tx) => {
     await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     // Its deliveries and attempts go by cascade: keep their durations in the cumulative metrics histogram.

@@ -3,6 +3,7 @@ import type { Db } from "@/server/db/client";
 import { webhookDeliveries, webhookEvents, type TDeliveryStatus } from "@/server/db/schema";
 import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
 import type { TActor } from "@/server/domain/access/actor";
+import type { TEndpointRef } from "@/server/domain/webhooks/schemas";
 import { toDeliveryView, toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
 
@@ -10,14 +11,13 @@ import { findEndpoint } from "./find-endpoint";
 export async function getEndpoint(
   db: Db,
   actor: TActor,
-  endpointId: string,
-  query: TPageQuery & { status?: TDeliveryStatus },
+  input: TEndpointRef & TPageQuery & { status?: TDeliveryStatus },
 ) {
-  const endpoint = await findEndpoint(db, actor, endpointId);
-  const { limit, offset } = pageWindow(query);
+  const endpoint = await findEndpoint(db, actor, input.endpointId);
+  const { limit, offset } = pageWindow(input);
   const where = and(
     eq(webhookDeliveries.endpointId, endpoint.id),
-    query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+    input.status ? eq(webhookDeliveries.status, input.status) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -34,7 +34,7 @@ export async function getEndpoint(
     ...toEndpointView(endpoint),
     deliveries: rows.map((r) => toDeliveryView(r.delivery, r.test)),
     deliveryCount: total?.n ?? 0,
-    page: query.page,
-    pageSize: query.pageSize,
+    page: input.page,
+    pageSize: input.pageSize,
   };
 }

@@ -5,6 +5,7 @@ import { now } from "@/server/lib/clock";
 import { encryptSecret } from "@/server/lib/crypto";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TActor } from "@/server/domain/access/actor";
+import type { TEndpointRef } from "@/server/domain/webhooks/schemas";
 import { toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
@@ -15,7 +16,8 @@ import { generateWebhookSecret } from "./generate-webhook-secret";
  * `v1=` entry) for 24 hours, so receivers can switch without losing a delivery. Rotating again within the
  * overlap retires the older previous secret at once: at most two secrets sign.
  */
-export async function rotateEndpointSecret(db: Db, actor: TActor, endpointId: string) {
+export async function rotateEndpointSecret(db: Db, actor: TActor, input: TEndpointRef) {
+  const { endpointId } = input;
   return db.transaction(async (tx) => {
     const current = await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     const secret = generateWebhookSecret();

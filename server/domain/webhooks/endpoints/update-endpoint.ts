@@ -17,20 +17,23 @@ import type { TActor } from "@/server/domain/access/actor";
 import { toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
 import { CLEARED_HEALTH } from "@/server/domain/webhooks/health/failing";
+import type { TEndpointRef } from "@/server/domain/webhooks/schemas";
 
-export type TUpdateEndpointInput = {
+/** The operation's params and body merged, as the route parsed them. */
+export type TUpdateEndpointInput = TEndpointRef & {
   url?: string;
   events?: TEventName[];
   description?: string | null;
   enabled?: boolean;
 };
 
-export async function updateEndpoint(db: Db, actor: TActor, endpointId: string, input: TUpdateEndpointInput) {
+export async function updateEndpoint(db: Db, actor: TActor, input: TUpdateEndpointInput) {
+  const { endpointId, ...changes } = input;
   // Tenancy first: another workspace's endpoint is 404 whatever the body says — never a 422 on `url`, and no
   // DNS lookup made on its behalf. The URL is vetted outside the transaction (DNS can be slow; no row lock is
   // held meanwhile), and the endpoint is found again, locked, inside it.
   await findEndpoint(db, actor, endpointId);
-  const url = input.url === undefined ? undefined : await assertRegistrableUrl(input.url);
+  const url = changes.url === undefined ? undefined : await assertRegistrableUrl(changes.url);
   return db.transaction(async (tx) => {
     await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     const at = now();
@@ -39,15 +42,15 @@ export async function updateEndpoint(db: Db, actor: TActor, endpointId: string, 
       .set({
         updatedAt: at,
         ...(url === undefined ? {} : { url }),
-        ...(input.events === undefined ? {} : { events: EVENT_NAMES.filter((n) => input.events!.includes(n)) }),
-        ...(input.description === undefined ? {} : { description: input.description }),
-        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-        ...(input.enabled === true ? CLEARED_HEALTH : {}),
+        ...(changes.events === undefined ? {} : { events: EVENT_NAMES.filter((n) => changes.events!.includes(n)) }),
+        ...(changes.description === undefined ? {} : { description: changes.description }),
+        ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
+        ...(changes.enabled === true ? CLEARED_HEALTH : {}),
       })
       .where(eq(webhookEndpoints.id, endpointId))
       .returning();
-    if (input.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
-    const changed = Object.fromEntries(Object.entries({ ...input, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
+    if (changes.enabled === false) await dropQueuedDeliveries(tx, sql`e.id = ${endpointId}`, at);
+    const changed = Object.fromEntries(Object.entries({ ...changes, ...(url === undefined ? {} : { url }) }).filter(([, v]) => v !== undefined));
     await auditChange(tx, actor, endpointId, "webhook.endpoint_updated", changed);
     return toEndpointView(row!);
   });

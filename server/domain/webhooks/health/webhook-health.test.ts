@@ -190,7 +190,7 @@ describe("webhook health figures", () => {
     setClock(() => AT);
     expect((await pruneDeliveries(t.db, { retentionDays: 30 })).deliveries).toBe(1);
     const ctx = workspaceActor(org.organisationId, org.workspaceId);
-    await deleteEndpoint(t.db, ctx, b);
+    await deleteEndpoint(t.db, ctx, { endpointId: b });
     expect(await t.db.select().from(webhookAttempts)).toHaveLength(1);
     expect(histogram(await renderMetrics(t.db, AT))).toBe(before);
 

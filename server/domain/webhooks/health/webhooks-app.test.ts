@@ -87,7 +87,7 @@ describe("sendTestEvent", () => {
   it("refuses a paused endpoint (409) and another workspace's endpoint (404)", async () => {
     const { org, scope } = await setup();
     const endpoint = await createEndpoint(t.db, scope, { url: rx.url });
-    await updateEndpoint(t.db, scope, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, scope, { endpointId: endpoint.id, enabled: false });
     expect((await rejection(sendTestEvent(t.db, scope, { endpointId: endpoint.id, event: "PACKAGE_SENT" }))).status).toBe(409);
 
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
@@ -144,11 +144,11 @@ describe("replayDeliveries", () => {
     clock = new Date(clock.getTime() + 3_600_000);
     const inRange = [(await raisePackageSent(t.db, scope, "pkg_b")).deliveryIds[0]!, (await raisePackageSent(t.db, scope, "pkg_c")).deliveryIds[0]!];
     // Pausing drops the queued deliveries: all three end EXHAUSTED "endpoint paused".
-    await updateEndpoint(t.db, scope, endpoint.id, { enabled: false });
+    await updateEndpoint(t.db, scope, { endpointId: endpoint.id, enabled: false });
     const range = { endpointId: endpoint.id, from: new Date(clock.getTime() - 60_000), to: new Date(clock.getTime() + 60_000) };
     expect((await rejection(replayDeliveries(t.db, scope, range))).status).toBe(409);
 
-    await updateEndpoint(t.db, scope, endpoint.id, { enabled: true });
+    await updateEndpoint(t.db, scope, { endpointId: endpoint.id, enabled: true });
     const result = await replayDeliveries(t.db, scope, range);
     expect([...result.deliveryIds].sort()).toEqual([...inRange].sort());
     const rows = await t.db.select({ id: webhookDeliveries.id, status: webhookDeliveries.status }).from(webhookDeliveries);
@@ -185,7 +185,7 @@ describe("checkDeliverySignature", () => {
     expect(unknown.message).toMatch(/cannot tell/);
 
     // After a rotation, a receiver already on the NEW secret cannot verify an attempt signed before it.
-    const rotated = await rotateEndpointSecret(t.db, scope, endpoint.id);
+    const rotated = await rotateEndpointSecret(t.db, scope, { endpointId: endpoint.id });
     const stale = await check(hex(rotated.secret, `${ts}.${body}`));
     expect(stale).toMatchObject({ match: false, differs: "secret", identified: true });
     expect(stale.message).toMatch(/current secret/);

@@ -8,7 +8,7 @@ import { appDeleteWebhook, appGetWebhook, appUpdateWebhook } from "@/server/doma
 export const GET = appRoute(appGetWebhook, ({ db, actor, params }) => getEndpointSummary(db, actor, params));
 
 // PATCH /api/app/webhooks/{endpointId} – edit settings; enabled false pauses, true resumes and clears the counter
-export const PATCH = appRoute(appUpdateWebhook, ({ db, actor, params, body }) => updateEndpoint(db, actor, params.endpointId, body));
+export const PATCH = appRoute(appUpdateWebhook, ({ db, actor, params, body }) => updateEndpoint(db, actor, { ...params, ...body }));
 
 // DELETE /api/app/webhooks/{endpointId} – delete the endpoint and its log
-export const DELETE = appRoute(appDeleteWebhook, ({ db, actor, params }) => deleteEndpoint(db, actor, params.endpointId));
+export const DELETE = appRoute(appDeleteWebhook, ({ db, actor, params }) => deleteEndpoint(db, actor, params));

@@ -3,4 +3,4 @@ import { rotateEndpointSecret } from "@/server/domain/webhooks/endpoints/rotate-
 import { appRotateWebhookSecret } from "@/server/domain/webhooks/operations";
 
 // POST /api/app/webhooks/{endpointId}/rotate-secret – new secret (shown once); the old one signs for 24 h more
-export const POST = appRoute(appRotateWebhookSecret, ({ db, actor, params }) => rotateEndpointSecret(db, actor, params.endpointId));
+export const POST = appRoute(appRotateWebhookSecret, ({ db, actor, params }) => rotateEndpointSecret(db, actor, params));
