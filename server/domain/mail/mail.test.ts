@@ -158,7 +158,7 @@ describe("sending through SMTP", () => {
     expect(doneOwner!.text).toContain(`Open the package: ${base}/packages/${pkg.id}`);
 
     // The package page's panel: every message about the package, oldest first, with its status.
-    const panel = await listMailForPackage(t.db, ownerActor(org), pkg.id);
+    const panel = await listMailForPackage(t.db, ownerActor(org), { packageId: pkg.id });
     // Oldest first; the three completed copies were queued in one statement at one instant, so their order
     // among themselves is not defined.
     const rowsOf = panel.map((m) => [m.kind, m.to.email, m.status]);
@@ -172,7 +172,7 @@ describe("sending through SMTP", () => {
       "COMPLETED zoe@example.test SENT",
     ]);
     const sibling = await createTestWorkspace(t.db, org.organisationId, "emea");
-    await expect(listMailForPackage(t.db, ownerActor(org, { id: sibling }), pkg.id)).rejects.toMatchObject({ status: 404 });
+    await expect(listMailForPackage(t.db, ownerActor(org, { id: sibling }), { packageId: pkg.id })).rejects.toMatchObject({ status: 404 });
   });
 
   it("a server that refuses once (451) → the attempt is recorded, retried after a minute, then SENT", async () => {

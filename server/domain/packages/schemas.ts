@@ -27,6 +27,8 @@ export const ZSessionStatus = z.enum(SESSION_STATUSES).openapi("RecipientSession
 });
 
 export const ZPackageParams = z.object({ packageId: z.string().min(1).openapi({ example: ID_EXAMPLE }) });
+/** Domain input naming one package: the operation's params as the route parsed them. */
+export type TPackageRef = z.output<typeof ZPackageParams>;
 export const ZPackageDocumentParams = ZPackageParams.extend({ documentId: z.string().min(1) });
 export const ZPackageSessionParams = ZPackageParams.extend({ sessionId: z.string().min(1) });
 
