@@ -5,7 +5,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "@/server/domain/packages/find-package";
 import { loadPackageView } from "@/server/domain/packages/load-package-view";
 import type { TPackageActor } from "@/server/domain/packages/package-actor";
-import type { TPackage } from "@/server/domain/packages/schemas";
+import type { TPackage, TPackageRef } from "@/server/domain/packages/schemas";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
@@ -16,9 +16,9 @@ import { errors } from "@/server/lib/errors";
  * the workers. 409 for a package whose sealing has not stopped (nothing to retry: it is pending, retrying on its
  * own, or the package is not being sealed).
  */
-export async function retrySeal(db: Db, actor: TPackageActor, packageId: string): Promise<TPackage> {
+export async function retrySeal(db: Db, actor: TPackageActor, input: TPackageRef): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (pkg.status !== "IN_PROGRESS" || !pkg.sealRequestedAt || !pkg.sealFailedAt) {
       throw errors.conflict("Sealing of this package has not stopped: there is nothing to retry");
     }

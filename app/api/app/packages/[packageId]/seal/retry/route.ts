@@ -3,4 +3,4 @@ import { appRetrySealOp } from "@/server/domain/sealing/operations";
 import { retrySeal } from "@/server/domain/sealing/retry-seal";
 
 // POST /api/app/packages/{packageId}/seal/retry – retry sealing that stopped
-export const POST = appRoute(appRetrySealOp, ({ db, actor, params }) => retrySeal(db, actor, params.packageId));
+export const POST = appRoute(appRetrySealOp, ({ db, actor, params }) => retrySeal(db, actor, params));
