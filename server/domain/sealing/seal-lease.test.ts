@@ -132,6 +132,9 @@ describe("the seal's lease", () => {
     let holder = (await claim(start))!;
     let leaseEnd = at(SEAL_LEASE_MS);
     for (let round = 0; round < 20; round++) {
+      // Each takeover counts an attempt; past SEAL_MAX_ATTEMPTS the claim would end sealing instead of taking
+      // over (seal-attempts.test.ts), which this race is not about: every round starts with attempts to spare.
+      await t.db.update(packages).set({ sealAttempts: 1 }).where(eq(packages.id, pkgId));
       const [renewed, taken] = await Promise.all([renewSealLease(t.db, holder, leaseEnd), claim(leaseEnd)]);
       expect(renewed !== Boolean(taken), `round ${round}`).toBe(true);
       const current = await row(pkgId);
