@@ -22,9 +22,18 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/server/http", "@/server/http/*", "**/server/http/*"], message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib." },
-            { group: ["@/server/jobs", "@/server/jobs/*", "**/server/jobs/*"], message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs." },
-            { group: ["@/server/auth", "@/server/auth/*", "**/server/auth/*"], message: "The domain must not import the session layer (server/auth): take a TActor." },
+            {
+              group: ["@/server/http", "@/server/http/*", "**/server/http/*"],
+              message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib.",
+            },
+            {
+              group: ["@/server/jobs", "@/server/jobs/*", "**/server/jobs/*"],
+              message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs.",
+            },
+            {
+              group: ["@/server/auth", "@/server/auth/*", "**/server/auth/*"],
+              message: "The domain must not import the session layer (server/auth): take a TActor.",
+            },
             { group: ["next", "next/*", "next-auth", "next-auth/*", "react", "react-dom", "react/*"], message: "The domain must not import Next or React." },
           ],
         },
@@ -34,8 +43,16 @@ export default defineConfig([
         "error",
         {
           zones: [
-            { target: "./server/domain", from: "./server/http", message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib." },
-            { target: "./server/domain", from: "./server/jobs", message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs." },
+            {
+              target: "./server/domain",
+              from: "./server/http",
+              message: "The domain must not import the HTTP layer (server/http): move what you need to server/lib.",
+            },
+            {
+              target: "./server/domain",
+              from: "./server/jobs",
+              message: "The domain must not import the worker (server/jobs): declare a job with defineJob from server/lib/jobs.",
+            },
             { target: "./server/domain", from: "./server/auth", message: "The domain must not import the session layer (server/auth): take a TActor." },
           ],
         },
@@ -80,5 +97,15 @@ export default defineConfig([
     files: ["**/*.test.ts", "server/test/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "public/pdfjs/**", ".scratch/**"]),
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    ".data/**",
+    "drizzle/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+    "public/pdfjs/**",
+    ".scratch/**",
+  ]),
 ]);

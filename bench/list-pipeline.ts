@@ -60,9 +60,11 @@ async function main() {
     };
     const run = async (count: number) => {
       let left = count;
-      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-        while (left-- > 0) await call();
-      }));
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (left-- > 0) await call();
+        }),
+      );
     };
     await run(500); // warm-up
     const cpu0 = process.cpuUsage();

@@ -106,7 +106,11 @@ async function main(): Promise<void> {
   const raw = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
   // What listPackages sends, captured by the driver on both pools (its hot reads bypass drizzle's logger).
   const captured: { query: string; params: unknown[]; generic: boolean }[] = [];
-  const traced = postgres(dbUrl.toString(), { max: 1, onnotice: () => {}, debug: (_conn, query, params) => void captured.push({ query, params, generic: false }) });
+  const traced = postgres(dbUrl.toString(), {
+    max: 1,
+    onnotice: () => {},
+    debug: (_conn, query, params) => void captured.push({ query, params, generic: false }),
+  });
   const tracedGeneric = postgres(dbUrl.toString(), {
     max: 1,
     onnotice: () => {},
@@ -175,7 +179,9 @@ async function main(): Promise<void> {
         const rows = q.generic
           ? await explainGeneric(q.query, q.params)
           : await raw.unsafe(`explain (analyze, buffers, costs off) ${q.query}`, q.params as never[]);
-        console.log(`    [${q.generic ? "generic plan" : "planned for its values"}] ${q.query.replace(/\s+/g, " ").slice(0, 140)}${q.query.length > 140 ? " …" : ""}`);
+        console.log(
+          `    [${q.generic ? "generic plan" : "planned for its values"}] ${q.query.replace(/\s+/g, " ").slice(0, 140)}${q.query.length > 140 ? " …" : ""}`,
+        );
         for (const r of rows) console.log(`      ${String(r["QUERY PLAN"])}`);
       }
     };
@@ -208,7 +214,10 @@ async function main(): Promise<void> {
     // BENCH_SERVER_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it exits (node --cpu-prof).
     // BENCH_SERVER_NODE_ARGS="--flag …": extra node flags for the server, to try a V8 setting.
     const profile = process.env.BENCH_SERVER_CPU_PROFILE;
-    const nodeArgs = [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])];
+    const nodeArgs = [
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+    ];
     const serverArgs = nodeArgs.length
       ? [...nodeArgs, "--import", "tsx", "server/start.ts"]
       : [path.join("node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"];
@@ -230,7 +239,7 @@ async function main(): Promise<void> {
     });
     const exited = new Promise<never>((_, reject) => server!.once("exit", (code) => reject(new Error(`the server exited (${code})`))));
     pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
-    for (const started = Date.now(); ; ) {
+    for (const started = Date.now(); ;) {
       const up = await pool
         .request({ method: "GET", path: "/api/health/live" })
         .then(async (r) => (await r.body.text(), r.statusCode === 200))
@@ -287,7 +296,10 @@ async function main(): Promise<void> {
 
     console.log(
       `bench:packages — PostgreSQL ${(await raw.unsafe("show server_version"))[0]!.server_version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ` +
-        `node ${process.version}, ${CONCURRENCY} requests in flight, ${SECONDS} s per measurement, ${ROUNDS} rounds; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+        `node ${process.version}, ${CONCURRENCY} requests in flight, ${SECONDS} s per measurement, ${ROUNDS} rounds; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
     );
     for (const size of [SMALL, LARGE]) {
       const t0 = performance.now();
@@ -349,7 +361,9 @@ async function main(): Promise<void> {
       const sent = body.data?.results.filter((r) => r.status === "sent").length ?? 0;
       if (res.statusCode !== 200 || sent !== 100) throw new Error(`bulk send answered ${res.statusCode}: ${sent} sent ${body.error ?? ""}`);
       const cpu = cpu0 === null || cpu1 === null ? "n/a" : `${(cpu1 - cpu0).toFixed(1)} s`;
-      console.log(`  ${size.toLocaleString("en").padStart(9)}: ${(took / 1000).toFixed(2)} s for 100 items (${(took / 100).toFixed(1)} ms per item), all sent; server CPU ${cpu}; load average ${os.loadavg()[0]!.toFixed(1)}`);
+      console.log(
+        `  ${size.toLocaleString("en").padStart(9)}: ${(took / 1000).toFixed(2)} s for 100 items (${(took / 100).toFixed(1)} ms per item), all sent; server CPU ${cpu}; load average ${os.loadavg()[0]!.toFixed(1)}`,
+      );
     }
 
     console.log(`\nSummary: medians over the ${ROUNDS} rounds (targets: p50 at 1 M ≤ 2 × p50 at 10 k; requests/s ≥ 0.5 × bare):`);

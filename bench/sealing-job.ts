@@ -49,10 +49,13 @@ async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number
   await new Promise((r) => setTimeout(r, 20));
   const before = process.memoryUsage.rss();
   let peak = before;
-  const timer = setInterval(() => {
-    if (FORCE_GC) gc();
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, FORCE_GC ? 20 : 5);
+  const timer = setInterval(
+    () => {
+      if (FORCE_GC) gc();
+      peak = Math.max(peak, process.memoryUsage.rss());
+    },
+    FORCE_GC ? 20 : 5,
+  );
   const start = performance.now();
   try {
     const result = await fn();
@@ -113,12 +116,32 @@ async function main(): Promise<void> {
     const key = (await createTestKey(db, org)).value;
     const packageId = newId("pkg");
     const at = new Date();
-    await db.insert(packages).values({ id: packageId, organisationId: org.organisationId, workspaceId: org.workspaceId, ownerUserId: org.userId, title: "Bench", status: "COMPLETED", completedAt: at });
+    await db.insert(packages).values({
+      id: packageId,
+      organisationId: org.organisationId,
+      workspaceId: org.workspaceId,
+      ownerUserId: org.userId,
+      title: "Bench",
+      status: "COMPLETED",
+      completedAt: at,
+    });
     const store = await getFileStore();
     const put = async (kind: "document" | "merged" | "certificate", size: number) => {
       const storageKey = `bench/${packageId}/${kind}`;
       const stored = await store.put(storageKey, body(size), { size, contentType: "application/pdf" });
-      await db.insert(sealedFiles).values({ id: newId("sfl"), organisationId: org.organisationId, workspaceId: org.workspaceId, packageId, kind, documentId: null, name: `${kind}.pdf`, storageKey, sha256: stored.sha256, size: stored.size, pages: 1 });
+      await db.insert(sealedFiles).values({
+        id: newId("sfl"),
+        organisationId: org.organisationId,
+        workspaceId: org.workspaceId,
+        packageId,
+        kind,
+        documentId: null,
+        name: `${kind}.pdf`,
+        storageKey,
+        sha256: stored.sha256,
+        size: stored.size,
+        pages: 1,
+      });
       return stored.sha256;
     };
     console.log(`${label}: storing a ${fmt(bytes)} merged file, a ${fmt(bytes)} document and a 64 KiB certificate…`);

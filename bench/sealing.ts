@@ -61,10 +61,16 @@ for (let i = 0; i <= runs; i++) {
   whole.push(wholeMs);
 }
 
-console.log(`sealing bench: 20 pages, 2 recipients × 10 fields, ${runs} runs after 1 warm-up, node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"})`);
+console.log(
+  `sealing bench: 20 pages, 2 recipients × 10 fields, ${runs} runs after 1 warm-up, node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"})`,
+);
 console.log(`  font files loaded once: ${fontMs.toFixed(0)} ms`);
 console.log(`  sealPdf (render certificate + stamp + append + sign): ${stats(single)}`);
 console.log(`  sealPackage (document + merged + standalone certificate): ${stats(whole)}`);
-console.log(`  sizes: original ${(sizes.original! / 1024).toFixed(0)} KiB, sealed ${(sizes.sealed! / 1024).toFixed(0)} KiB, merged ${(sizes.merged! / 1024).toFixed(0)} KiB, certificate ${(sizes.certificate! / 1024).toFixed(0)} KiB`);
+console.log(
+  `  sizes: original ${(sizes.original! / 1024).toFixed(0)} KiB, sealed ${(sizes.sealed! / 1024).toFixed(0)} KiB, merged ${(sizes.merged! / 1024).toFixed(0)} KiB, certificate ${(sizes.certificate! / 1024).toFixed(0)} KiB`,
+);
 const mem = process.memoryUsage();
-console.log(`  memory at the end: RSS ${(mem.rss / 1048576).toFixed(0)} MiB, JS heap ${(mem.heapUsed / 1048576).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 1048576).toFixed(0)} MiB`);
+console.log(
+  `  memory at the end: RSS ${(mem.rss / 1048576).toFixed(0)} MiB, JS heap ${(mem.heapUsed / 1048576).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 1048576).toFixed(0)} MiB`,
+);

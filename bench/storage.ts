@@ -55,10 +55,13 @@ async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number
   await new Promise((r) => setTimeout(r, 20));
   const before = process.memoryUsage.rss();
   let peak = before;
-  const timer = setInterval(() => {
-    if (FORCE_GC) gc();
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, FORCE_GC ? 20 : 5);
+  const timer = setInterval(
+    () => {
+      if (FORCE_GC) gc();
+      peak = Math.max(peak, process.memoryUsage.rss());
+    },
+    FORCE_GC ? 20 : 5,
+  );
   const start = performance.now();
   try {
     const result = await fn();
@@ -164,7 +167,10 @@ async function main(): Promise<void> {
     child.disconnect();
   }
   console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
   );
 }
 

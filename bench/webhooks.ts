@@ -65,7 +65,10 @@ type TReceiverMessage =
   | { type: "count"; ref: number; received: number };
 
 async function startReceiver() {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, "webhook-receiver.mjs"), [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child: ChildProcess = fork(path.join(import.meta.dirname, "webhook-receiver.mjs"), [], {
+    execArgv: [],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const arrived = new Map<string, number>();
   const arrivalWaiters = new Map<string, (t: number) => void>();
   const replies = new Map<number, (m: TReceiverMessage) => void>();
@@ -293,15 +296,30 @@ async function main(): Promise<void> {
     const ceilingRate = ceiling.rate;
 
     console.log(`Webhook delivery benchmark — ${new Date().toISOString()}`);
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, PostgreSQL (scratch database ${name}), load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    console.log(`method: in-process worker (concurrency ${CONCURRENCY}, per-endpoint cap ${WEBHOOK_LIMITS.perEndpointCap} of which retries ≤ ${WEBHOOK_LIMITS.perEndpointCap - WEBHOOK_LIMITS.firstAttemptReserve}); receiver node:http on 127.0.0.1 answering 200 at once, in a child process shared by the worker and the ceiling loop`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}, PostgreSQL (scratch database ${name}), load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
+    console.log(
+      `method: in-process worker (concurrency ${CONCURRENCY}, per-endpoint cap ${WEBHOOK_LIMITS.perEndpointCap} of which retries ≤ ${WEBHOOK_LIMITS.perEndpointCap - WEBHOOK_LIMITS.firstAttemptReserve}); receiver node:http on 127.0.0.1 answering 200 at once, in a child process shared by the worker and the ceiling loop`,
+    );
     console.log("");
     console.log(`fan-out commit, 1 event → ${FANOUT} endpoints (30 runs): p50 ${ms(pct(fanTimes, 50))}, p99 ${ms(pct(fanTimes, 99))}  [target ≤ 20 ms]`);
-    console.log(`commit → first attempt on an idle queue (${LATENCY_RUNS} runs): p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}  [target p99 ≤ 250 ms]`);
-    console.log(`end to end, ${EVENTS} events × ${ENDPOINTS} endpoints = ${total} deliveries committed in a burst (${burstCommitMs.toFixed(0)} ms) while the worker runs: ${(total / e2eSeconds).toFixed(0)} deliveries/s (first commit → last DELIVERED, ${e2eSeconds.toFixed(2)} s)`);
-    console.log(`worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; CPU: this process ${drainCpuSeconds.toFixed(2)} s, PostgreSQL ${cpuDelta(pgDrain0, pgDrain1)}, receiver ${cpuDelta(rxDrain0, rxDrain1)}; both cores busy ${machineBusy(machineDrain0, machineDrain1)})`);
+    console.log(
+      `commit → first attempt on an idle queue (${LATENCY_RUNS} runs): p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}  [target p99 ≤ 250 ms]`,
+    );
+    console.log(
+      `end to end, ${EVENTS} events × ${ENDPOINTS} endpoints = ${total} deliveries committed in a burst (${burstCommitMs.toFixed(0)} ms) while the worker runs: ${(total / e2eSeconds).toFixed(0)} deliveries/s (first commit → last DELIVERED, ${e2eSeconds.toFixed(2)} s)`,
+    );
+    console.log(
+      `worker drain, ${total} queued deliveries: ${workerRate.toFixed(0)} deliveries/s (${drainSeconds.toFixed(2)} s, worker start → last DELIVERED; CPU: this process ${drainCpuSeconds.toFixed(2)} s, PostgreSQL ${cpuDelta(pgDrain0, pgDrain1)}, receiver ${cpuDelta(rxDrain0, rxDrain1)}; both cores busy ${machineBusy(machineDrain0, machineDrain1)})`,
+    );
     for (const c of ceilings) {
-      console.log(`ceiling, bare undici POST loop (${total} requests, ${c.concurrency} concurrent, median of 3): ${c.rate.toFixed(0)} requests/s (CPU: this process ${c.cpuSeconds.toFixed(2)} s, receiver ${c.rx})${c === ceiling ? "  ← the ceiling" : ""}`);
+      console.log(
+        `ceiling, bare undici POST loop (${total} requests, ${c.concurrency} concurrent, median of 3): ${c.rate.toFixed(0)} requests/s (CPU: this process ${c.cpuSeconds.toFixed(2)} s, receiver ${c.rx})${c === ceiling ? "  ← the ceiling" : ""}`,
+      );
     }
     console.log(`ratio worker drain / ceiling: ${(workerRate / ceilingRate).toFixed(2)}  [target ≥ 0.5]`);
   } finally {

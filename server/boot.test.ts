@@ -30,17 +30,21 @@ function runUntilReady(signal: NodeJS.Signals): Promise<{ code: number | null; o
 }
 
 describe("shutdown", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)("on %s stops the worker, closes PGlite, releases its lock and exits 0", async (signal) => {
-    const { code, output } = await runUntilReady(signal);
-    expect(output).toContain(`received ${signal}, shutting down`);
-    expect(code).toBe(0);
-    const pgliteDir = path.resolve(dataDir, "pglite");
-    expect(existsSync(`${pgliteDir}.lock`)).toBe(false);
-    // The directory opens again at once, with the migrated schema intact.
-    const handle = await openPglite({ dataDir: pgliteDir });
-    const result = await handle.db.execute("select count(*)::int as n from organisations");
-    await handle.close();
-    expect(JSON.stringify(result)).toContain('"n":0');
-    // A child process that boots the app (tsx, migrations): slow on a loaded machine, so a generous limit.
-  }, 180_000);
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "on %s stops the worker, closes PGlite, releases its lock and exits 0",
+    async (signal) => {
+      const { code, output } = await runUntilReady(signal);
+      expect(output).toContain(`received ${signal}, shutting down`);
+      expect(code).toBe(0);
+      const pgliteDir = path.resolve(dataDir, "pglite");
+      expect(existsSync(`${pgliteDir}.lock`)).toBe(false);
+      // The directory opens again at once, with the migrated schema intact.
+      const handle = await openPglite({ dataDir: pgliteDir });
+      const result = await handle.db.execute("select count(*)::int as n from organisations");
+      await handle.close();
+      expect(JSON.stringify(result)).toContain('"n":0');
+      // A child process that boots the app (tsx, migrations): slow on a loaded machine, so a generous limit.
+    },
+    180_000,
+  );
 });

@@ -102,7 +102,10 @@ describe("createHttpServer", () => {
   it("a forged X-Forwarded-For does not pass the IP allowlist", async () => {
     const org = await createTestOrg(t.db);
     const key = await createTestKey(t.db, org);
-    await t.db.update(organisations).set({ ipAllowlist: ["203.0.113.0/24"] }).where(eq(organisations.id, org.organisationId));
+    await t.db
+      .update(organisations)
+      .set({ ipAllowlist: ["203.0.113.0/24"] })
+      .where(eq(organisations.id, org.organisationId));
     const base = await listen(accountHandler);
     const forged = await fetch(`${base}/api/v1/account`, {
       headers: { authorization: `Bearer ${key.value}`, "x-forwarded-for": "203.0.113.5", [CLIENT_ADDRESS_HEADER]: "203.0.113.6" },
@@ -111,7 +114,10 @@ describe("createHttpServer", () => {
     expect(await forged.json()).toEqual({ error: "IP address not allowed" });
 
     // Control: the same request from an allowed socket address passes.
-    await t.db.update(organisations).set({ ipAllowlist: ["127.0.0.1"] }).where(eq(organisations.id, org.organisationId));
+    await t.db
+      .update(organisations)
+      .set({ ipAllowlist: ["127.0.0.1"] })
+      .where(eq(organisations.id, org.organisationId));
     const allowed = await fetch(`${base}/api/v1/account`, { headers: { authorization: `Bearer ${key.value}` } });
     expect(allowed.status).toBe(200);
   });
@@ -233,7 +239,14 @@ describe("paths that do not decode (issue 24: a plain-text 500 before authentica
   it("leave every path that decodes to Next, untouched (a NUL in an API param is the route's 422)", async () => {
     const reached: string[] = [];
     const base = await listen(nextLike(reached));
-    const paths = ["/sign/abc%20d", "/api/v1/packages/pkg_1", "/api/v1/webhooks/%00", "/api/app/roles/r%C3%A9le", "/packages/%F0%9F%98%80?x=%ff", "/uploads/tok%2Fen"];
+    const paths = [
+      "/sign/abc%20d",
+      "/api/v1/packages/pkg_1",
+      "/api/v1/webhooks/%00",
+      "/api/app/roles/r%C3%A9le",
+      "/packages/%F0%9F%98%80?x=%ff",
+      "/uploads/tok%2Fen",
+    ];
     for (const path of paths) expect(await (await rawRequest(base, "GET", path)).body, path).toBe("next");
     expect(reached).toEqual(paths.map((p) => `GET ${p}`));
   });

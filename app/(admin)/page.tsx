@@ -48,7 +48,11 @@ export default async function OverviewPage() {
           </div>
           {awaiting.recent.length === 0 ? (
             <p className="mt-2 text-sm text-zinc-600">
-              Nothing is out for signing. <Link href="/packages/new" className="font-medium text-brand-700 underline">Send a package from a template</Link>.
+              Nothing is out for signing.{" "}
+              <Link href="/packages/new" className="font-medium text-brand-700 underline">
+                Send a package from a template
+              </Link>
+              .
             </p>
           ) : (
             <ul className="mt-3 divide-y divide-zinc-100">

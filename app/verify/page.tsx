@@ -12,8 +12,8 @@ export default function VerifyPage() {
       <div className="w-full max-w-lg rounded-xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8">
         <h1 className="text-xl font-semibold tracking-tight text-zinc-900">Verify a signed PDF</h1>
         <p className="mt-1 text-sm text-zinc-600">
-          Choose a PDF to learn whether this Foliosign instance sealed it and whether it has been changed since. The file is checked on this server and
-          is not kept.
+          Choose a PDF to learn whether this Foliosign instance sealed it and whether it has been changed since. The file is checked on this server and is not
+          kept.
         </p>
         <div className="mt-6">
           <VerifyForm />

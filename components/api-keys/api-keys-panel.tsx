@@ -34,11 +34,7 @@ export function ApiKeysPanel() {
   return (
     <>
       <Card>
-        <CardHeader
-          title="Keys"
-          description="Each key acts as one role in one workspace. Revoking is immediate and permanent."
-          actions={createButton}
-        />
+        <CardHeader title="Keys" description="Each key acts as one role in one workspace. Revoking is immediate and permanent." actions={createButton} />
         {keys.isPending ? (
           <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading keys…</p>
         ) : keys.isError ? (

@@ -64,9 +64,7 @@ function CreateKeyForm({ onCancel, onCreated, roles, workspaces }: Omit<TProps, 
           {general}
         </Alert>
       ) : null}
-      {roles.length === 0 ? (
-        <Alert tone="warning">No role has API access. Give a role API access under Settings → Roles first.</Alert>
-      ) : null}
+      {roles.length === 0 ? <Alert tone="warning">No role has API access. Give a role API access under Settings → Roles first.</Alert> : null}
       <Field label="Name" error={details.name} hint="What the key is for, e.g. “CRM integration”.">
         {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} data-autofocus />}
       </Field>

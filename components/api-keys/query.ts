@@ -28,8 +28,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (keyId: string) =>
-      apiFetch<TJson<TRevokedApiKey>>(`/api/app/api-keys/${encodeURIComponent(keyId)}/revoke`, { method: "POST" }),
+    mutationFn: (keyId: string) => apiFetch<TJson<TRevokedApiKey>>(`/api/app/api-keys/${encodeURIComponent(keyId)}/revoke`, { method: "POST" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.list(), exact: true }),
   });
 }

@@ -34,7 +34,9 @@ export function SetupForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {general ? <Alert tone="error">{general}</Alert> : null}
       <Field label="Organisation name" error={details.organisationName}>
-        {(p) => <Input {...p} name="organisationName" autoComplete="organization" value={values.organisationName} onChange={set("organisationName")} required />}
+        {(p) => (
+          <Input {...p} name="organisationName" autoComplete="organization" value={values.organisationName} onChange={set("organisationName")} required />
+        )}
       </Field>
       <Field label="Your name" error={details.name}>
         {(p) => <Input {...p} name="name" autoComplete="name" value={values.name} onChange={set("name")} required />}

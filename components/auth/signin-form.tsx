@@ -57,7 +57,15 @@ export function SignInForm({ next, initialEmail = "" }: { next?: string; initial
       </Field>
       <Field label="Password">
         {(p) => (
-          <Input {...p} name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <Input
+            {...p}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         )}
       </Field>
       <Button type="submit" className="w-full" pending={signIn.isPending}>

@@ -54,11 +54,28 @@ function CustomFieldForm({ field, templates, onDone }: { field?: TCustomField; t
         hint={field ? "The key cannot change: packages store their values under it." : "Letters, digits, _ . and -, starting with a letter, e.g. costCentre."}
       >
         {(p) => (
-          <Input {...p} value={key} maxLength={64} disabled={Boolean(field)} data-autofocus={field ? undefined : true} className="font-mono" onChange={(e) => setKey(e.target.value)} />
+          <Input
+            {...p}
+            value={key}
+            maxLength={64}
+            disabled={Boolean(field)}
+            data-autofocus={field ? undefined : true}
+            className="font-mono"
+            onChange={(e) => setKey(e.target.value)}
+          />
         )}
       </Field>
       <Field label="Label" error={details.label}>
-        {(p) => <Input {...p} value={label} maxLength={200} data-autofocus={field ? true : undefined} placeholder="e.g. Cost centre" onChange={(e) => setLabel(e.target.value)} />}
+        {(p) => (
+          <Input
+            {...p}
+            value={label}
+            maxLength={200}
+            data-autofocus={field ? true : undefined}
+            placeholder="e.g. Cost centre"
+            onChange={(e) => setLabel(e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Applies to" error={details.templateId} hint="Packages from every template, or only from one.">
         {(p) => (

@@ -39,7 +39,9 @@ export function CustomFieldsPanel({ canManage, templates }: { canManage: boolean
         ) : fields.isError ? (
           <div className="p-6">
             <Alert tone={planLacksFeature ? "warning" : "error"} title={planLacksFeature ? "Not in your plan" : undefined}>
-              {planLacksFeature ? "Your plan does not include custom fields. The operator of this instance can enable them with set-plan." : errorMessage(fields.error)}
+              {planLacksFeature
+                ? "Your plan does not include custom fields. The operator of this instance can enable them with set-plan."
+                : errorMessage(fields.error)}
             </Alert>
           </div>
         ) : list.length === 0 ? (

@@ -21,4 +21,3 @@ export function pixelsToPoints(point: TPoint, scale: number): TPoint {
   if (scale <= 0) return { x: 0, y: 0 };
   return { x: point.x / scale, y: point.y / scale };
 }
-

@@ -7,7 +7,12 @@ import { ApiError, type TFieldErrors } from "./api-client";
  * fraction 0..1 as bytes leave the browser. Resolves with `data`, rejects with an ApiError like apiFetch. The
  * library's upload and a template document's one-time upload URL both go through here.
  */
-export function uploadFile<T>(url: string, file: File, onProgress: (fraction: number) => void, contentType = file.type || "application/octet-stream"): Promise<T> {
+export function uploadFile<T>(
+  url: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  contentType = file.type || "application/octet-stream",
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", url);

@@ -11,7 +11,12 @@ type TUpload = { key: string; fileName: string; progress: number; state: "upload
 
 /** The document's name in the library: the file's name without its `.pdf`. */
 function nameOf(file: File): string {
-  return file.name.replace(/\.pdf$/i, "").trim().slice(0, 200) || "Untitled document";
+  return (
+    file.name
+      .replace(/\.pdf$/i, "")
+      .trim()
+      .slice(0, 200) || "Untitled document"
+  );
 }
 
 /**
@@ -35,12 +40,10 @@ export function UploadZone({ maxBytes }: { maxBytes: number }) {
       setUploads((list) => [...list, { key, fileName: file.name, progress: 0, state: "uploading" }]);
       // mutateAsync, not mutate with callbacks: mutate's callbacks fire for the latest call only, and several
       // files upload at once.
-      upload
-        .mutateAsync({ file, name: nameOf(file), onProgress: (progress) => patch(key, { progress }) })
-        .then(
-          () => patch(key, { state: "done", progress: 1 }),
-          (error: unknown) => patch(key, { state: "error", error: errorMessage(error) ?? "Upload failed" }),
-        );
+      upload.mutateAsync({ file, name: nameOf(file), onProgress: (progress) => patch(key, { progress }) }).then(
+        () => patch(key, { state: "done", progress: 1 }),
+        (error: unknown) => patch(key, { state: "error", error: errorMessage(error) ?? "Upload failed" }),
+      );
     }
   }
 

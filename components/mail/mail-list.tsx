@@ -92,7 +92,11 @@ export function MailList() {
                         {KIND_LABELS[m.kind]}
                         <span className="md:hidden"> · {formatDateTime(m.sentAt ?? m.createdAt)}</span>
                       </div>
-                      {m.lastError ? <div className="truncate text-xs text-red-700" title={m.lastError}>{m.lastError}</div> : null}
+                      {m.lastError ? (
+                        <div className="truncate text-xs text-red-700" title={m.lastError}>
+                          {m.lastError}
+                        </div>
+                      ) : null}
                     </TD>
                     <TD className="hidden whitespace-nowrap lg:table-cell">{KIND_LABELS[m.kind]}</TD>
                     <TD>

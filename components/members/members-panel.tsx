@@ -96,11 +96,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ""}?`}
-        description={
-          <>
-            {removing?.email} can no longer sign in, and every API key they issued stops working at once (401). Packages and audit history stay.
-          </>
-        }
+        description={<>{removing?.email} can no longer sign in, and every API key they issued stops working at once (401). Packages and audit history stay.</>}
         confirmLabel="Remove member"
         pending={remove.isPending}
         error={remove.isError ? errorMessage(remove.error) : null}
@@ -120,7 +116,6 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
       />
     </>
   );
-
 }
 
 type TTableProps = {

@@ -44,7 +44,19 @@ type TActionDialogProps = {
  * Every package action asks first. The inputs an action needs (a reason, a time, a member) are in the dialog's
  * form, and the API's refusal is shown inside it, so the user sees why without losing what they typed.
  */
-export function ActionDialog({ open, title, description, confirmLabel, onConfirm, onCancel, pending, error, destructive, confirmDisabled, children }: TActionDialogProps) {
+export function ActionDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  pending,
+  error,
+  destructive,
+  confirmDisabled,
+  children,
+}: TActionDialogProps) {
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!confirmDisabled) onConfirm();

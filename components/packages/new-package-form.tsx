@@ -248,13 +248,33 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
         {remindOn ? (
           <div className="grid gap-3 sm:grid-cols-3">
             <Field label="First after (days)" error={reminderErrors.first}>
-              {(p) => <Input {...p} type="number" min={1} max={365} value={reminders.firstAfterDays} onChange={(e) => setReminders((r) => ({ ...r, firstAfterDays: e.target.value }))} />}
+              {(p) => (
+                <Input
+                  {...p}
+                  type="number"
+                  min={1}
+                  max={365}
+                  value={reminders.firstAfterDays}
+                  onChange={(e) => setReminders((r) => ({ ...r, firstAfterDays: e.target.value }))}
+                />
+              )}
             </Field>
             <Field label="Then every (days)" error={reminderErrors.repeat}>
-              {(p) => <Input {...p} type="number" min={1} max={365} value={reminders.repeatEveryDays} onChange={(e) => setReminders((r) => ({ ...r, repeatEveryDays: e.target.value }))} />}
+              {(p) => (
+                <Input
+                  {...p}
+                  type="number"
+                  min={1}
+                  max={365}
+                  value={reminders.repeatEveryDays}
+                  onChange={(e) => setReminders((r) => ({ ...r, repeatEveryDays: e.target.value }))}
+                />
+              )}
             </Field>
             <Field label="At most (reminders)" error={reminderErrors.max}>
-              {(p) => <Input {...p} type="number" min={0} max={20} value={reminders.max} onChange={(e) => setReminders((r) => ({ ...r, max: e.target.value }))} />}
+              {(p) => (
+                <Input {...p} type="number" min={0} max={20} value={reminders.max} onChange={(e) => setReminders((r) => ({ ...r, max: e.target.value }))} />
+              )}
             </Field>
           </div>
         ) : null}

@@ -10,7 +10,14 @@ import type { TPackage } from "./query";
 type TStatus = TPackage["status"];
 
 function pkg(status: TStatus): TPackage {
-  const session = { id: "ses_1", status: status === "DRAFT" || status === "SCHEDULED" ? "PENDING" : "SENT", order: 0, email: "tenant@example.com", name: null, roleName: null };
+  const session = {
+    id: "ses_1",
+    status: status === "DRAFT" || status === "SCHEDULED" ? "PENDING" : "SENT",
+    order: 0,
+    email: "tenant@example.com",
+    name: null,
+    roleName: null,
+  };
   return { id: "pkg_1", status, recipientSessions: [session] } as unknown as TPackage;
 }
 

@@ -223,7 +223,18 @@ export function PackageActions({
         }}
       >
         <Field label="Send at" hint={`Your time zone: ${browserTimeZone()}.`} error={scheduleInPast ? "Choose a time in the future" : undefined}>
-          {(p) => <Input {...p} type="datetime-local" value={when} onChange={(e) => { setWhen(e.target.value); setScheduleInPast(false); }} data-autofocus />}
+          {(p) => (
+            <Input
+              {...p}
+              type="datetime-local"
+              value={when}
+              onChange={(e) => {
+                setWhen(e.target.value);
+                setScheduleInPast(false);
+              }}
+              data-autofocus
+            />
+          )}
         </Field>
       </ActionDialog>
       <ActionDialog

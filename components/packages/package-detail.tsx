@@ -75,7 +75,19 @@ function keyDates(p: TPackage): [string, string][] {
   return rows.filter((r): r is [string, string] => r[1] !== null);
 }
 
-function Section({ title, description, children, testId, className }: { title: string; description?: ReactNode; children: ReactNode; testId?: string; className?: string }) {
+function Section({
+  title,
+  description,
+  children,
+  testId,
+  className,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
   return (
     <Card className={className}>
       <CardHeader title={title} description={description} />
@@ -116,7 +128,10 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
   if (query.isError) {
     return (
       <Alert tone="error" title="The package could not be loaded">
-        {errorMessage(query.error)} <Link href="/packages" className="font-medium underline">Back to packages</Link>
+        {errorMessage(query.error)}{" "}
+        <Link href="/packages" className="font-medium underline">
+          Back to packages
+        </Link>
       </Alert>
     );
   }
@@ -163,10 +178,12 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
             {pkg.scheduleError}
           </Alert>
         ) : null}
-        {pkg.status === "VOID" && pkg.voidReason ? <Alert tone="warning" title="Voided">{pkg.voidReason}</Alert> : null}
-        {pkg.status === "ON_HOLD" ? (
-          <Alert tone="warning">On hold: recipients cannot sign and no reminders go out until it is resumed.</Alert>
+        {pkg.status === "VOID" && pkg.voidReason ? (
+          <Alert tone="warning" title="Voided">
+            {pkg.voidReason}
+          </Alert>
         ) : null}
+        {pkg.status === "ON_HOLD" ? <Alert tone="warning">On hold: recipients cannot sign and no reminders go out until it is resumed.</Alert> : null}
         <PackageActions pkg={pkg} canSend={canSend} ask={ask} sessionId={sessionId} onAsk={onAsk} />
       </header>
 
@@ -198,7 +215,12 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                       <p className="font-medium break-all text-zinc-900">{s.name ?? s.email ?? "—"}</p>
                       <p className="text-sm break-all text-zinc-600">
                         {s.name ? s.email : null}
-                        {s.roleName ? <span className="text-zinc-500">{s.name ? " · " : ""}{s.roleName}</span> : null}
+                        {s.roleName ? (
+                          <span className="text-zinc-500">
+                            {s.name ? " · " : ""}
+                            {s.roleName}
+                          </span>
+                        ) : null}
                       </p>
                       {s.declineReason ? <p className="mt-1 text-sm text-red-700">Declined: {s.declineReason}</p> : null}
                     </div>
@@ -243,7 +265,11 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                   <li key={d.id} className="flex items-center justify-between gap-4 px-6 py-3 text-sm">
                     <span className="min-w-0 truncate font-medium text-zinc-900">{d.name}</span>
                     <span className="shrink-0 text-zinc-500">
-                      {d.uploadState === "AWAITING_UPLOAD" ? "Waiting for upload" : d.pageCount ? `${d.pageCount} ${d.pageCount === 1 ? "page" : "pages"}` : "PDF"}
+                      {d.uploadState === "AWAITING_UPLOAD"
+                        ? "Waiting for upload"
+                        : d.pageCount
+                          ? `${d.pageCount} ${d.pageCount === 1 ? "page" : "pages"}`
+                          : "PDF"}
                     </span>
                   </li>
                 ))}

@@ -35,7 +35,9 @@ function SealingStatus({ id, sealing, canSend }: { id: string; sealing: TSealing
         <p>
           {sealing.failedAt ? `Stopped ${formatDateTime(sealing.failedAt)}. ` : null}
           Every recipient has signed, but the signed PDF and the certificate could not be made, and no further attempt will run on its own.
-          {canSend ? " Retry once the cause is fixed (your administrator can read the server log), or void the package." : " Ask someone who can send packages to retry it, or your administrator to look at the server log."}
+          {canSend
+            ? " Retry once the cause is fixed (your administrator can read the server log), or void the package."
+            : " Ask someone who can send packages to retry it, or your administrator to look at the server log."}
         </p>
         {canSend ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
@@ -53,8 +55,8 @@ function SealingStatus({ id, sealing, canSend }: { id: string; sealing: TSealing
       <Alert tone="error" title={`Sealing failed ${sealing.attempts === 1 ? "once" : `${sealing.attempts} times`}: retrying automatically`}>
         <p data-testid="sealing-error">Last error: {sealing.lastError ?? "the attempt failed without a reason."}</p>
         <p>
-          Next attempt {nextAttempt(sealing)}. Every recipient has signed; the signed PDF and the certificate will be here as soon as an
-          attempt succeeds. If this keeps failing, ask your administrator to look at the server log.
+          Next attempt {nextAttempt(sealing)}. Every recipient has signed; the signed PDF and the certificate will be here as soon as an attempt succeeds. If
+          this keeps failing, ask your administrator to look at the server log.
         </p>
       </Alert>
     );

@@ -76,7 +76,13 @@ export function PackageShares({ pkg }: { pkg: Pick<TPackage, "id" | "ownerUserId
                 </p>
               </div>
               {canManage ? (
-                <Button size="sm" variant="danger-ghost" className="shrink-0" onClick={() => setRemoving({ ...s, id: s.userId })} aria-label={`Stop sharing with ${s.name}`}>
+                <Button
+                  size="sm"
+                  variant="danger-ghost"
+                  className="shrink-0"
+                  onClick={() => setRemoving({ ...s, id: s.userId })}
+                  aria-label={`Stop sharing with ${s.name}`}
+                >
                   Remove
                 </Button>
               ) : null}
@@ -113,7 +119,9 @@ export function PackageShares({ pkg }: { pkg: Pick<TPackage, "id" | "ownerUserId
           <p className="text-xs text-zinc-500">They see this package, its documents and its timeline, even if their role does not show every package.</p>
         </form>
       ) : (
-        <p className="border-t border-zinc-100 px-6 py-3 text-xs text-zinc-500">Only the package&apos;s owner and members who can see every package can change this.</p>
+        <p className="border-t border-zinc-100 px-6 py-3 text-xs text-zinc-500">
+          Only the package&apos;s owner and members who can see every package can change this.
+        </p>
       )}
       <ConfirmItemDialog
         item={removing}

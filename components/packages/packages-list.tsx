@@ -91,7 +91,10 @@ export function PackagesList() {
             {data.packages.map((p) => (
               <TR key={p.id} data-testid="package-row">
                 <TD className="max-w-[14rem] sm:max-w-md">
-                  <Link href={`/packages/${encodeURIComponent(p.id)}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                  <Link
+                    href={`/packages/${encodeURIComponent(p.id)}`}
+                    className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline"
+                  >
                     {p.title}
                   </Link>
                   <p className="truncate text-xs text-zinc-500 md:hidden">
@@ -113,7 +116,13 @@ export function PackagesList() {
         </Table>
       )}
       {data ? (
-        <ListPager noun="Package" totalCount={data.totalCount} pageSize={PACKAGES_PAGE_SIZE} page={filters.page} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
+        <ListPager
+          noun="Package"
+          totalCount={data.totalCount}
+          pageSize={PACKAGES_PAGE_SIZE}
+          page={filters.page}
+          onPage={(page) => setFilters((f) => ({ ...f, page }))}
+        />
       ) : null}
     </Card>
   );

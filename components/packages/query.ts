@@ -185,9 +185,7 @@ export function useResumePackage(id: string) {
 }
 
 export function useVoidPackage(id: string) {
-  return usePackageMutation(id, (reason: string) =>
-    apiFetch<TPackage>(`${pkg(id)}/void`, { method: "POST", body: reason.trim() ? { reason } : {} }),
-  );
+  return usePackageMutation(id, (reason: string) => apiFetch<TPackage>(`${pkg(id)}/void`, { method: "POST", body: reason.trim() ? { reason } : {} }));
 }
 
 export function useRemindPackage(id: string) {

@@ -16,7 +16,9 @@ export function SealingProblems() {
   const plural = (n: number) => (n === 1 ? "" : "s");
   const title = [
     problems.failed > 0 ? `Sealing stopped for ${problems.failed} package${plural(problems.failed)}` : null,
-    retrying > 0 ? `${problems.failed > 0 ? "failing for" : "Sealing is failing for"} ${retrying} ${problems.failed > 0 ? "more" : `package${plural(retrying)}`}, retrying automatically` : null,
+    retrying > 0
+      ? `${problems.failed > 0 ? "failing for" : "Sealing is failing for"} ${retrying} ${problems.failed > 0 ? "more" : `package${plural(retrying)}`}, retrying automatically`
+      : null,
   ]
     .filter(Boolean)
     .join("; ");

@@ -55,8 +55,8 @@ export function PlanPanel() {
         </CardBody>
       </Card>
       <Alert tone="info" title="Set by the operator">
-        On a self-hosted instance the operator sets the plan from the server, for example{" "}
-        <code className="font-mono text-xs">npm run admin -- set-plan …</code>. Owners and members can read it here.
+        On a self-hosted instance the operator sets the plan from the server, for example <code className="font-mono text-xs">npm run admin -- set-plan …</code>
+        . Owners and members can read it here.
       </Alert>
     </div>
   );

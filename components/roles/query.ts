@@ -27,8 +27,7 @@ export function useCreateRole() {
 export function useUpdateRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...changes }: TUpdateRole) =>
-      apiFetch<{ id: string }>(`/api/app/roles/${encodeURIComponent(id)}`, { method: "PATCH", body: changes }),
+    mutationFn: ({ id, ...changes }: TUpdateRole) => apiFetch<{ id: string }>(`/api/app/roles/${encodeURIComponent(id)}`, { method: "PATCH", body: changes }),
     // The keys list shows each key's role ("Can do"), so a renamed role changes it too.
     onSuccess: () =>
       Promise.all([

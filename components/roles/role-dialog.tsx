@@ -60,11 +60,7 @@ function RoleForm({ role, onDone }: { role?: TRole; onDone: () => void }) {
         <legend className="mb-2 text-sm font-medium text-zinc-800">Permissions</legend>
         {PERMISSION_LABELS.map((p) => (
           <label key={p.key} className="flex items-start gap-3 rounded-md border border-zinc-200 px-3 py-2.5 hover:bg-zinc-50">
-            <Checkbox
-              className="mt-0.5"
-              checked={values[p.key]}
-              onChange={(e) => setValues((v) => ({ ...v, [p.key]: e.target.checked }))}
-            />
+            <Checkbox className="mt-0.5" checked={values[p.key]} onChange={(e) => setValues((v) => ({ ...v, [p.key]: e.target.checked }))} />
             <span>
               <span className="block text-sm font-medium text-zinc-900">{p.label}</span>
               <span className="block text-xs text-zinc-500">{p.description}</span>

@@ -10,9 +10,7 @@ export function NotFoundMessage({ signedIn }: { signedIn: boolean }) {
     <div className="px-6 py-12 text-center" role="alert">
       <p className="text-sm font-semibold tracking-wide text-brand-700">404 · Not found</p>
       <h1 className="mt-2 text-lg font-semibold text-zinc-900">There is no page at this address.</h1>
-      <p className="mt-1 text-sm text-zinc-500">
-        The link may be mistyped, or what it pointed to was deleted or belongs to another workspace.
-      </p>
+      <p className="mt-1 text-sm text-zinc-500">The link may be mistyped, or what it pointed to was deleted or belongs to another workspace.</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Link href="/" className={buttonClasses("primary", "md")}>
           {signedIn ? "Back to the overview" : "Go to Foliosign"}

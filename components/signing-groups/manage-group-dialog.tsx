@@ -12,7 +12,17 @@ import { useAddSigningGroupMember, useRemoveSigningGroupMember, useRenameSigning
 /** Rename a group and add or remove its members; each change is saved at once. */
 export function ManageGroupDialog({ group, onClose }: { group: TSigningGroup | null; onClose: () => void }) {
   return (
-    <Dialog open={group !== null} onClose={onClose} size="lg" title={group ? `Edit “${group.name}”` : "Edit group"} footer={<Button variant="secondary" onClick={onClose}>Done</Button>}>
+    <Dialog
+      open={group !== null}
+      onClose={onClose}
+      size="lg"
+      title={group ? `Edit “${group.name}”` : "Edit group"}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
       {group ? (
         <div className="space-y-6">
           <RenameForm group={group} />
@@ -59,7 +69,9 @@ function Members({ group }: { group: TSigningGroup }) {
       <h3 className="text-sm font-medium text-zinc-800">Members</h3>
       {remove.isError ? <Alert tone="error">{errorMessage(remove.error)}</Alert> : null}
       {group.members.length === 0 ? (
-        <p className="rounded-md border border-dashed border-zinc-300 px-3 py-4 text-center text-sm text-zinc-500">No one yet. Add the people who may sign for this group below.</p>
+        <p className="rounded-md border border-dashed border-zinc-300 px-3 py-4 text-center text-sm text-zinc-500">
+          No one yet. Add the people who may sign for this group below.
+        </p>
       ) : (
         <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
           {group.members.map((m) => (
@@ -122,4 +134,3 @@ function AddMemberForm({ groupId }: { groupId: string }) {
     </form>
   );
 }
-

@@ -133,7 +133,15 @@ export function SignatureDialog({ open, initials, defaultText, onClose, onSave }
             <label htmlFor={typedId} className="block text-sm font-medium text-zinc-800">
               {initials ? "Type your initials" : "Type your signature"}
             </label>
-            <Input id={typedId} dir="auto" value={text} maxLength={initials ? 12 : 120} autoComplete="name" data-autofocus onChange={(e) => setText(e.target.value)} />
+            <Input
+              id={typedId}
+              dir="auto"
+              value={text}
+              maxLength={initials ? 12 : 120}
+              autoComplete="name"
+              data-autofocus
+              onChange={(e) => setText(e.target.value)}
+            />
             <div
               className="flex min-h-20 items-center justify-center overflow-hidden rounded-md border border-zinc-200 bg-zinc-50 px-3 text-3xl text-zinc-900"
               style={{ fontFamily: HANDWRITING_FONT }}

@@ -17,7 +17,11 @@ const PAGES: Record<TEndReason, { title: string; body: string; tone: "done" | "w
     tone: "wait",
   },
   VOIDED: { title: "This document was cancelled", body: "The sender voided it, so it can no longer be signed. There is nothing you need to do.", tone: "stop" },
-  EXPIRED: { title: "This document has expired", body: "Its signing deadline has passed. Ask the sender to send it again if it still needs your signature.", tone: "stop" },
+  EXPIRED: {
+    title: "This document has expired",
+    body: "Its signing deadline has passed. Ask the sender to send it again if it still needs your signature.",
+    tone: "stop",
+  },
   DELETED: { title: "This document is no longer available", body: "The sender removed it. There is nothing you need to do.", tone: "stop" },
   COMPLETED: { title: "Everyone has signed", body: "The document is complete. You will receive the signed copy by email.", tone: "done" },
   FINISHED: {
@@ -44,8 +48,24 @@ const ICONS = {
  * The clear page a link shows when there is nothing to sign: not an error, a sentence saying what happened. Once
  * the package is sealed (`signedCopy`) the same link — the one the completed mail carries — offers the signed PDF.
  */
-export function SigningEndPage({ reason, packageTitle, signedCopy, token }: { reason: TEndReason; packageTitle?: string | null; signedCopy?: boolean; token?: string }) {
-  const page = signedCopy && token ? { ...PAGES[reason], body: "The document is complete and sealed. Download your signed copy below: it carries a digital signature and a certificate of completion." } : PAGES[reason];
+export function SigningEndPage({
+  reason,
+  packageTitle,
+  signedCopy,
+  token,
+}: {
+  reason: TEndReason;
+  packageTitle?: string | null;
+  signedCopy?: boolean;
+  token?: string;
+}) {
+  const page =
+    signedCopy && token
+      ? {
+          ...PAGES[reason],
+          body: "The document is complete and sealed. Download your signed copy below: it carries a digital signature and a certificate of completion.",
+        }
+      : PAGES[reason];
   const icon = ICONS[page.tone];
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-zinc-50 px-4 py-12" data-signing-end={reason}>
@@ -58,14 +78,14 @@ export function SigningEndPage({ reason, packageTitle, signedCopy, token }: { re
           </svg>
         </span>
         <h1 className="text-xl font-semibold text-zinc-900">{page.title}</h1>
-        {packageTitle ? <p className="mt-1 text-sm font-medium text-zinc-600" dir="auto">{packageTitle}</p> : null}
+        {packageTitle ? (
+          <p className="mt-1 text-sm font-medium text-zinc-600" dir="auto">
+            {packageTitle}
+          </p>
+        ) : null}
         <p className="mt-4 text-sm leading-6 text-zinc-700">{page.body}</p>
         {signedCopy && token ? (
-          <a
-            href={`/api/app/sign/${encodeURIComponent(token)}/download`}
-            download
-            className={buttonClasses("primary", "md", "mt-6 h-11 px-5")}
-          >
+          <a href={`/api/app/sign/${encodeURIComponent(token)}/download`} download className={buttonClasses("primary", "md", "mt-6 h-11 px-5")}>
             Download the signed PDF
           </a>
         ) : null}

@@ -119,10 +119,12 @@ export function SigningPage({ token, initial }: TProps) {
   /** The next empty field after the current one (required ones first), wrapping; else simply the next field. */
   function nextField() {
     if (fillable.length === 0) return;
-    const start = Math.max(-1, fillable.findIndex((f) => f.id === current));
+    const start = Math.max(
+      -1,
+      fillable.findIndex((f) => f.id === current),
+    );
     const ordered = [...fillable.slice(start + 1), ...fillable.slice(0, start + 1)];
-    const target =
-      ordered.find((f) => f.required && !isFilled(f, view)) ?? ordered.find((f) => !isFilled(f, view)) ?? ordered[0];
+    const target = ordered.find((f) => f.required && !isFilled(f, view)) ?? ordered.find((f) => !isFilled(f, view)) ?? ordered[0];
     if (target) focusField(target.id);
   }
 
@@ -195,8 +197,8 @@ export function SigningPage({ token, initial }: TProps) {
               Before you sign
             </h2>
             <p className="mt-2 text-sm leading-6 text-zinc-700">
-              You are asked to sign <span dir="auto">“{view.packageTitle}”</span> electronically. Your electronic signature has the same effect as
-              one written by hand. The time, your address and your browser are recorded with your consent.
+              You are asked to sign <span dir="auto">“{view.packageTitle}”</span> electronically. Your electronic signature has the same effect as one written
+              by hand. The time, your address and your browser are recorded with your consent.
             </p>
             <label className="mt-4 flex items-start gap-3 text-sm text-zinc-800">
               <input type="checkbox" className="mt-0.5 size-4 accent-brand-600" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />

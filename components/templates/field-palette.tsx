@@ -72,14 +72,18 @@ export function FieldPalette({ roles, activeRole, onActiveRole, selectedType, on
         ))}
       </div>
       <p className="text-xs text-zinc-500">
-        Drag a type onto a page, or choose one and use “Add to page” under the page. Select a field, then move it with the arrow keys and resize it
-        with Shift + arrow keys.
+        Drag a type onto a page, or choose one and use “Add to page” under the page. Select a field, then move it with the arrow keys and resize it with Shift +
+        arrow keys.
       </p>
       {roles.length > 0 ? (
         <ul aria-label="Role colours" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-700">
           {roles.map((r) => (
             <li key={r.id} className="flex items-center gap-1.5">
-              <span className="size-3 rounded-sm border-2" style={{ borderColor: roleColour(r.roleIndex), backgroundColor: `${roleColour(r.roleIndex)}22` }} aria-hidden="true" />
+              <span
+                className="size-3 rounded-sm border-2"
+                style={{ borderColor: roleColour(r.roleIndex), backgroundColor: `${roleColour(r.roleIndex)}22` }}
+                aria-hidden="true"
+              />
               {r.name}
             </li>
           ))}

@@ -37,12 +37,7 @@ export function FieldPanel({ field, roles, mergeFields, readOnly, onUpdate, onDe
       </div>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-role`}>Role</Label>
-        <Select
-          id={`${id}-role`}
-          value={field.roleIndex}
-          disabled={readOnly}
-          onChange={(e) => onUpdate(field, { roleIndex: Number(e.target.value) }, "role")}
-        >
+        <Select id={`${id}-role`} value={field.roleIndex} disabled={readOnly} onChange={(e) => onUpdate(field, { roleIndex: Number(e.target.value) }, "role")}>
           {roles.map((r) => (
             <option key={r.id} value={r.roleIndex}>
               {r.roleIndex + 1}. {r.name}

@@ -15,7 +15,15 @@ function keyProblem(key: string, taken: string[]): string | null {
 }
 
 /** Merge fields: values a package fills in (e.g. the customer's name), referenced by text fields. Saved as a whole list. */
-export function MergeFieldsPanel({ items, readOnly, onSave }: { items: TMergeField[]; readOnly: boolean; onSave: (next: TMergeField[], what: string) => void }) {
+export function MergeFieldsPanel({
+  items,
+  readOnly,
+  onSave,
+}: {
+  items: TMergeField[];
+  readOnly: boolean;
+  onSave: (next: TMergeField[], what: string) => void;
+}) {
   const [key, setKey] = useState("");
   const [label, setLabel] = useState("");
   const [defaultValue, setDefaultValue] = useState("");
@@ -23,7 +31,11 @@ export function MergeFieldsPanel({ items, readOnly, onSave }: { items: TMergeFie
 
   function add(e: FormEvent) {
     e.preventDefault();
-    const p = keyProblem(key.trim(), items.map((i) => i.key)) ?? (label.trim() ? null : "Enter a label");
+    const p =
+      keyProblem(
+        key.trim(),
+        items.map((i) => i.key),
+      ) ?? (label.trim() ? null : "Enter a label");
     setProblem(p);
     if (p) return;
     onSave([...items, { key: key.trim(), label: label.trim(), defaultValue: defaultValue.trim() || null }], `merge field ${key.trim()}`);
@@ -47,7 +59,12 @@ export function MergeFieldsPanel({ items, readOnly, onSave }: { items: TMergeFie
               size="sm"
               aria-label={`Remove merge field ${m.key}`}
               disabled={readOnly}
-              onClick={() => onSave(items.filter((i) => i.key !== m.key), `removal of merge field ${m.key}`)}
+              onClick={() =>
+                onSave(
+                  items.filter((i) => i.key !== m.key),
+                  `removal of merge field ${m.key}`,
+                )
+              }
             >
               Remove
             </Button>
@@ -56,10 +73,31 @@ export function MergeFieldsPanel({ items, readOnly, onSave }: { items: TMergeFie
       </ul>
       <form onSubmit={add} className="space-y-2" noValidate>
         <div className="grid grid-cols-2 gap-2">
-          <Input aria-label="Merge field key" placeholder="Key, e.g. customerName" value={key} disabled={readOnly} onChange={(e) => setKey(e.target.value)} className="h-9" />
-          <Input aria-label="Merge field label" placeholder="Label" value={label} disabled={readOnly} onChange={(e) => setLabel(e.target.value)} className="h-9" />
+          <Input
+            aria-label="Merge field key"
+            placeholder="Key, e.g. customerName"
+            value={key}
+            disabled={readOnly}
+            onChange={(e) => setKey(e.target.value)}
+            className="h-9"
+          />
+          <Input
+            aria-label="Merge field label"
+            placeholder="Label"
+            value={label}
+            disabled={readOnly}
+            onChange={(e) => setLabel(e.target.value)}
+            className="h-9"
+          />
         </div>
-        <Input aria-label="Merge field default value" placeholder="Default value (optional)" value={defaultValue} disabled={readOnly} onChange={(e) => setDefaultValue(e.target.value)} className="h-9" />
+        <Input
+          aria-label="Merge field default value"
+          placeholder="Default value (optional)"
+          value={defaultValue}
+          disabled={readOnly}
+          onChange={(e) => setDefaultValue(e.target.value)}
+          className="h-9"
+        />
         {problem ? (
           <p role="alert" className="text-sm text-red-700">
             {problem}
@@ -74,7 +112,15 @@ export function MergeFieldsPanel({ items, readOnly, onSave }: { items: TMergeFie
 }
 
 /** Questions the sender must answer before sending a package from this template. Saved as a whole list. */
-export function QuestionsPanel({ items, readOnly, onSave }: { items: TSenderQuestion[]; readOnly: boolean; onSave: (next: TSenderQuestion[], what: string) => void }) {
+export function QuestionsPanel({
+  items,
+  readOnly,
+  onSave,
+}: {
+  items: TSenderQuestion[];
+  readOnly: boolean;
+  onSave: (next: TSenderQuestion[], what: string) => void;
+}) {
   const [key, setKey] = useState("");
   const [label, setLabel] = useState("");
   const [required, setRequired] = useState(true);
@@ -82,7 +128,11 @@ export function QuestionsPanel({ items, readOnly, onSave }: { items: TSenderQues
 
   function add(e: FormEvent) {
     e.preventDefault();
-    const p = keyProblem(key.trim(), items.map((i) => i.key)) ?? (label.trim() ? null : "Enter the question");
+    const p =
+      keyProblem(
+        key.trim(),
+        items.map((i) => i.key),
+      ) ?? (label.trim() ? null : "Enter the question");
     setProblem(p);
     if (p) return;
     onSave([...items, { key: key.trim(), label: label.trim(), required }], `question ${key.trim()}`);
@@ -106,7 +156,12 @@ export function QuestionsPanel({ items, readOnly, onSave }: { items: TSenderQues
               size="sm"
               aria-label={`Remove question ${q.key}`}
               disabled={readOnly}
-              onClick={() => onSave(items.filter((i) => i.key !== q.key), `removal of question ${q.key}`)}
+              onClick={() =>
+                onSave(
+                  items.filter((i) => i.key !== q.key),
+                  `removal of question ${q.key}`,
+                )
+              }
             >
               Remove
             </Button>
@@ -114,8 +169,22 @@ export function QuestionsPanel({ items, readOnly, onSave }: { items: TSenderQues
         ))}
       </ul>
       <form onSubmit={add} className="space-y-2" noValidate>
-        <Input aria-label="Question key" placeholder="Key, e.g. contractTerm" value={key} disabled={readOnly} onChange={(e) => setKey(e.target.value)} className="h-9" />
-        <Input aria-label="Question" placeholder="Question, e.g. How many months?" value={label} disabled={readOnly} onChange={(e) => setLabel(e.target.value)} className="h-9" />
+        <Input
+          aria-label="Question key"
+          placeholder="Key, e.g. contractTerm"
+          value={key}
+          disabled={readOnly}
+          onChange={(e) => setKey(e.target.value)}
+          className="h-9"
+        />
+        <Input
+          aria-label="Question"
+          placeholder="Question, e.g. How many months?"
+          value={label}
+          disabled={readOnly}
+          onChange={(e) => setLabel(e.target.value)}
+          className="h-9"
+        />
         <label className="flex items-center gap-2 text-sm text-zinc-800">
           <Checkbox checked={required} disabled={readOnly} onChange={(e) => setRequired(e.target.checked)} />
           The sender must answer

@@ -134,8 +134,7 @@ export function useDeleteDocument(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationKey: templateKeys.saves(id),
-    mutationFn: (documentId: string) =>
-      apiFetch<z.output<typeof ZDeleted>>(`${tpl(id)}/documents/${encodeURIComponent(documentId)}`, { method: "DELETE" }),
+    mutationFn: (documentId: string) => apiFetch<z.output<typeof ZDeleted>>(`${tpl(id)}/documents/${encodeURIComponent(documentId)}`, { method: "DELETE" }),
     onSettled: () => invalidateTemplate(qc, id),
   });
 }

@@ -71,7 +71,15 @@ export function RolesPanel({ template, readOnly, onCreate, onUpdate }: TRolesPan
         <label htmlFor="new-role" className="sr-only">
           New role name
         </label>
-        <Input id="new-role" placeholder="e.g. Tenant" value={name} maxLength={100} disabled={readOnly} onChange={(e) => setName(e.target.value)} className="h-9" />
+        <Input
+          id="new-role"
+          placeholder="e.g. Tenant"
+          value={name}
+          maxLength={100}
+          disabled={readOnly}
+          onChange={(e) => setName(e.target.value)}
+          className="h-9"
+        />
         <Button type="submit" variant="secondary" size="sm" className="h-9" disabled={readOnly || !name.trim()}>
           Add role
         </Button>

@@ -98,11 +98,13 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
   // A drag from the palette: the ghost follows the pointer; letting go over a page places the field there.
   useEffect(() => {
     if (!drag) return;
-    const move = (e: PointerEvent) => setDrag((d) => (d ? { ...d, x: e.clientX, y: e.clientY, moved: d.moved || Math.hypot(e.clientX - d.x, e.clientY - d.y) > 3 } : d));
+    const move = (e: PointerEvent) =>
+      setDrag((d) => (d ? { ...d, x: e.clientX, y: e.clientY, moved: d.moved || Math.hypot(e.clientX - d.x, e.clientY - d.y) > 3 } : d));
     const up = (e: PointerEvent) => {
       const d = drag;
       setDrag(null);
-      const overlay = document.elementsFromPoint(e.clientX, e.clientY).find((el) => el instanceof HTMLElement && el.dataset.pageOverlay) as HTMLElement | undefined;
+      const overlay = document.elementsFromPoint(e.clientX, e.clientY).find((el) => el instanceof HTMLElement && el.dataset.pageOverlay) as
+        HTMLElement | undefined;
       const docEl = overlay?.closest<HTMLElement>("[data-document-id]");
       const doc = template.documents.find((x) => x.id === docEl?.dataset.documentId);
       if (!overlay || !doc) return;
@@ -130,7 +132,12 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
 
   return (
     <div className="space-y-6">
-      <EditorHeader template={template} readOnly={readOnly} autosave={autosave} onStatus={(status, what) => save(what, () => updateTemplate.mutateAsync({ status }))} />
+      <EditorHeader
+        template={template}
+        readOnly={readOnly}
+        autosave={autosave}
+        onStatus={(status, what) => save(what, () => updateTemplate.mutateAsync({ status }))}
+      />
 
       {!canEdit ? (
         <Alert tone="info" title="Read only">
@@ -139,8 +146,8 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
       ) : heldByOther && template.lock ? (
         <Alert tone="warning" title={`${template.lock.user.name} is editing this template`}>
           <p>
-            You can look at it; changes are possible once {template.lock.user.name} ({template.lock.user.email}) leaves the editor or their lock
-            expires ({formatDateTime(template.lock.expiresAt)}).
+            You can look at it; changes are possible once {template.lock.user.name} ({template.lock.user.email}) leaves the editor or their lock expires (
+            {formatDateTime(template.lock.expiresAt)}).
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <Button variant="secondary" size="sm" onClick={lock.retake} pending={lock.taking}>
@@ -176,7 +183,10 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
       ) : null}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <aside aria-label="Editor tools" className="space-y-6 lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+        <aside
+          aria-label="Editor tools"
+          className="space-y-6 lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto"
+        >
           <Card>
             <CardHeader title="Fields" />
             <CardBody>
@@ -215,13 +225,26 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
             />
           </Panel>
           <Panel title="Merge fields" description={`${template.mergeFields.length} defined`}>
-            <MergeFieldsPanel items={template.mergeFields} readOnly={readOnly} onSave={(mergeFields, what) => void save(`Change of ${what}`, () => updateTemplate.mutateAsync({ mergeFields }))} />
+            <MergeFieldsPanel
+              items={template.mergeFields}
+              readOnly={readOnly}
+              onSave={(mergeFields, what) => void save(`Change of ${what}`, () => updateTemplate.mutateAsync({ mergeFields }))}
+            />
           </Panel>
           <Panel title="Sender questions" description={`${template.questions.length} defined`}>
-            <QuestionsPanel items={template.questions} readOnly={readOnly} onSave={(questions, what) => void save(`Change of ${what}`, () => updateTemplate.mutateAsync({ questions }))} />
+            <QuestionsPanel
+              items={template.questions}
+              readOnly={readOnly}
+              onSave={(questions, what) => void save(`Change of ${what}`, () => updateTemplate.mutateAsync({ questions }))}
+            />
           </Panel>
           <Panel title="Details">
-            <DetailsForm key={`${template.name}|${template.description}`} template={template} readOnly={readOnly} onSave={(change, what) => void save(what, () => updateTemplate.mutateAsync(change))} />
+            <DetailsForm
+              key={`${template.name}|${template.description}`}
+              template={template}
+              readOnly={readOnly}
+              onSave={(change, what) => void save(what, () => updateTemplate.mutateAsync(change))}
+            />
           </Panel>
         </aside>
 
@@ -261,7 +284,11 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
                                   selectedType,
                                   doc,
                                   page.pageNumber,
-                                  defaultRect(selectedType, page.size, template.fields.filter((f) => f.documentId === doc.id && f.page === page.pageNumber).length),
+                                  defaultRect(
+                                    selectedType,
+                                    page.size,
+                                    template.fields.filter((f) => f.documentId === doc.id && f.page === page.pageNumber).length,
+                                  ),
                                 )
                               }
                             >
@@ -322,9 +349,15 @@ function Panel({ title, description, open, children }: { title: string; descript
 }
 
 function SaveState({ autosave }: { autosave: TAutosave }) {
-  const text = autosave.pending > 0 ? "Saving…" : autosave.failed.length > 0 ? "Not saved" : autosave.savedOnce ? "Saved" : "All changes are saved as you make them";
+  const text =
+    autosave.pending > 0 ? "Saving…" : autosave.failed.length > 0 ? "Not saved" : autosave.savedOnce ? "Saved" : "All changes are saved as you make them";
   return (
-    <p role="status" aria-live="polite" data-testid="save-state" className={autosave.failed.length > 0 && autosave.pending === 0 ? "text-sm font-medium text-red-700" : "text-sm text-zinc-500"}>
+    <p
+      role="status"
+      aria-live="polite"
+      data-testid="save-state"
+      className={autosave.failed.length > 0 && autosave.pending === 0 ? "text-sm font-medium text-red-700" : "text-sm text-zinc-500"}
+    >
       {text}
     </p>
   );
@@ -446,7 +479,9 @@ function DocumentSection({ template, doc, readOnly, children }: { template: TTem
       <ConfirmDialog
         open={asking}
         title={`Remove ${doc.name}?`}
-        description={fieldCount > 0 ? `Its ${fieldCount} field${fieldCount === 1 ? "" : "s"} are removed with it.` : "The document is removed from this template."}
+        description={
+          fieldCount > 0 ? `Its ${fieldCount} field${fieldCount === 1 ? "" : "s"} are removed with it.` : "The document is removed from this template."
+        }
         confirmLabel="Remove document"
         pending={remove.isPending}
         error={errorMessage(remove.error)}
@@ -460,7 +495,15 @@ function DocumentSection({ template, doc, readOnly, children }: { template: TTem
   );
 }
 
-function DetailsForm({ template, readOnly, onSave }: { template: TTemplate; readOnly: boolean; onSave: (change: { name?: string; description?: string | null }, what: string) => void }) {
+function DetailsForm({
+  template,
+  readOnly,
+  onSave,
+}: {
+  template: TTemplate;
+  readOnly: boolean;
+  onSave: (change: { name?: string; description?: string | null }, what: string) => void;
+}) {
   const [name, setName] = useState(template.name);
   const [description, setDescription] = useState(template.description ?? "");
   return (

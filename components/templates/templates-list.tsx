@@ -27,7 +27,6 @@ export function TemplatesList({ canCreate }: { canCreate: boolean }) {
   const [creating, setCreating] = useState(false);
   const list = useTemplateList(filters);
 
-
   const data = list.data;
   const filtered = filters.status !== "all" || filters.search !== "";
   const newButton = canCreate ? <Button onClick={() => setCreating(true)}>New template</Button> : null;
@@ -81,7 +80,10 @@ export function TemplatesList({ canCreate }: { canCreate: boolean }) {
               {data.templates.map((t) => (
                 <TR key={t.id} data-testid="template-row">
                   <TD className="max-w-xs sm:max-w-md">
-                    <Link href={`/templates/${encodeURIComponent(t.id)}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                    <Link
+                      href={`/templates/${encodeURIComponent(t.id)}`}
+                      className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline"
+                    >
                       {t.name}
                     </Link>
                     {t.description ? <p className="truncate text-xs text-zinc-500">{t.description}</p> : null}
@@ -104,7 +106,13 @@ export function TemplatesList({ canCreate }: { canCreate: boolean }) {
           </Table>
         )}
         {data ? (
-          <ListPager noun="Template" totalCount={data.totalCount} pageSize={TEMPLATES_PAGE_SIZE} page={filters.page} onPage={(page) => setFilters((f) => ({ ...f, page }))} />
+          <ListPager
+            noun="Template"
+            totalCount={data.totalCount}
+            pageSize={TEMPLATES_PAGE_SIZE}
+            page={filters.page}
+            onPage={(page) => setFilters((f) => ({ ...f, page }))}
+          />
         ) : null}
       </Card>
       <NewTemplateDialog open={creating} onClose={() => setCreating(false)} />

@@ -13,8 +13,6 @@ export type TBadgeTone = keyof typeof TONES;
 
 export function Badge({ tone = "neutral", children, className }: { tone?: TBadgeTone; children: ReactNode; className?: string }) {
   return (
-    <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", TONES[tone], className)}>
-      {children}
-    </span>
+    <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", TONES[tone], className)}>{children}</span>
   );
 }

@@ -47,10 +47,7 @@ export function Dialog({ open, onClose, title, description, children, footer, di
       ref={ref}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
-      className={cn(
-        "m-auto w-[calc(100%-2rem)] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl",
-        WIDTHS[size],
-      )}
+      className={cn("m-auto w-[calc(100%-2rem)] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl", WIDTHS[size])}
       onCancel={(event) => {
         event.preventDefault();
         if (dismissible) onClose();
@@ -81,7 +78,5 @@ export function Dialog({ open, onClose, title, description, children, footer, di
 
 /** The bottom action row of a dialog (inside the dialog's content when a form owns its buttons). */
 export function DialogFooter({ children, inset = false }: { children: ReactNode; inset?: boolean }) {
-  return (
-    <div className={cn("mt-6 flex justify-end gap-3 rounded-b-xl border-t border-zinc-100 bg-zinc-50 px-6 py-4", inset && "-mx-6")}>{children}</div>
-  );
+  return <div className={cn("mt-6 flex justify-end gap-3 rounded-b-xl border-t border-zinc-100 bg-zinc-50 px-6 py-4", inset && "-mx-6")}>{children}</div>;
 }

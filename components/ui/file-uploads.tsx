@@ -30,7 +30,13 @@ export function useFileDrop(onFiles: (files: FileList) => void, disabled = false
 }
 
 /** The dashed area files are dropped on; its content is the zone's. */
-export function DropArea({ over, disabled, className, children, ...rest }: { over: boolean; disabled?: boolean; className?: string; children: ReactNode; "data-testid"?: string } & ReturnType<typeof useFileDrop>["handlers"]) {
+export function DropArea({
+  over,
+  disabled,
+  className,
+  children,
+  ...rest
+}: { over: boolean; disabled?: boolean; className?: string; children: ReactNode; "data-testid"?: string } & ReturnType<typeof useFileDrop>["handlers"]) {
   return (
     <div
       {...rest}
@@ -58,7 +64,21 @@ export function UploadList({ children }: { children: ReactNode }) {
  * One upload: its file name and `status` (a percentage, a word, a button), then its error or its progress bar
  * (green once `done`).
  */
-export function UploadRow({ name, progress, error, done = false, status, testId }: { name: string; progress: number; error?: string; done?: boolean; status: ReactNode; testId?: string }) {
+export function UploadRow({
+  name,
+  progress,
+  error,
+  done = false,
+  status,
+  testId,
+}: {
+  name: string;
+  progress: number;
+  error?: string;
+  done?: boolean;
+  status: ReactNode;
+  testId?: string;
+}) {
   const percent = Math.round(progress * 100);
   return (
     <li className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm" data-testid={testId}>
@@ -71,7 +91,14 @@ export function UploadRow({ name, progress, error, done = false, status, testId 
           {error}
         </p>
       ) : (
-        <div role="progressbar" aria-label={`Uploading ${name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="mt-2 h-1.5 overflow-hidden rounded-full bg-zinc-100">
+        <div
+          role="progressbar"
+          aria-label={`Uploading ${name}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          className="mt-2 h-1.5 overflow-hidden rounded-full bg-zinc-100"
+        >
           <div className={cn("h-full rounded-full transition-[width]", done ? "bg-emerald-500" : "bg-brand-600")} style={{ width: `${percent}%` }} />
         </div>
       )}

@@ -31,7 +31,15 @@ export function CreateEndpointDialog({ open, onClose, onCreated }: { open: boole
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    create.mutate({ url, description, events }, { onSuccess: (created) => { close(); onCreated(created); } });
+    create.mutate(
+      { url, description, events },
+      {
+        onSuccess: (created) => {
+          close();
+          onCreated(created);
+        },
+      },
+    );
   }
 
   return (

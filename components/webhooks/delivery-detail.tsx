@@ -43,7 +43,10 @@ function Attempts({ detail }: { detail: TDeliveryDetail }) {
             </div>
             {a.error ? <p className="mt-1 text-red-700">Error: {a.error}</p> : null}
             {a.responseBody !== null ? (
-              <pre className="mt-2 max-h-32 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800" aria-label={`Response body of attempt ${a.attemptNumber}`}>
+              <pre
+                className="mt-2 max-h-32 overflow-auto rounded bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap text-zinc-800"
+                aria-label={`Response body of attempt ${a.attemptNumber}`}
+              >
                 {a.responseBody || "(empty body)"}
               </pre>
             ) : null}
@@ -85,10 +88,12 @@ export function DeliveryDetail({ endpointId, deliveryId, onClose }: { endpointId
             </>
           }
         />
-        <CardBody className="space-y-6" >
+        <CardBody className="space-y-6">
           {detail.isError ? <Alert tone="error">{errorMessage(detail.error)}</Alert> : null}
           {!d ? (
-            detail.isPending ? <p className="text-sm text-zinc-500">Loading delivery…</p> : null
+            detail.isPending ? (
+              <p className="text-sm text-zinc-500">Loading delivery…</p>
+            ) : null
           ) : (
             <>
               <div className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm" data-testid="delivery-summary">
@@ -97,7 +102,11 @@ export function DeliveryDetail({ endpointId, deliveryId, onClose }: { endpointId
                   {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
                   {d.replayedAt ? " since the replay" : ""}
                 </span>
-                {d.nextAttemptAt ? <span>Next attempt {formatRelative(d.nextAttemptAt, TO_THE_SECOND)} ({formatDateTime(d.nextAttemptAt, TO_THE_SECOND)})</span> : null}
+                {d.nextAttemptAt ? (
+                  <span>
+                    Next attempt {formatRelative(d.nextAttemptAt, TO_THE_SECOND)} ({formatDateTime(d.nextAttemptAt, TO_THE_SECOND)})
+                  </span>
+                ) : null}
                 {d.status === "EXHAUSTED" && d.lastError ? <span className="text-red-700">Ended: {d.lastError}</span> : null}
                 {d.replayedAt ? (
                   <span className="text-zinc-600">

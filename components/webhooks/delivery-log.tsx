@@ -92,7 +92,9 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
       ) : data.deliveries.length === 0 ? (
         <EmptyState
           title={filters.status || filters.event ? "No delivery matches these filters" : "No deliveries yet"}
-          description={filters.status || filters.event ? "Clear a filter to see more." : "Send a test event to see a delivery here, signed and logged like a real one."}
+          description={
+            filters.status || filters.event ? "Clear a filter to see more." : "Send a test event to see a delivery here, signed and logged like a real one."
+          }
         />
       ) : (
         <Table aria-label="Deliveries">
@@ -109,10 +111,17 @@ export function DeliveryLog({ endpointId, log, filters, onFilters, selectedId, o
           </THead>
           <TBody>
             {data.deliveries.map((d) => (
-              <TR key={d.id} data-testid="delivery-row" className={cn("cursor-pointer hover:bg-zinc-50", selectedId === d.id && "bg-brand-50/60")} onClick={() => onSelect(d.id)}>
+              <TR
+                key={d.id}
+                data-testid="delivery-row"
+                className={cn("cursor-pointer hover:bg-zinc-50", selectedId === d.id && "bg-brand-50/60")}
+                onClick={() => onSelect(d.id)}
+              >
                 <TD className="px-4 py-3 sm:px-6">
                   <span className="font-mono text-xs font-medium whitespace-nowrap text-zinc-900">{d.event}</span>
-                  {d.test ? <span className="ml-2 inline-block rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] font-semibold text-zinc-600 uppercase">test</span> : null}
+                  {d.test ? (
+                    <span className="ml-2 inline-block rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] font-semibold text-zinc-600 uppercase">test</span>
+                  ) : null}
                   <span className="block text-xs text-zinc-500 md:hidden" title={formatDateTime(d.createdAt, TO_THE_SECOND)}>
                     {formatRelative(d.createdAt, TO_THE_SECOND)}
                   </span>

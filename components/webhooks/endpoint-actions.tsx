@@ -53,7 +53,11 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
           Resumed. The failure counter was cleared{resumed > 0 ? ` (it was ${resumed})` : ""}; new events are delivered to this endpoint again.
         </Alert>
       ) : null}
-      {update.isError && ask === null ? <Alert tone="error" className="mt-3">{errorMessage(update.error)}</Alert> : null}
+      {update.isError && ask === null ? (
+        <Alert tone="error" className="mt-3">
+          {errorMessage(update.error)}
+        </Alert>
+      ) : null}
 
       <ConfirmDialog
         open={ask === "pause"}
@@ -63,7 +67,17 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
         pending={update.isPending}
         error={update.isError ? errorMessage(update.error) : null}
         onCancel={() => setAsk(null)}
-        onConfirm={() => update.mutate({ enabled: false }, { onSuccess: () => { setResumed(null); setAsk(null); } })}
+        onConfirm={() =>
+          update.mutate(
+            { enabled: false },
+            {
+              onSuccess: () => {
+                setResumed(null);
+                setAsk(null);
+              },
+            },
+          )
+        }
       />
       <ConfirmDialog
         open={ask === "rotate"}
@@ -74,7 +88,14 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
         pending={rotate.isPending}
         error={rotate.isError ? errorMessage(rotate.error) : null}
         onCancel={() => setAsk(null)}
-        onConfirm={() => rotate.mutate(undefined, { onSuccess: (r) => { setAsk(null); setRotated(r); } })}
+        onConfirm={() =>
+          rotate.mutate(undefined, {
+            onSuccess: (r) => {
+              setAsk(null);
+              setRotated(r);
+            },
+          })
+        }
       />
       <ConfirmDialog
         open={ask === "delete"}
@@ -91,7 +112,12 @@ export function EndpointActions({ endpoint }: { endpoint: TEndpointSummary }) {
         onCancel={() => setAsk(null)}
         onConfirm={() => remove.mutate(undefined, { onSuccess: () => router.push("/webhooks") })}
       />
-      <SecretOnceDialog secret={rotated?.secret ?? null} title="New signing secret" oldSignsUntil={rotated?.previousSecretExpiresAt} onDone={() => setRotated(null)} />
+      <SecretOnceDialog
+        secret={rotated?.secret ?? null}
+        title="New signing secret"
+        oldSignsUntil={rotated?.previousSecretExpiresAt}
+        onDone={() => setRotated(null)}
+      />
     </>
   );
 }

@@ -20,7 +20,10 @@ function Figure({ label, value, hint, tone, testId }: { label: string; value: st
   return (
     <div className="rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-sm">
       <p className="text-xs font-medium text-zinc-500">{label}</p>
-      <p className={tone === "bad" ? "mt-1 text-xl font-semibold text-red-700 tabular-nums" : "mt-1 text-xl font-semibold text-zinc-900 tabular-nums"} data-testid={testId}>
+      <p
+        className={tone === "bad" ? "mt-1 text-xl font-semibold text-red-700 tabular-nums" : "mt-1 text-xl font-semibold text-zinc-900 tabular-nums"}
+        data-testid={testId}
+      >
         {value}
       </p>
       {hint ? <p className="text-xs text-zinc-500">{hint}</p> : null}
@@ -57,7 +60,8 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
           </div>
           <p className="text-sm text-zinc-600">
             {e.description ? `${e.description} · ` : null}
-            {e.events.length === 15 ? "All 15 events" : `${e.events.length} of 15 events`} · workspace {e.workspace.name} · added {formatDateTime(e.createdAt, TO_THE_SECOND)}
+            {e.events.length === 15 ? "All 15 events" : `${e.events.length} of 15 events`} · workspace {e.workspace.name} · added{" "}
+            {formatDateTime(e.createdAt, TO_THE_SECOND)}
           </p>
         </div>
         <EndpointActions endpoint={e} />
@@ -65,8 +69,8 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
 
       {e.state === "FAILING" ? (
         <Alert tone="error" title="This endpoint is Failing">
-          {e.consecutiveFailures} consecutive attempts failed, so new events skip it. Look at the latest attempts below for what your receiver answered, fix
-          it, check it with a test event, then Resume: that clears the counter. Deliveries that ran out of attempts can then be replayed.
+          {e.consecutiveFailures} consecutive attempts failed, so new events skip it. Look at the latest attempts below for what your receiver answered, fix it,
+          check it with a test event, then Resume: that clears the counter. Deliveries that ran out of attempts can then be replayed.
         </Alert>
       ) : e.state === "PAUSED" ? (
         <Alert tone="warning" title="This endpoint is paused">
@@ -75,7 +79,11 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
       ) : null}
 
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Figure label="Success rate (24 h)" value={formatRate(h?.successRate24h ?? null)} hint={`${h?.attemptCount24h ?? 0} attempt${h?.attemptCount24h === 1 ? "" : "s"}`} />
+        <Figure
+          label="Success rate (24 h)"
+          value={formatRate(h?.successRate24h ?? null)}
+          hint={`${h?.attemptCount24h ?? 0} attempt${h?.attemptCount24h === 1 ? "" : "s"}`}
+        />
         <Figure label="Deliveries (24 h)" value={String(h?.deliveryCount24h ?? 0)} />
         <Figure label="Response time p50 / p95" value={`${formatMs(h?.p50Ms)} / ${formatMs(h?.p95Ms)}`} />
         <Figure
@@ -88,7 +96,10 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
       </div>
 
       <Card>
-        <CardHeader title="Send test event" description="Prove your receiver accepts a signed event right now: the sample is signed, delivered and logged like a real one." />
+        <CardHeader
+          title="Send test event"
+          description="Prove your receiver accepts a signed event right now: the sample is signed, delivered and logged like a real one."
+        />
         <CardBody>
           <SendTestEvent
             endpointId={endpointId}
@@ -112,7 +123,8 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
         <CardBody className="text-sm text-zinc-600">
           {e.previousSecretSignsUntil ? (
             <p data-testid="previous-secret">
-              After the last rotation, the previous secret still signs beside the new one until <strong>{formatDateTime(e.previousSecretSignsUntil, TO_THE_SECOND)}</strong>.
+              After the last rotation, the previous secret still signs beside the new one until{" "}
+              <strong>{formatDateTime(e.previousSecretSignsUntil, TO_THE_SECOND)}</strong>.
             </p>
           ) : (
             <p>One secret signs every delivery. It was shown once, when it was created; rotate it to get a new one.</p>

@@ -90,35 +90,35 @@ export function EndpointsDashboard() {
 
   return (
     <>
-        {failing.length > 0 ? (
-          <Alert tone="error" title={`${failing.length === 1 ? "1 endpoint is" : `${failing.length} endpoints are`} Failing`} className="mb-6">
-            After 10 consecutive failed attempts, new events skip an endpoint. Open it, read what the receiver answered in the delivery log, fix the
-            receiver, send a test event, then <strong>Resume</strong> — resuming clears the failure counter, and you can replay what was exhausted.
-          </Alert>
-        ) : null}
-        <Card>
-          <CardHeader
-            title={dashboard.data ? `Endpoints in ${dashboard.data.workspace.name}` : "Endpoints"}
-            description="Figures cover the last 24 hours. Success rate counts attempts answered with a 2xx."
-            actions={dashboard.data && dashboard.data.endpoints.length > 0 ? addButton : null}
-          />
-          {dashboard.isPending ? (
-            <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading endpoints…</p>
-          ) : dashboard.isError ? (
-            <div className="p-6">
-              <Alert tone="error">{errorMessage(dashboard.error)}</Alert>
-            </div>
-          ) : dashboard.data.endpoints.length === 0 ? (
-            <EmptyState
-              title="No webhook endpoints yet"
-              description={
-                <>
-                  Webhooks tell your systems when something happens — a package is sent, a recipient signs, a package completes — by POSTing a signed JSON
-                  message to a URL you choose, with retries when your server is down. Read{" "}
-                  <Link href="/api-reference/webhooks" className="font-medium text-brand-700 underline">
-                    how webhooks work and how to verify signatures
-                  </Link>
-                  , then add your first endpoint.
+      {failing.length > 0 ? (
+        <Alert tone="error" title={`${failing.length === 1 ? "1 endpoint is" : `${failing.length} endpoints are`} Failing`} className="mb-6">
+          After 10 consecutive failed attempts, new events skip an endpoint. Open it, read what the receiver answered in the delivery log, fix the receiver,
+          send a test event, then <strong>Resume</strong> — resuming clears the failure counter, and you can replay what was exhausted.
+        </Alert>
+      ) : null}
+      <Card>
+        <CardHeader
+          title={dashboard.data ? `Endpoints in ${dashboard.data.workspace.name}` : "Endpoints"}
+          description="Figures cover the last 24 hours. Success rate counts attempts answered with a 2xx."
+          actions={dashboard.data && dashboard.data.endpoints.length > 0 ? addButton : null}
+        />
+        {dashboard.isPending ? (
+          <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading endpoints…</p>
+        ) : dashboard.isError ? (
+          <div className="p-6">
+            <Alert tone="error">{errorMessage(dashboard.error)}</Alert>
+          </div>
+        ) : dashboard.data.endpoints.length === 0 ? (
+          <EmptyState
+            title="No webhook endpoints yet"
+            description={
+              <>
+                Webhooks tell your systems when something happens — a package is sent, a recipient signs, a package completes — by POSTing a signed JSON message
+                to a URL you choose, with retries when your server is down. Read{" "}
+                <Link href="/api-reference/webhooks" className="font-medium text-brand-700 underline">
+                  how webhooks work and how to verify signatures
+                </Link>
+                , then add your first endpoint.
               </>
             }
             action={addButton}

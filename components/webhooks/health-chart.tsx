@@ -127,7 +127,10 @@ export function HealthChart({ endpointId, poll }: { endpointId: string; poll: nu
             </ul>
             <div>
               <p className="mb-1 text-xs font-medium text-zinc-600">
-                Response time <span className="font-normal text-zinc-500">(<span className="text-brand-700">p50</span>, p95 in grey)</span>
+                Response time{" "}
+                <span className="font-normal text-zinc-500">
+                  (<span className="text-brand-700">p50</span>, p95 in grey)
+                </span>
               </p>
               <Latency data={chart.data} />
             </div>

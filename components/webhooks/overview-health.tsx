@@ -31,11 +31,16 @@ export function OverviewHealth() {
       <CardBody className="space-y-4">
         {overview.isError ? <Alert tone="error">{errorMessage(overview.error)}</Alert> : null}
         {!o ? (
-          overview.isPending ? <p className="text-sm text-zinc-500">Loading…</p> : null
+          overview.isPending ? (
+            <p className="text-sm text-zinc-500">Loading…</p>
+          ) : null
         ) : (
           <>
             {o.failingEndpoints.length > 0 ? (
-              <Alert tone="error" title={`${o.failingEndpoints.length} Failing endpoint${o.failingEndpoints.length === 1 ? "" : "s"}: new events skip ${o.failingEndpoints.length === 1 ? "it" : "them"}`}>
+              <Alert
+                tone="error"
+                title={`${o.failingEndpoints.length} Failing endpoint${o.failingEndpoints.length === 1 ? "" : "s"}: new events skip ${o.failingEndpoints.length === 1 ? "it" : "them"}`}
+              >
                 <ul className="mt-1 space-y-0.5">
                   {o.failingEndpoints.map((f) => (
                     <li key={f.id}>

@@ -66,7 +66,11 @@ export function ReplayRangeDialog({ endpointId, open, onClose }: { endpointId: s
         </Alert>
       ) : (
         <form id="replay-range" onSubmit={submit} className="grid gap-4 sm:grid-cols-2" noValidate>
-          {general ? <Alert tone="error" className="sm:col-span-2">{general}</Alert> : null}
+          {general ? (
+            <Alert tone="error" className="sm:col-span-2">
+              {general}
+            </Alert>
+          ) : null}
           <Field label="From" error={errors.from}>
             {(p) => <Input {...p} type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />}
           </Field>

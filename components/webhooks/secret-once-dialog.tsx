@@ -35,8 +35,8 @@ export function SecretOnceDialog({
           <CopyField label="Signing secret" value={secret} testId="signing-secret" />
           {oldSignsUntil ? (
             <Alert tone="info">
-              The old secret keeps signing beside the new one until <strong>{formatDateTime(oldSignsUntil, TO_THE_SECOND)}</strong>, so your receiver can switch without
-              losing a delivery.
+              The old secret keeps signing beside the new one until <strong>{formatDateTime(oldSignsUntil, TO_THE_SECOND)}</strong>, so your receiver can switch
+              without losing a delivery.
             </Alert>
           ) : null}
         </div>

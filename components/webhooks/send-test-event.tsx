@@ -56,7 +56,9 @@ export function SendTestEvent({ endpointId, subscribed, disabled, onSent }: TPro
           Send test event
         </Button>
       </div>
-      <p className="text-xs text-zinc-500">{EVENT_INFO.find((e) => e.name === event)?.description} The sample carries test: true and goes to this endpoint only.</p>
+      <p className="text-xs text-zinc-500">
+        {EVENT_INFO.find((e) => e.name === event)?.description} The sample carries test: true and goes to this endpoint only.
+      </p>
       {disabled ? <p className="text-xs text-zinc-600">Resume the endpoint to send a test event.</p> : null}
       {send.isError ? <Alert tone="error">{errorMessage(send.error)}</Alert> : null}
       {send.isSuccess ? (

@@ -33,10 +33,13 @@ export function SignatureDebugger({ detail }: { detail: TDeliveryDetail }) {
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600">
-        Your receiver computes HMAC-SHA256, keyed with the endpoint secret, over the <code className="font-mono text-xs">x-foliosign-timestamp</code>{" "}
-        header (<code className="font-mono text-xs">{ts}</code>), a full stop, then the raw body — exactly this string:
+        Your receiver computes HMAC-SHA256, keyed with the endpoint secret, over the <code className="font-mono text-xs">x-foliosign-timestamp</code> header (
+        <code className="font-mono text-xs">{ts}</code>), a full stop, then the raw body — exactly this string:
       </p>
-      <pre className="max-h-40 overflow-auto rounded-md bg-zinc-950 p-3 font-mono text-xs break-all whitespace-pre-wrap text-zinc-100" data-testid="signed-string">
+      <pre
+        className="max-h-40 overflow-auto rounded-md bg-zinc-950 p-3 font-mono text-xs break-all whitespace-pre-wrap text-zinc-100"
+        data-testid="signed-string"
+      >
         {signed}
       </pre>
       <form onSubmit={submit} className="space-y-2" noValidate>

@@ -115,7 +115,17 @@ test("set up: an API key, and an ACTIVE template with two roles, each with a sig
     [1, 320],
   ] as const) {
     await a.post(`/templates/${templateId}/fields`, { documentId, roleIndex, type: "signature", page: 2, x, y: 560, width: 200, height: 50 });
-    await a.post(`/templates/${templateId}/fields`, { documentId, roleIndex, type: "text", label: roleIndex === 0 ? "Client address" : "Provider company", page: 2, x, y: 640, width: 200, height: 24 });
+    await a.post(`/templates/${templateId}/fields`, {
+      documentId,
+      roleIndex,
+      type: "text",
+      label: roleIndex === 0 ? "Client address" : "Provider company",
+      page: 2,
+      x,
+      y: 640,
+      width: 200,
+      height: 24,
+    });
   }
   await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
 });
@@ -221,7 +231,14 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
 });
 
 type TMailRow = { id: string; kind: string; to: { email: string }; status: string };
-const KIND_LABEL: Record<string, string> = { INVITATION: "Invitation", REMINDER: "Reminder", COMPLETED: "Completed copy", DECLINED: "Decline notice", VOIDED: "Void notice", EXPIRED: "Expiry notice" };
+const KIND_LABEL: Record<string, string> = {
+  INVITATION: "Invitation",
+  REMINDER: "Reminder",
+  COMPLETED: "Completed copy",
+  DECLINED: "Decline notice",
+  VOIDED: "Void notice",
+  EXPIRED: "Expiry notice",
+};
 
 test("the package page: the signed files once completed, the certificate with zones and the chain head, and the package's mail", async ({ page }) => {
   expect(completedPackageId, "the main flow completed a package").not.toBe("");
@@ -275,7 +292,12 @@ test("the package page: the signed files once completed, the certificate with zo
       await expect(rows.nth(i)).toContainText(m.to.email);
       await expect(rows.nth(i).getByRole("link")).toHaveAttribute("href", `/mail/${m.id}`);
     }
-    expect(messages.filter((m) => m.kind === "INVITATION").map((m) => m.to.email).sort()).toEqual(["clara@client.test", "li@provider.test"]);
+    expect(
+      messages
+        .filter((m) => m.kind === "INVITATION")
+        .map((m) => m.to.email)
+        .sort(),
+    ).toEqual(["clara@client.test", "li@provider.test"]);
   }
   await expectAccessible(page);
   await screenshotBoth(page, "package-completed-files-mail");
@@ -294,21 +316,18 @@ test("the package page shows a failing seal in plain words, and each message's d
   const detail = `/api/app/packages/${pkg.id}`;
   const next = new Date(Date.now() + 4 * 60_000 + 30_000).toISOString();
   const isDetail = (url: URL) => url.pathname === detail;
-  await page.route(
-    isDetail,
-    async (route) => {
-      const real = await route.fetch();
-      const body = (await real.json()) as { data: Record<string, unknown> };
-      body.data.sealing = {
-        state: "RETRYING",
-        requestedAt: new Date().toISOString(),
-        attempts: 3,
-        lastError: "The original of “agreement.pdf” is missing from storage",
-        nextAttemptAt: next,
-      };
-      await route.fulfill({ response: real, json: body });
-    },
-  );
+  await page.route(isDetail, async (route) => {
+    const real = await route.fetch();
+    const body = (await real.json()) as { data: Record<string, unknown> };
+    body.data.sealing = {
+      state: "RETRYING",
+      requestedAt: new Date().toISOString(),
+      attempts: 3,
+      lastError: "The original of “agreement.pdf” is missing from storage",
+      nextAttemptAt: next,
+    };
+    await route.fulfill({ response: real, json: body });
+  });
   // The mail panel the same way: the three outcomes the mail vitest proves (server/domain/mail/package-mail.test.ts).
   const isMail = (url: URL) => url.pathname === `${detail}/mail`;
   const base = { subject: "Please sign", transport: "smtp", packageId: pkg.id, sessionId: null, createdAt: new Date(Date.now() - 600_000).toISOString() };
@@ -317,9 +336,39 @@ test("the package page shows a failing seal in plain words, and each message's d
       json: {
         data: {
           messages: [
-            { ...base, id: "mail_sent", kind: "INVITATION", to: { email: "clara@example.com", name: "Clara Client" }, status: "SENT", attempts: 1, nextAttemptAt: null, lastError: null, sentAt: base.createdAt },
-            { ...base, id: "mail_failed", kind: "INVITATION", to: { email: "bounce@example.com", name: null }, status: "FAILED", attempts: 1, nextAttemptAt: null, lastError: "550 Mailbox unavailable", sentAt: null },
-            { ...base, id: "mail_retry", kind: "REMINDER", to: { email: "li@example.com", name: "Li Provider" }, status: "QUEUED", attempts: 2, nextAttemptAt: next, lastError: "451 Try again later", sentAt: null },
+            {
+              ...base,
+              id: "mail_sent",
+              kind: "INVITATION",
+              to: { email: "clara@example.com", name: "Clara Client" },
+              status: "SENT",
+              attempts: 1,
+              nextAttemptAt: null,
+              lastError: null,
+              sentAt: base.createdAt,
+            },
+            {
+              ...base,
+              id: "mail_failed",
+              kind: "INVITATION",
+              to: { email: "bounce@example.com", name: null },
+              status: "FAILED",
+              attempts: 1,
+              nextAttemptAt: null,
+              lastError: "550 Mailbox unavailable",
+              sentAt: null,
+            },
+            {
+              ...base,
+              id: "mail_retry",
+              kind: "REMINDER",
+              to: { email: "li@example.com", name: "Li Provider" },
+              status: "QUEUED",
+              attempts: 2,
+              nextAttemptAt: next,
+              lastError: "451 Try again later",
+              sentAt: null,
+            },
           ],
         },
       },

@@ -131,7 +131,10 @@ async function followFromOutbox(page: Page, email: string, subject: RegExp): Pro
     await expect(row).toHaveCount(1, { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await row.getByRole("link").first().click();
-  const link = page.getByRole("list", { name: "Links in this message" }).getByRole("link", { name: /\/sign\// }).first();
+  const link = page
+    .getByRole("list", { name: "Links in this message" })
+    .getByRole("link", { name: /\/sign\// })
+    .first();
   await expect(link).toBeVisible();
   const href = new URL((await link.getAttribute("href"))!).pathname;
   await link.click();
@@ -162,11 +165,38 @@ test("set up through the API: a key, a template with two roles, a webhook endpoi
     [0, 56],
     [1, 320],
   ] as const) {
-    await a.post(`/templates/${templateId}/fields`, { documentId: added.document.id, roleIndex, type: "signature", page: 2, x, y: 560, width: 200, height: 50 });
-    await a.post(`/templates/${templateId}/fields`, { documentId: added.document.id, roleIndex, type: "text", label: roleIndex === 0 ? "Buyer city" : "Supplier company", page: 2, x, y: 640, width: 200, height: 24 });
+    await a.post(`/templates/${templateId}/fields`, {
+      documentId: added.document.id,
+      roleIndex,
+      type: "signature",
+      page: 2,
+      x,
+      y: 560,
+      width: 200,
+      height: 50,
+    });
+    await a.post(`/templates/${templateId}/fields`, {
+      documentId: added.document.id,
+      roleIndex,
+      type: "text",
+      label: roleIndex === 0 ? "Buyer city" : "Supplier company",
+      page: 2,
+      x,
+      y: 640,
+      width: 200,
+      height: 24,
+    });
   }
   await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
-  pkg = await a.post<TPackage>("/packages/from-template", { templateId, title: TITLE, status: "sent", recipients: [{ ...ONE, roleIndex: 0 }, { ...TWO, roleIndex: 1 }] });
+  pkg = await a.post<TPackage>("/packages/from-template", {
+    templateId,
+    title: TITLE,
+    status: "sent",
+    recipients: [
+      { ...ONE, roleIndex: 0 },
+      { ...TWO, roleIndex: 1 },
+    ],
+  });
   expect(pkg.status).toBe("IN_PROGRESS");
 });
 
@@ -272,5 +302,10 @@ test("the completed mail reaches both recipients and the owner; its link offers 
 
   await page.goto("/mail");
   await expect(outboxRow(page, TWO.email, /Completed: “/)).toHaveCount(1);
-  await expect(page.getByRole("table", { name: "Messages" }).getByRole("row").filter({ hasText: `Completed: “${TITLE}”` })).toHaveCount(3);
+  await expect(
+    page
+      .getByRole("table", { name: "Messages" })
+      .getByRole("row")
+      .filter({ hasText: `Completed: “${TITLE}”` }),
+  ).toHaveCount(3);
 });

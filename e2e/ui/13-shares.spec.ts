@@ -43,7 +43,11 @@ async function createDraftPackage(request: TAppRequest): Promise<string> {
   );
   expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).ok()).toBe(true);
   await ok(await request.post(`${base}/${tpl.id}/roles`, { data: { name: "Supplier" } }));
-  await ok(await request.post(`${base}/${tpl.id}/fields`, { data: { documentId: added.document.id, roleIndex: 0, type: "signature", page: 1, x: 56, y: 600, width: 180, height: 48 } }));
+  await ok(
+    await request.post(`${base}/${tpl.id}/fields`, {
+      data: { documentId: added.document.id, roleIndex: 0, type: "signature", page: 1, x: 56, y: 600, width: 180, height: 48 },
+    }),
+  );
   await ok(await request.patch(`${base}/${tpl.id}`, { data: { status: "ACTIVE" } }));
   const pkg = await ok<{ id: string }>(
     await request.post("/api/app/packages/from-template", {
@@ -67,7 +71,11 @@ test("the owner makes a Sender and a draft package; the Sender cannot see it", a
   await signInAsOwner(page);
   const roles = await ok<{ id: string; builtIn: string | null }[]>(await page.request.get("/api/app/roles"));
   const sender = roles.find((r) => r.builtIn === "sender")!;
-  await ok(await appRequest(page).post("/api/app/members", { data: { method: "password", name: PENNY.name, email: PENNY.email, roleId: sender.id, password: PENNY.password } }));
+  await ok(
+    await appRequest(page).post("/api/app/members", {
+      data: { method: "password", name: PENNY.name, email: PENNY.email, roleId: sender.id, password: PENNY.password },
+    }),
+  );
   packagePath = await createDraftPackage(appRequest(page));
   await signOut(page);
 

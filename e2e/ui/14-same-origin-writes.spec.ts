@@ -74,7 +74,12 @@ test("a page on another port of the app's host cannot write as the signed-in own
         const attempt = { by: res.request().resourceType(), request: `${res.request().method()} ${new URL(res.url()).pathname}`, status: res.status() };
         if (attempt.by !== "document") return attempt;
         // A form's request: the attack is real, the owner's session cookie went along from a same-site page.
-        return { ...attempt, site: headers["sec-fetch-site"], contentType: headers["content-type"], withSession: /next-auth\.session-token=/.test(headers["cookie"] ?? "") };
+        return {
+          ...attempt,
+          site: headers["sec-fetch-site"],
+          contentType: headers["content-type"],
+          withSession: /next-auth\.session-token=/.test(headers["cookie"] ?? ""),
+        };
       }),
     );
     attempts.sort((a, b) => `${a.by} ${a.request}`.localeCompare(`${b.by} ${b.request}`));

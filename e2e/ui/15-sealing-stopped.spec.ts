@@ -47,10 +47,23 @@ test("set up: a sent package (a template with one role and a signature field)", 
   const pdf = PDF.create();
   pdf.addPage({ size: "a4" }).drawText("Supply contract", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
   const bytes = Buffer.from(await pdf.save());
-  const added = await post<{ document: { id: string }; uploadUrl: string }>(request, `/templates/${templateId}/documents`, { name: "contract.pdf", fileSize: bytes.length, contentType: "application/pdf" });
+  const added = await post<{ document: { id: string }; uploadUrl: string }>(request, `/templates/${templateId}/documents`, {
+    name: "contract.pdf",
+    fileSize: bytes.length,
+    contentType: "application/pdf",
+  });
   expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).status()).toBe(200);
   await post(request, `/templates/${templateId}/roles`, { name: "Buyer" });
-  await post(request, `/templates/${templateId}/fields`, { documentId: added.document.id, roleIndex: 0, type: "signature", page: 1, x: 56, y: 600, width: 200, height: 50 });
+  await post(request, `/templates/${templateId}/fields`, {
+    documentId: added.document.id,
+    roleIndex: 0,
+    type: "signature",
+    page: 1,
+    x: 56,
+    y: 600,
+    width: 200,
+    height: 50,
+  });
   const activated = await request.patch(`/api/v1/templates/${templateId}`, { headers: { authorization: `Bearer ${key}` }, data: { status: "ACTIVE" } });
   expect(activated.status()).toBe(200);
   const pkg = await post<{ id: string }>(request, "/packages/from-template", {
@@ -66,7 +79,14 @@ test("the package page says sealing stopped, why, and offers Retry sealing", asy
   await signInAsOwner(page);
   const detail = `/api/app/packages/${packageId}`;
   const requestedAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
-  let sealing: Record<string, unknown> = { state: "FAILED", requestedAt, attempts: 8, lastError: ERROR, nextAttemptAt: null, failedAt: new Date(Date.now() - 60_000).toISOString() };
+  let sealing: Record<string, unknown> = {
+    state: "FAILED",
+    requestedAt,
+    attempts: 8,
+    lastError: ERROR,
+    nextAttemptAt: null,
+    failedAt: new Date(Date.now() - 60_000).toISOString(),
+  };
   await page.route(
     (url) => url.pathname === detail,
     async (route) => {
@@ -115,9 +135,33 @@ test("the Overview lists packages whose sealing stopped or keeps failing, and no
           total: 3,
           failed: 2,
           items: [
-            { id: packageId, title: "Supply contract — Northwind", state: "FAILED", attempts: 8, lastError: ERROR, failedAt: new Date().toISOString(), nextAttemptAt: null },
-            { id: "pkg_example_2", title: "Lease 4B — Rue de la Paix", state: "FAILED", attempts: 1, lastError: "Encrypted PDFs cannot be sealed", failedAt: new Date().toISOString(), nextAttemptAt: null },
-            { id: "pkg_example_3", title: "NDA — Contoso", state: "RETRYING", attempts: 3, lastError: "The original of “nda.pdf” is missing from storage", failedAt: null, nextAttemptAt: new Date(Date.now() + 240_000).toISOString() },
+            {
+              id: packageId,
+              title: "Supply contract — Northwind",
+              state: "FAILED",
+              attempts: 8,
+              lastError: ERROR,
+              failedAt: new Date().toISOString(),
+              nextAttemptAt: null,
+            },
+            {
+              id: "pkg_example_2",
+              title: "Lease 4B — Rue de la Paix",
+              state: "FAILED",
+              attempts: 1,
+              lastError: "Encrypted PDFs cannot be sealed",
+              failedAt: new Date().toISOString(),
+              nextAttemptAt: null,
+            },
+            {
+              id: "pkg_example_3",
+              title: "NDA — Contoso",
+              state: "RETRYING",
+              attempts: 3,
+              lastError: "The original of “nda.pdf” is missing from storage",
+              failedAt: null,
+              nextAttemptAt: new Date(Date.now() + 240_000).toISOString(),
+            },
           ],
         },
       },

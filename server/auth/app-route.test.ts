@@ -26,12 +26,19 @@ import { WORKSPACE_COOKIE, workspaceCookieFrom } from "./workspace-cookie";
 const t = useTestDb();
 afterEach(() => setSessionLookup(undefined));
 
-const withCookie = (value: string) =>
-  new Request("http://localhost:3000/api/app/webhooks", { headers: { cookie: `a=1; ${WORKSPACE_COOKIE}=${value}; b=2` } });
+const withCookie = (value: string) => new Request("http://localhost:3000/api/app/webhooks", { headers: { cookie: `a=1; ${WORKSPACE_COOKIE}=${value}; b=2` } });
 const noParams = { params: Promise.resolve({}) };
 
 const whichWorkspace = appRoute(
-  defineOperation({ operationId: "testWhichWorkspace", method: "GET", path: "/api/app/test/workspace", summary: "t", tag: "Test", internal: true, response: z.string() }),
+  defineOperation({
+    operationId: "testWhichWorkspace",
+    method: "GET",
+    path: "/api/app/test/workspace",
+    summary: "t",
+    tag: "Test",
+    internal: true,
+    response: z.string(),
+  }),
   async ({ actor }) => actor.workspace.id,
 );
 

@@ -213,7 +213,9 @@ describe("sign-in throttling", () => {
   it("concurrent guesses never pass the limit: of 25 at once from one address, at most 10 are checked", async () => {
     await createOrganisationWithOwner(t.db, owner);
     at(0);
-    const results = await Promise.allSettled(Array.from({ length: 25 }, (_, i) => authorizeCredentials(t.db, { email: owner.email, password: `burst ${i}` }, ATTACKER)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => authorizeCredentials(t.db, { email: owner.email, password: `burst ${i}` }, ATTACKER)),
+    );
     const checked = results.filter((r) => r.status === "fulfilled").length;
     expect(checked).toBeLessThanOrEqual(10);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(SignInThrottledError);

@@ -10,8 +10,18 @@ import { signInThrottledError } from "./sign-in-throttled";
 export const ZCredentials = z.object({
   // PostgreSQL cannot hold U+0000, and text columns turn a lone surrogate into U+FFFD: such credentials fail the
   // sign-in here, like every ill-formed string at the API's boundary (server/lib/parse.ts).
-  email: z.string().trim().toLowerCase().min(1).max(320).refine((e) => !e.includes("\u0000") && e.isWellFormed()),
-  password: z.string().min(1).max(200).refine((p) => p.isWellFormed()),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(320)
+    .refine((e) => !e.includes("\u0000") && e.isWellFormed()),
+  password: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((p) => p.isWellFormed()),
 });
 
 export type TSignedInUser = { id: string; name: string; email: string; organisationId: string };

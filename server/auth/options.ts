@@ -25,8 +25,7 @@ export function getAuthOptions(): NextAuthOptions {
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // A throttled attempt throws: next-auth passes the error's message to signIn()'s result (sign-in-throttled.ts).
-        authorize: async (credentials, req) =>
-          authorizeCredentials(await getDb(), credentials, { clientAddress: signInClientAddress(req.headers) }),
+        authorize: async (credentials, req) => authorizeCredentials(await getDb(), credentials, { clientAddress: signInClientAddress(req.headers) }),
       }),
     ],
     callbacks: {

@@ -73,7 +73,15 @@ describe("every write of the app's API, signed in as the owner", () => {
   it("finds the app's write routes, the signing page's and the raw uploads among them", () => {
     const keys = writes.map((w) => w.key);
     expect(keys.length).toBeGreaterThan(50);
-    for (const key of ["POST /api/app/workspaces", "POST /api/app/roles", "POST /api/app/setup", "POST /api/app/sign/{token}/finish", "PUT /api/app/sign/{token}/fields/{fieldId}/image", "PUT /api/app/library/documents", "POST /api/app/verify"]) {
+    for (const key of [
+      "POST /api/app/workspaces",
+      "POST /api/app/roles",
+      "POST /api/app/setup",
+      "POST /api/app/sign/{token}/finish",
+      "PUT /api/app/sign/{token}/fields/{fieldId}/image",
+      "PUT /api/app/library/documents",
+      "POST /api/app/verify",
+    ]) {
       expect(keys).toContain(key);
     }
   });
@@ -117,7 +125,14 @@ describe("every write of the app's API, signed in as the owner", () => {
     const { POST: createWorkspace } = await import("@/app/api/app/workspaces/route");
     const { POST: createRole } = await import("@/app/api/app/roles/route");
     const form = '{"name":"Evil workspace","slug":"evil","x":"="}';
-    const role = JSON.stringify({ name: "Evil role", apiAccess: true, canSendPackages: true, canViewAllPackages: true, canManageWebhooks: true, templateAccess: "CREATE" });
+    const role = JSON.stringify({
+      name: "Evil role",
+      apiAccess: true,
+      canSendPackages: true,
+      canViewAllPackages: true,
+      canManageWebhooks: true,
+      templateAccess: "CREATE",
+    });
     const before = await rowCounts();
     expect((await send(createWorkspace, { "sec-fetch-site": "same-site", origin: SIBLING, "content-type": "text/plain" }, form)).status).toBe(403);
     expect((await send(createRole, { "sec-fetch-site": "same-site", origin: SIBLING, "content-type": "text/plain" }, role)).status).toBe(403);
@@ -125,7 +140,9 @@ describe("every write of the app's API, signed in as the owner", () => {
     expect((await send(createRole, { "sec-fetch-site": "same-origin", "content-type": "text/plain" }, role)).status).toBe(415);
     expect(await rowCounts()).toEqual(before);
 
-    expect((await send(createWorkspace, { "sec-fetch-site": "same-origin", "content-type": "application/json" }, '{"name":"Own workspace","slug":"own"}')).status).toBe(201);
+    expect(
+      (await send(createWorkspace, { "sec-fetch-site": "same-origin", "content-type": "application/json" }, '{"name":"Own workspace","slug":"own"}')).status,
+    ).toBe(201);
     expect((await send(createRole, { origin: APP, "content-type": "application/json" }, role.replace("Evil", "Own"))).status).toBe(201);
   });
 });

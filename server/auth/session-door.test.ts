@@ -28,12 +28,22 @@ beforeEach(async () => {
 
 type TSpec = Partial<Pick<TOperation, "params" | "query" | "body" | "successStatus">>;
 const opOf = <const S extends TSpec>(spec: S) =>
-  defineOperation({ operationId: "testThing", method: "POST", path: "/api/app/things", summary: "t", tag: "Test", internal: true, response: z.unknown(), ...spec });
+  defineOperation({
+    operationId: "testThing",
+    method: "POST",
+    path: "/api/app/things",
+    summary: "t",
+    tag: "Test",
+    internal: true,
+    response: z.unknown(),
+    ...spec,
+  });
 
 /** The session door and the public door around an internal operation made from `spec`. */
 function createAppRoutes(lookup: TSessionLookup) {
   return {
-    sessionRoute: <const S extends TSpec>(spec: S, handler: THandler<ReturnType<typeof opOf<S>>, TActor>) => defineRoute(sessionDoor(lookup), opOf(spec), handler),
+    sessionRoute: <const S extends TSpec>(spec: S, handler: THandler<ReturnType<typeof opOf<S>>, TActor>) =>
+      defineRoute(sessionDoor(lookup), opOf(spec), handler),
     publicRoute: <const S extends TSpec>(spec: S, handler: THandler<ReturnType<typeof opOf<S>>, null>) => defineRoute(publicDoor, opOf(spec), handler),
   };
 }
@@ -89,7 +99,11 @@ describe("the session door", () => {
     expect(res.status).toBe(422);
     expect((await res.json()).details).toEqual({ name: ["Name is required"], "items.0.email": ["Bad email"] });
 
-    const raw = new Request("http://localhost:3000/api/app/things", { method: "POST", body: "{oops", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" } });
+    const raw = new Request("http://localhost:3000/api/app/things", {
+      method: "POST",
+      body: "{oops",
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+    });
     const bad = await route(raw, noParams);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Invalid JSON body" });
@@ -110,14 +124,22 @@ describe("the session door", () => {
    */
   it("answers 422 for a NUL character in params, query or body, before the handler touches the database", async () => {
     const { sessionRoute } = createAppRoutes(async () => actor);
-    const spec = { params: z.object({ id: z.string() }), query: z.object({ q: z.string().optional() }), body: z.object({ name: z.string(), tags: z.array(z.string()) }) };
+    const spec = {
+      params: z.object({ id: z.string() }),
+      query: z.object({ q: z.string().optional() }),
+      body: z.object({ name: z.string(), tags: z.array(z.string()) }),
+    };
     const route = sessionRoute(spec, async ({ db, params, query, body }) => {
       for (const text of [params.id, query.q ?? "", body.name, ...body.tags]) await db.execute(sql`select ${text}::text`);
       return { ok: true };
     });
     const post = (params: Record<string, string>, body: unknown, search = "") =>
       route(
-        new Request(`http://localhost:3000/api/app/things${search}`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: JSON.stringify(body) }),
+        new Request(`http://localhost:3000/api/app/things${search}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+          body: JSON.stringify(body),
+        }),
         { params: Promise.resolve(params) },
       );
     expect((await post({ id: "a" }, { name: "n", tags: ["t"] }, "?q=x")).status).toBe(200);
@@ -149,7 +171,6 @@ describe("the session door", () => {
     expect(await boom.json()).toEqual({ error: "Internal error" });
     expect(boom.headers.get("x-request-id")).toBeTruthy();
   });
-
 });
 
 /*
@@ -219,7 +240,8 @@ describe("writes only from the app's own origin (both doors)", () => {
     try {
       const { sessionRoute } = createAppRoutes(async () => actor);
       const route = sessionRoute({}, async () => ({ ok: true }));
-      const post = (origin: string) => route(new Request("https://sign.example.com/foliosign/api/app/things", { method: "POST", headers: { origin } }), noParams);
+      const post = (origin: string) =>
+        route(new Request("https://sign.example.com/foliosign/api/app/things", { method: "POST", headers: { origin } }), noParams);
       expect((await post("https://sign.example.com")).status).toBe(200);
       expect((await post("https://SIGN.example.com")).status).toBe(200);
       expect((await post("https://sign.example.com/foliosign")).status).toBe(403);
@@ -245,7 +267,15 @@ describe("writes only from the app's own origin (both doors)", () => {
           }),
           noParams,
         );
-      for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "application/json-patch+json", null]) {
+      for (const type of [
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+        "application/json-patch+json",
+        null,
+      ]) {
         // A string body without a declared type is sent by fetch as text/plain; null here sends none at all.
         const res = await send(type);
         expect(res.status, String(type)).toBe(415);
@@ -263,7 +293,10 @@ describe("writes only from the app's own origin (both doors)", () => {
     const { publicRoute } = createAppRoutes(async () => null);
     const route = defineRoute(publicDoor, { ...opOf({}), method: "PUT", rawBodyTypes: ["image/png"] }, async () => ({ ok: true }));
     const send = (contentType: string) =>
-      route(new Request(`${APP}/api/app/things`, { method: "PUT", headers: { "sec-fetch-site": "same-origin", "content-type": contentType }, body: "x" }), noParams);
+      route(
+        new Request(`${APP}/api/app/things`, { method: "PUT", headers: { "sec-fetch-site": "same-origin", "content-type": contentType }, body: "x" }),
+        noParams,
+      );
     expect((await send("image/png")).status).toBe(200);
     for (const type of ["text/plain", "multipart/form-data", "application/json", "image/jpeg"]) {
       const res = await send(type);

@@ -49,9 +49,7 @@ function decodeSegment(segment: string): string {
 export async function loggablePath(req: Request, params: TRouteContext["params"]): Promise<string> {
   let byValue: Map<string, string>;
   try {
-    byValue = new Map(
-      Object.entries(await params).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [v, name] as const)),
-    );
+    byValue = new Map(Object.entries(await params).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [v, name] as const)));
   } catch {
     return "[unavailable]";
   }

@@ -73,7 +73,9 @@ async function isKnownAddress(db: Db, source: TSignInSource, at: Date): Promise<
 export async function claimSignInAttempt(db: Db, source: TSignInSource, at: Date = now()): Promise<TSignInClaim> {
   const attemptId = newId("sif");
   await db.insert(signInFailures).values({ id: attemptId, email: source.email, clientAddress: source.clientAddress, failedAt: at });
-  const frees: (number | null)[] = [await freedAt(db, and(eq(signInFailures.email, source.email), fromAddress(source.clientAddress))!, MAX_FAILURES_PER_PAIR, attemptId, at)];
+  const frees: (number | null)[] = [
+    await freedAt(db, and(eq(signInFailures.email, source.email), fromAddress(source.clientAddress))!, MAX_FAILURES_PER_PAIR, attemptId, at),
+  ];
   if (source.clientAddress !== null) frees.push(await freedAt(db, fromAddress(source.clientAddress), MAX_FAILURES_PER_ADDRESS, attemptId, at));
   const emailFreed = await freedAt(db, eq(signInFailures.email, source.email), MAX_FAILURES_PER_EMAIL, attemptId, at);
   if (emailFreed !== null && !(await isKnownAddress(db, source, at))) frees.push(emailFreed);

@@ -10,10 +10,14 @@ import { runAdmin } from "./run-admin";
 async function main(): Promise<number> {
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   try {
-    return await runAdmin(process.argv.slice(2), async () => {
-      loadConfig();
-      return (await openDatabase()).db;
-    }, io);
+    return await runAdmin(
+      process.argv.slice(2),
+      async () => {
+        loadConfig();
+        return (await openDatabase()).db;
+      },
+      io,
+    );
   } catch (err) {
     if (err instanceof DatabaseInUseError) {
       console.error(err.message);

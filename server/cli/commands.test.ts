@@ -67,8 +67,19 @@ describe("npm run admin", () => {
   it("create-key --expires --tz ends the key at the end of that day in that zone", async () => {
     const org = await createTestOrg(t.db);
     setClock(() => new Date("2026-10-01T00:00:00Z"));
-    const res = await admin("create-key", "--owner", (await listOwnerEmail(org))!, "--name", "temp", "--role", "Admin",
-      "--expires", "2026-11-01", "--tz", "America/New_York");
+    const res = await admin(
+      "create-key",
+      "--owner",
+      (await listOwnerEmail(org))!,
+      "--name",
+      "temp",
+      "--role",
+      "Admin",
+      "--expires",
+      "2026-11-01",
+      "--tz",
+      "America/New_York",
+    );
     expect(res.code).toBe(0);
     expect(res.err).toContain("expires 2026-11-02T05:00:00.000Z");
     setClock(() => new Date("2026-11-02T04:59:59.999Z"));

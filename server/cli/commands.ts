@@ -33,12 +33,16 @@ function required(opts: TOptions, name: string): string {
 export async function createOwnerCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const email = required(opts, "email");
   // The CLI is its own boundary: it parses what the options give, as a route parses a body.
-  const input = parseOrThrow(ZCreateOwner, {
-    email,
-    password: required(opts, "password"),
-    organisationName: required(opts, "org"),
-    name: opts.name ?? email.split("@")[0] ?? email,
-  }, "input");
+  const input = parseOrThrow(
+    ZCreateOwner,
+    {
+      email,
+      password: required(opts, "password"),
+      organisationName: required(opts, "org"),
+      name: opts.name ?? email.split("@")[0] ?? email,
+    },
+    "input",
+  );
   const created = await createOrganisationWithOwner(db, input);
   io.err(`Created organisation "${opts.org}" (${created.organisationId}) with owner ${email.toLowerCase()}.`);
   return 0;
@@ -72,7 +76,11 @@ export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise
   if (opts.tz && !opts.expires) throw new UsageError("--tz goes with --expires");
   // Without --tz the day ends in this machine's zone: the operator running the command is the "creator".
   const timeZone = opts.expires ? (opts.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined;
-  const input = parseOrThrow(ZCreateApiKey, { name: required(opts, "name"), roleId: role.id, workspaceId: workspace.id, expiresOn: opts.expires, timeZone }, "input");
+  const input = parseOrThrow(
+    ZCreateApiKey,
+    { name: required(opts, "name"), roleId: role.id, workspaceId: workspace.id, expiresOn: opts.expires, timeZone },
+    "input",
+  );
   const key = await createApiKey(db, actor, input);
   const expiry = key.expiresAt ? `expires ${key.expiresAt.toISOString()} (end of ${opts.expires} in ${timeZone})` : "no expiry";
   io.err(`Created key "${key.name}" (${key.prefix}…) as ${role.name} in workspace ${workspace.slug}, ${expiry}.`);
@@ -104,9 +112,7 @@ async function targetOrganisation(db: Db, which: string | undefined): Promise<st
   const matches = which ? orgs.filter((o) => o.id === which || o.name === which) : orgs;
   if (matches.length === 1) return matches[0]!.id;
   if (orgs.length === 0) throw new UsageError("No organisation yet: run create-owner first");
-  throw new UsageError(
-    which ? `No single organisation matches "${which}"` : `There are ${orgs.length} organisations: choose one with --org <id or name>`,
-  );
+  throw new UsageError(which ? `No single organisation matches "${which}"` : `There are ${orgs.length} organisations: choose one with --org <id or name>`);
 }
 
 function printPlan(plan: TPlan, io: TIo): void {
@@ -121,15 +127,19 @@ function printPlan(plan: TPlan, io: TIo): void {
 
 export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const organisationId = await targetOrganisation(db, opts.org);
-  const changes = parseOrThrow(ZSetPlan, {
-    organisationId,
-    publicApi: onOff(opts, "public-api"),
-    webhooks: onOff(opts, "webhooks"),
-    customFields: onOff(opts, "custom-fields"),
-    packageAllowance: wholeOrUnlimited(opts, "allowance"),
-    maxTemplates: wholeOrUnlimited(opts, "max-templates"),
-    maxRecipientsPerPackage: wholeOrUnlimited(opts, "max-recipients", 1),
-  }, "input");
+  const changes = parseOrThrow(
+    ZSetPlan,
+    {
+      organisationId,
+      publicApi: onOff(opts, "public-api"),
+      webhooks: onOff(opts, "webhooks"),
+      customFields: onOff(opts, "custom-fields"),
+      packageAllowance: wholeOrUnlimited(opts, "allowance"),
+      maxTemplates: wholeOrUnlimited(opts, "max-templates"),
+      maxRecipientsPerPackage: wholeOrUnlimited(opts, "max-recipients", 1),
+    },
+    "input",
+  );
   const changing = Object.entries(changes).some(([k, v]) => k !== "organisationId" && v !== undefined);
   printPlan(changing ? await setPlan(db, changes) : await readPlan(db, organisationId), io);
   return 0;

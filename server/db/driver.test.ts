@@ -18,11 +18,19 @@ describe("hotQuery", () => {
   it("fills every placeholder (a repeated one too) and returns rows keyed by the aliases", async () => {
     const org = await createTestOrg(t.db);
     for (const title of ["b", "a", "c"]) {
-      await t.db.insert(packages).values({ id: newId("pkg"), organisationId: org.organisationId, workspaceId: org.workspaceId, ownerUserId: org.userId, title });
+      await t.db
+        .insert(packages)
+        .values({ id: newId("pkg"), organisationId: org.organisationId, workspaceId: org.workspaceId, ownerUserId: org.userId, title });
     }
     const q = hotQuery<{ ws: string; skip: string }, { name: string; same: boolean; n: number }>(t.db, "test_titles", () =>
       t.db
-        .select(hotColumns({ name: packages.title, same: sql<boolean>`${packages.workspaceId} = ${sql.placeholder("ws")}`, n: sql<number>`length(${packages.title})` }))
+        .select(
+          hotColumns({
+            name: packages.title,
+            same: sql<boolean>`${packages.workspaceId} = ${sql.placeholder("ws")}`,
+            n: sql<number>`length(${packages.title})`,
+          }),
+        )
         .from(packages)
         .where(sql`${packages.workspaceId} = ${sql.placeholder("ws")} and ${packages.title} <> ${sql.placeholder("skip")}`)
         .orderBy(packages.title),
@@ -38,14 +46,20 @@ describe("hotQuery", () => {
   it("writes timestamps as Date#toISOString does (UTC, milliseconds truncated) and as epoch milliseconds", async () => {
     const values = ["2026-03-01 10:00:00.123999+02", "1999-12-31 23:59:59.9995-00:30", "2026-01-01 00:00:00+00", "0999-06-01 12:00:00.5+00"];
     for (const v of values) {
-      const [row] = await hotQuery<{ v: string }, { iso: string; ms: number }>(t.db, "test_iso", () =>
-        sql`select ${isoText(sql`${sql.placeholder("v")}::timestamptz`)} as iso, ${epochMs(sql`${sql.placeholder("v")}::timestamptz`)} as ms`,
+      const [row] = await hotQuery<{ v: string }, { iso: string; ms: number }>(
+        t.db,
+        "test_iso",
+        () => sql`select ${isoText(sql`${sql.placeholder("v")}::timestamptz`)} as iso, ${epochMs(sql`${sql.placeholder("v")}::timestamptz`)} as ms`,
       )({ v });
       const date = new Date(v.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
       expect({ v, iso: row!.iso }).toEqual({ v, iso: date.toISOString() });
       expect(new Date(row!.ms).toISOString()).toBe(date.toISOString());
     }
-    const [nulls] = await hotQuery<Record<string, never>, { iso: string | null }>(t.db, "test_iso_null", () => sql`select ${isoText(sql`null::timestamptz`)} as iso`)({});
+    const [nulls] = await hotQuery<Record<string, never>, { iso: string | null }>(
+      t.db,
+      "test_iso_null",
+      () => sql`select ${isoText(sql`null::timestamptz`)} as iso`,
+    )({});
     expect(nulls).toEqual({ iso: null });
   });
 
@@ -56,25 +70,42 @@ describe("hotQuery", () => {
   it("runs in the caller's transaction: it sees the transaction's own writes, with either plan", async () => {
     const org = await createTestOrg(t.db);
     const seen = await t.db.transaction(async (tx) => {
-      await tx.insert(packages).values({ id: "pkg_tx", organisationId: org.organisationId, workspaceId: org.workspaceId, ownerUserId: org.userId, title: "in tx" });
+      await tx
+        .insert(packages)
+        .values({ id: "pkg_tx", organisationId: org.organisationId, workspaceId: org.workspaceId, ownerUserId: org.userId, title: "in tx" });
       const find = (plan: "generic" | "custom") =>
-        hotQuery<{ id: string }, { title: string }>(tx, `test_tx_${plan}`, () => sql`select ${packages.title} as title from ${packages} where ${packages.id} = ${sql.placeholder("id")}`, { plan })({ id: "pkg_tx" });
+        hotQuery<{ id: string }, { title: string }>(
+          tx,
+          `test_tx_${plan}`,
+          () => sql`select ${packages.title} as title from ${packages} where ${packages.id} = ${sql.placeholder("id")}`,
+          { plan },
+        )({ id: "pkg_tx" });
       return [await find("generic"), await find("custom")];
     });
     expect(seen).toEqual([[{ title: "in tx" }], [{ title: "in tx" }]]);
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))("sends plan-stable statements to the generic-plan pool and the rest to the pool's custom plans (PostgreSQL)", async () => {
-    const mode = (plan: "generic" | "custom" | undefined) =>
-      hotQuery<Record<string, never>, { mode: string }>(t.db, `test_mode_${plan}`, () => sql`select current_setting('plan_cache_mode') as mode`, plan ? { plan } : {})({});
-    for (let i = 0; i < 8; i++) {
-      expect(await mode("generic")).toEqual([{ mode: "force_generic_plan" }]);
-      expect(await mode("custom")).toEqual([{ mode: "force_custom_plan" }]);
-      expect(await mode(undefined)).toEqual([{ mode: "force_custom_plan" }]);
-    }
-    const inTx = await t.db.transaction((tx) =>
-      hotQuery<Record<string, never>, { mode: string }>(tx, "test_mode_tx", () => sql`select current_setting('plan_cache_mode') as mode`, { plan: "generic" })({}),
-    );
-    expect(inTx).toEqual([{ mode: "force_custom_plan" }]);
-  });
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "sends plan-stable statements to the generic-plan pool and the rest to the pool's custom plans (PostgreSQL)",
+    async () => {
+      const mode = (plan: "generic" | "custom" | undefined) =>
+        hotQuery<Record<string, never>, { mode: string }>(
+          t.db,
+          `test_mode_${plan}`,
+          () => sql`select current_setting('plan_cache_mode') as mode`,
+          plan ? { plan } : {},
+        )({});
+      for (let i = 0; i < 8; i++) {
+        expect(await mode("generic")).toEqual([{ mode: "force_generic_plan" }]);
+        expect(await mode("custom")).toEqual([{ mode: "force_custom_plan" }]);
+        expect(await mode(undefined)).toEqual([{ mode: "force_custom_plan" }]);
+      }
+      const inTx = await t.db.transaction((tx) =>
+        hotQuery<Record<string, never>, { mode: string }>(tx, "test_mode_tx", () => sql`select current_setting('plan_cache_mode') as mode`, {
+          plan: "generic",
+        })({}),
+      );
+      expect(inTx).toEqual([{ mode: "force_custom_plan" }]);
+    },
+  );
 });

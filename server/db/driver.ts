@@ -128,7 +128,12 @@ export type THotQueryOptions = { plan?: "custom" | "generic" };
  * driver as they are.
  * A statement is prepared by the server on first use per connection (postgres.js names it by its text).
  */
-export function hotQuery<V extends Record<string, unknown>, R>(db: Db, key: string, build: () => SQL | { toSQL(): { sql: string; params: unknown[] } }, options: THotQueryOptions = {}): THotQuery<V, R> {
+export function hotQuery<V extends Record<string, unknown>, R>(
+  db: Db,
+  key: string,
+  build: () => SQL | { toSQL(): { sql: string; params: unknown[] } },
+  options: THotQueryOptions = {},
+): THotQuery<V, R> {
   return preparedFor(db, key, () => {
     const built = build();
     const { sql: text, params } = is(built, SQL) ? dialect.sqlToQuery(built) : built.toSQL();
@@ -138,7 +143,9 @@ export function hotQuery<V extends Record<string, unknown>, R>(db: Db, key: stri
         throw new Error(`hotQuery ${key}: a ${typeof s.value} parameter; use a placeholder or a text/number/boolean value`);
       }
     }
-    const client = (options.plan === "generic" ? (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] : undefined) ?? (db as unknown as { _: { session: { client: TDriverClient } } })._.session.client;
+    const client =
+      (options.plan === "generic" ? (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] : undefined) ??
+      (db as unknown as { _: { session: { client: TDriverClient } } })._.session.client;
     const fill = (values: V) => slots.map((s) => ("name" in s ? values[s.name] : s.value));
     if (client.unsafe) {
       const unsafe = client.unsafe.bind(client);

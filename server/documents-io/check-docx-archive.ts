@@ -131,7 +131,13 @@ function readCentralDirectory(bytes: Buffer, limits: TDocxLimits): { entries: TE
     if (z64.disk !== 0 || z64.cdDisk !== 0) throw refuse(DOCX_ARCHIVE_MESSAGES.multiDisk);
     // Every classic field is either the "see ZIP64" mask or the same value: two readers must see one archive.
     const agrees = (classic: number, mask: number, wide: number | null) => wide !== null && (classic === mask || classic === wide);
-    if (!agrees(count, MASK16, z64.count) || !agrees(onDisk, MASK16, z64.onDisk) || !agrees(cdSize, MASK32, z64.cdSize) || !agrees(cdOffset, MASK32, z64.cdOffset) || z64.onDisk !== z64.count) {
+    if (
+      !agrees(count, MASK16, z64.count) ||
+      !agrees(onDisk, MASK16, z64.onDisk) ||
+      !agrees(cdSize, MASK32, z64.cdSize) ||
+      !agrees(cdOffset, MASK32, z64.cdOffset) ||
+      z64.onDisk !== z64.count
+    ) {
       throw refuse(DOCX_ARCHIVE_MESSAGES.zip64Disagrees);
     }
     count = z64.count!;
@@ -188,7 +194,7 @@ type TWide = { uncompressed: number; compressed: number; offset: number; disk: n
  */
 function zip64Fields(extra: Buffer, classic: TWide): TWide | "missing" | "disagrees" {
   let field: Buffer | null = null;
-  for (let at = 0; at + 4 <= extra.length; ) {
+  for (let at = 0; at + 4 <= extra.length;) {
     const id = extra.readUInt16LE(at);
     const size = extra.readUInt16LE(at + 2);
     if (at + 4 + size > extra.length) break;

@@ -87,9 +87,7 @@ describe("convertDocx", () => {
 
   it("answers 502 when the converter crashes or writes no PDF", async () => {
     const crash = fakeConverter("crash", "echo boom >&2\nexit 3");
-    expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: crash }))).toBe(
-      CONVERT_MESSAGES.crashed("exit code 3"),
-    );
+    expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: crash }))).toBe(CONVERT_MESSAGES.crashed("exit code 3"));
     const silent = fakeConverter("silent", "exit 0");
     expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: silent }))).toBe(CONVERT_MESSAGES.noOutput);
   });
@@ -114,7 +112,9 @@ describe("convertDocx", () => {
     const marker = path.join(scratch, "bomb-converter-ran");
     const converter = fakeConverter("bomb-converter", `touch ${marker}\nexit 0`);
     const bomb = zipRecords(docxParts({ name: "word/document.xml", data: zerosDeflated(1024), uncompressed: 1024 * 1024 * 1024, method: 8 }));
-    expect(await unprocessable(convertDocx(bomb, { sofficePath: converter }))).toMatch(/^The DOCX would expand to 10737\d+ bytes, more than the limit of 209715200 bytes/);
+    expect(await unprocessable(convertDocx(bomb, { sofficePath: converter }))).toMatch(
+      /^The DOCX would expand to 10737\d+ bytes, more than the limit of 209715200 bytes/,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -139,14 +139,10 @@ describe("convertDocx", () => {
       const port = (server.address() as net.AddressInfo).port;
       const probe = fakeConverter("net-probe", `if (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; then exit 0; fi\nexit 7`);
       // Sandboxed: the connection fails inside the namespace, the script says so with exit 7.
-      expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: probe, networkSandbox: "auto" }))).toBe(
-        CONVERT_MESSAGES.crashed("exit code 7"),
-      );
+      expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: probe, networkSandbox: "auto" }))).toBe(CONVERT_MESSAGES.crashed("exit code 7"));
       expect(connections).toBe(0);
       // The same script without the sandbox does connect: the test above can fail.
-      expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: probe, networkSandbox: "off" }))).toBe(
-        CONVERT_MESSAGES.noOutput,
-      );
+      expect(await badGateway(convertDocx(DOCX_FIXTURE, { sofficePath: probe, networkSandbox: "off" }))).toBe(CONVERT_MESSAGES.noOutput);
       await vi.waitFor(() => expect(connections).toBe(1));
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -198,19 +194,13 @@ describe("convertDocx through Gotenberg", () => {
     const notPdf = await fakeGotenberg((res) => res.writeHead(200).end("<html>login</html>"));
     const silent = await fakeGotenberg(() => {});
     try {
-      expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: failing.url }))).toBe(
-        CONVERT_MESSAGES.crashed("Gotenberg answered 503"),
-      );
+      expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: failing.url }))).toBe(CONVERT_MESSAGES.crashed("Gotenberg answered 503"));
       expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: notPdf.url }))).toBe(CONVERT_MESSAGES.noOutput);
-      expect(await unprocessable(convertDocx(DOCX_FIXTURE, { gotenbergUrl: silent.url, timeoutMs: 200 }))).toBe(
-        CONVERT_MESSAGES.timeout(200),
-      );
+      expect(await unprocessable(convertDocx(DOCX_FIXTURE, { gotenbergUrl: silent.url, timeoutMs: 200 }))).toBe(CONVERT_MESSAGES.timeout(200));
     } finally {
       await Promise.all([failing.close(), notPdf.close(), silent.close()]);
     }
     // Nothing listens there any more.
-    expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: failing.url }))).toBe(
-      CONVERT_MESSAGES.crashed("Gotenberg is unreachable"),
-    );
+    expect(await badGateway(convertDocx(DOCX_FIXTURE, { gotenbergUrl: failing.url }))).toBe(CONVERT_MESSAGES.crashed("Gotenberg is unreachable"));
   });
 });

@@ -110,16 +110,21 @@ async function convertInTempDir(source: string | Uint8Array, binary: string, san
     else await writeFile(input, source);
 
     const args = [
-      "--headless", "--invisible", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
+      "--headless",
+      "--invisible",
+      "--norestore",
+      "--nologo",
+      "--nodefault",
+      "--nolockcheck",
       "--nofirststartwizard",
       `-env:UserInstallation=${new URL(`file://${profile}`).href}`,
-      "--convert-to", "pdf:writer_pdf_Export",
-      "--outdir", outDir,
+      "--convert-to",
+      "pdf:writer_pdf_Export",
+      "--outdir",
+      outDir,
       input,
     ];
-    const [command, commandArgs] = sandbox
-      ? ["unshare", ["--net", "--map-root-user", "--", binary, ...args]]
-      : [binary, args];
+    const [command, commandArgs] = sandbox ? ["unshare", ["--net", "--map-root-user", "--", binary, ...args]] : [binary, args];
     const result = await runGroup(command, commandArgs, timeoutMs, {
       NODE_ENV: "production",
       // The process's own search path, not configuration: the child needs it to find its helpers.
@@ -134,11 +139,7 @@ async function convertInTempDir(source: string | Uint8Array, binary: string, san
       throw errors.unprocessable(CONVERT_MESSAGES.timeout(timeoutMs));
     }
     if (result.spawnError || result.code !== 0) {
-      const how = result.spawnError
-        ? result.spawnError
-        : result.signal
-          ? `killed by ${result.signal}`
-          : `exit code ${result.code}`;
+      const how = result.spawnError ? result.spawnError : result.signal ? `killed by ${result.signal}` : `exit code ${result.code}`;
       logger().warn({ how, output: result.output }, "docx conversion failed");
       throw errors.badGateway(CONVERT_MESSAGES.crashed(how));
     }
@@ -230,7 +231,10 @@ function runGroup(command: string, args: string[], timeoutMs: number, childEnv: 
 async function findExecutable(name: string): Promise<string | null> {
   const candidates = name.includes("/")
     ? [path.resolve(name)]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+    : (process.env.PATH ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, name));
   for (const candidate of candidates) {
     try {
       await access(candidate, fsConstants.X_OK);
@@ -255,4 +259,3 @@ function canUnshareNetwork(): boolean {
   }
   return unshareWorks;
 }
-

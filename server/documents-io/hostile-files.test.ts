@@ -66,8 +66,14 @@ function pageTree(levels: number): Buffer {
 /** Files whose page tree the sealer (pdf-lib) cannot walk, or reads unlike the inspector. */
 const PAGE_TREE_CASES: [string, () => Buffer][] = [
   ["a page tree that contains itself (the 335-byte PDF of issue 24)", () => SELF_CONTAINING_TREE],
-  ["a page tree with a two-node cycle", () => rawPdf([CATALOG, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 1 >>", "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>", LETTER_PAGE])],
-  ["a /Parent chain that loops", () => rawPdf([CATALOG, "<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>", "<< /Type /Page /Parent 2 0 R >>"])],
+  [
+    "a page tree with a two-node cycle",
+    () => rawPdf([CATALOG, "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 1 >>", "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>", LETTER_PAGE]),
+  ],
+  [
+    "a /Parent chain that loops",
+    () => rawPdf([CATALOG, "<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 /MediaBox [0 0 612 792] >>", "<< /Type /Page /Parent 2 0 R >>"]),
+  ],
   ["the same page listed twice", () => rawPdf([CATALOG, "<< /Type /Pages /Kids [3 0 R 3 0 R] /Count 2 >>", LETTER_PAGE])],
   ["a page as the root of the page tree", () => rawPdf([CATALOG, "<< /Type /Page /MediaBox [0 0 612 792] >>"])],
 ];
@@ -82,7 +88,11 @@ const CASES: [string, () => Promise<Buffer> | Buffer, string][] = [
   ["2,001 pages (the limit is 2,000)", () => manyPagesPdf(2001), INSPECT_MESSAGES.pdfTooManyPages(2000)],
   ["zero pages", () => rawPdf([CATALOG, "<< /Type /Pages /Kids [] /Count 0 >>"]), INSPECT_MESSAGES.pdfNoPages],
   ["a /Kids that is not an array", () => rawPdf([CATALOG, "<< /Type /Pages /Kids 3 0 R /Count 1 >>", LETTER_PAGE]), INSPECT_MESSAGES.pdfNoPages],
-  ["a page with no size", () => rawPdf([CATALOG, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R >>"]), INSPECT_MESSAGES.pdfBadPageSize(1)],
+  [
+    "a page with no size",
+    () => rawPdf([CATALOG, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R >>"]),
+    INSPECT_MESSAGES.pdfBadPageSize(1),
+  ],
   ["a PDF encrypted with a user password", () => protectedPdf({ userPassword: "open-me", ownerPassword: "owner" }), INSPECT_MESSAGES.pdfEncrypted],
   ["a PDF encrypted with an owner password only", () => protectedPdf({ ownerPassword: "owner" }), INSPECT_MESSAGES.pdfEncrypted],
   ["a PNG named .pdf", () => Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(200, 7)]), INSPECT_MESSAGES.unknown],

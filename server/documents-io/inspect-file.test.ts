@@ -121,8 +121,7 @@ describe("inspectFile: PDFs", () => {
 
   it("refuses a PNG and a text file renamed .pdf, and an empty file", async () => {
     const png = Buffer.from(
-      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
-        "1f15c4890000000d4944415478da63f8cfc0f01f0005000200a5f1a8e40000000049454e44ae426082",
+      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d4944415478da63f8cfc0f01f0005000200a5f1a8e40000000049454e44ae426082",
       "hex",
     );
     expect(await refusal(png)).toEqual(unprocessable(INSPECT_MESSAGES.unknown));
@@ -184,10 +183,7 @@ describe("inspectFile: PDFs", () => {
   });
 
   it("refuses a looping xref chain and absurd nesting without hanging or crashing", async () => {
-    const loop = Buffer.from(
-      "%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Size 1 /Prev 9 >>\nstartxref\n9\n%%EOF\n",
-      "latin1",
-    );
+    const loop = Buffer.from("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Size 1 /Prev 9 >>\nstartxref\n9\n%%EOF\n", "latin1");
     expect(await refusal(loop)).toEqual(unprocessable(INSPECT_MESSAGES.pdfDamaged));
     const nested = Buffer.from(`%PDF-1.4\n1 0 obj ${"[".repeat(200_000)} endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
     expect(await refusal(nested)).toEqual(unprocessable(INSPECT_MESSAGES.pdfDamaged));

@@ -41,8 +41,7 @@ import { rehearseSeal } from "@/server/pdf/rehearse-seal";
 
 export type TPageSize = { width: number; height: number };
 export type TInspectedFile =
-  | { kind: "pdf"; pageCount: number; pages: TPageSize[]; sha256: string; size: number }
-  | { kind: "docx"; sha256: string; size: number };
+  { kind: "pdf"; pageCount: number; pages: TPageSize[]; sha256: string; size: number } | { kind: "docx"; sha256: string; size: number };
 export type TInspectOptions = {
   /** Refuse (413) beyond this many bytes. Default 25 MB, the spec's per-document default. */
   maxBytes?: number;
@@ -56,8 +55,7 @@ export const INSPECT_MESSAGES = {
   empty: "The file is empty",
   tooLarge: (maxBytes: number) => `The file is larger than the limit of ${maxBytes} bytes`,
   unknown: "The file is not a PDF or a DOCX document (its content was checked, not its name)",
-  legacyOffice:
-    "The file is a legacy or password-protected Office document; save it as an unprotected DOCX or PDF",
+  legacyOffice: "The file is a legacy or password-protected Office document; save it as an unprotected DOCX or PDF",
   pdfTruncated: "The PDF is incomplete (it does not end with %%EOF); upload the whole file again",
   pdfDamaged: "The PDF is damaged and cannot be opened",
   pdfEncrypted: "The PDF is password-protected or encrypted; upload an unprotected copy",
@@ -183,7 +181,7 @@ function pageGeometry(page: PdfDict, resolve: TResolve): TPageSize | null {
   const media = toBox(inherited(page, "MediaBox", resolve), resolve);
   if (!media) return null;
   const crop = toBox(inherited(page, "CropBox", resolve), resolve);
-  const box = crop ? intersect(media, crop) ?? media : media;
+  const box = crop ? (intersect(media, crop) ?? media) : media;
   const width = round(box[2] - box[0]);
   const height = round(box[3] - box[1]);
   if (!(width > 0 && height > 0 && width <= MAX_PAGE_SIDE && height <= MAX_PAGE_SIDE)) return null;

@@ -38,10 +38,7 @@ describe("apiRoute", () => {
   it("lists exactly the key's own workspace as active", async () => {
     const org = await createTestOrg(t.db);
     const key = await createTestKey(t.db, org);
-    const res = await callJson<{ data: { active: string; workspaces: { id: string; isDefault: boolean }[] } }>(
-      listWorkspaces,
-      { key: key.value },
-    );
+    const res = await callJson<{ data: { active: string; workspaces: { id: string; isDefault: boolean }[] } }>(listWorkspaces, { key: key.value });
     expect(res.body.data.active).toBe(org.workspaceId);
     expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Default", slug: "default", isDefault: true }]);
   });

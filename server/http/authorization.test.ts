@@ -22,10 +22,9 @@ const t = useTestDb();
 const ZOk = z.object({ ok: z.literal(true) });
 type TNeeds = Pick<TOperation, "feature" | "permission" | "templateAccess">;
 const testRoute = (operationId: string, path: `/api/v1${string}`, needs: TNeeds) =>
-  apiRoute(
-    defineOperation({ operationId, method: "GET", path, summary: "test only", tag: "Test", response: ZOk, ...needs }),
-    async () => ({ ok: true as const }),
-  );
+  apiRoute(defineOperation({ operationId, method: "GET", path, summary: "test only", tag: "Test", response: ZOk, ...needs }), async () => ({
+    ok: true as const,
+  }));
 
 const webhooksRoute = testRoute("testWebhooks", "/api/v1/test/webhooks", { feature: "webhooks", permission: "canManageWebhooks" });
 const customFieldsRoute = testRoute("testCustomFields", "/api/v1/test/custom-fields", { feature: "customFields" });

@@ -5,7 +5,10 @@ import { RawResponse } from "./route";
  * A stored PDF as the answer, streamed from the file store (never buffered). Private and not stored by any
  * cache: the bytes belong to one workspace and the URL alone does not say whose.
  */
-export function pdfResponse(file: { name: string; size: number; sha256: string; body: Readable }, opts: { disposition?: "inline" | "attachment" } = {}): RawResponse {
+export function pdfResponse(
+  file: { name: string; size: number; sha256: string; body: Readable },
+  opts: { disposition?: "inline" | "attachment" } = {},
+): RawResponse {
   const body = Readable.toWeb(file.body) as ReadableStream<Uint8Array>;
   return new RawResponse(
     new Response(body, {

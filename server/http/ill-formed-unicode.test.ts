@@ -63,7 +63,10 @@ describe("a lone surrogate is a 422 naming the field, on jsonb and text alike", 
       body: { templateId: s.templateId, title: `Lease ${EMOJI}`, recipients, mergeFields: { customerName: `Ann ${EMOJI}` } },
     });
     expect(ok.status).toBe(201);
-    const [row] = await t.db.select({ title: packages.title }).from(packages).where(eq(packages.id, ok.body.data!.id as string));
+    const [row] = await t.db
+      .select({ title: packages.title })
+      .from(packages)
+      .where(eq(packages.id, ok.body.data!.id as string));
     expect(row!.title).toBe(`Lease ${EMOJI}`);
     expect(JSON.stringify(ok.body.data)).toContain(`Ann ${EMOJI}`);
   });

@@ -122,13 +122,46 @@ const WEIRD_VALUES: readonly unknown[] = [
 ];
 
 /** Param values that decode fine but are nonsense; the ill-formed ones are added per param. */
-const WEIRD_PARAMS = ["", " ", "x".repeat(5000), "\u0000", "a\u0000", "../..", "%ff", "-1", "1e400", "0x10", "99999999999999999999", "\ud83d\ude00", "null", "fake_0123456789abcdef"];
+const WEIRD_PARAMS = [
+  "",
+  " ",
+  "x".repeat(5000),
+  "\u0000",
+  "a\u0000",
+  "../..",
+  "%ff",
+  "-1",
+  "1e400",
+  "0x10",
+  "99999999999999999999",
+  "\ud83d\ude00",
+  "null",
+  "fake_0123456789abcdef",
+];
 
 /** Segments that are not percent-encoded UTF-8 (what decodeURIComponent refuses). */
 const BAD_SEGMENTS = ["%ff", "%", "%E0%A4%A", "%ED%A0%80", "%C0%AF", "a%zz", "%f0%9f%98", "x%"];
 
 /** Raw query values; each is sent as is, percent-encoding (good or bad) included. */
-const WEIRD_QUERY = ["", "-1", "0", "1.5", "1e309", "99999999999999999999999", "NaN", "Infinity", "abc", "%ff", "%", "%00", "%ED%A0%80", "x".repeat(3000), "2030-13-45", "true", "%F0%9F%98%80"];
+const WEIRD_QUERY = [
+  "",
+  "-1",
+  "0",
+  "1.5",
+  "1e309",
+  "99999999999999999999999",
+  "NaN",
+  "Infinity",
+  "abc",
+  "%ff",
+  "%",
+  "%00",
+  "%ED%A0%80",
+  "x".repeat(3000),
+  "2030-13-45",
+  "true",
+  "%F0%9F%98%80",
+];
 
 /** Whole bodies that are not what any operation takes. */
 function rawBodies(example: unknown): (string | Uint8Array)[] {
@@ -208,7 +241,9 @@ async function loadRoutes(): Promise<Map<string, TRouteHandler>> {
 function rawTypesOf(op: TOperation): readonly string[] {
   const declared = (op as { rawBodyTypes?: readonly string[] }).rawBodyTypes;
   if (declared) return declared;
-  return { appUploadLibraryDocument: ["application/pdf"], appVerifySealedPdf: ["application/pdf"], appSetSigningFieldImage: ["image/png"] }[op.operationId] ?? [];
+  return (
+    { appUploadLibraryDocument: ["application/pdf"], appVerifySealedPdf: ["application/pdf"], appSetSigningFieldImage: ["image/png"] }[op.operationId] ?? []
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -239,10 +274,16 @@ async function buildWorld(routes: Map<string, TRouteHandler>): Promise<TWorld> {
   const sessions = sent.recipientSessions as { id: string }[];
   const link = await call("createSigningUrl", { packageId: sent.id as string }, { sessionId: sessions[0]!.id });
   const token = (link.url as string).split("/sign/")[1]!;
-  const [field] = await t.db.select({ id: packageFields.id }).from(packageFields).where(and(eq(packageFields.sessionId, sessions[0]!.id)));
+  const [field] = await t.db
+    .select({ id: packageFields.id })
+    .from(packageFields)
+    .where(and(eq(packageFields.sessionId, sessions[0]!.id)));
   const sentDocs = sent.documents as { id: string }[];
   const draftDocs = draft.documents as { id: string }[];
-  const [customField] = await t.db.select({ id: customFieldDefinitions.id }).from(customFieldDefinitions).where(eq(customFieldDefinitions.organisationId, org.organisationId));
+  const [customField] = await t.db
+    .select({ id: customFieldDefinitions.id })
+    .from(customFieldDefinitions)
+    .where(eq(customFieldDefinitions.organisationId, org.organisationId));
   const endpoint = await createEndpoint(t.db, workspaceActor(org.organisationId, org.workspaceId), { url: "https://hooks.example.com/foliosign" });
   const groupId = await insertSigningGroup(t.db, org, org.workspaceId);
   const templateFields = (await call("listTemplateFields", { templateId: tpl.templateId }, undefined)) as unknown;
@@ -360,17 +401,25 @@ function casesOf(op: TOperation, world: TWorld, rnd: ReturnType<typeof prng>): T
   const example = op.body ? exampleOf(op.body) : undefined;
   const exampleValid = op.body ? op.body.safeParse(example).success : false;
   const queryExample = op.query ? (exampleOf(op.query) as Record<string, unknown>) : {};
-  const baseQuery = new URLSearchParams(Object.entries(queryExample).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]]))).toString();
+  const baseQuery = new URLSearchParams(
+    Object.entries(queryExample).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, String(v)]])),
+  ).toString();
   // A raw body (a PDF, a PNG) that parses is inspected in a child process, a second each: the generated
   // requests send none (400), and a few whole bodies below send bytes.
-  const baseBody: string | Uint8Array | undefined = op.body ? JSON.stringify(example) : rawTypes.length || op.method === "GET" || op.method === "DELETE" ? undefined : "{}";
+  const baseBody: string | Uint8Array | undefined = op.body
+    ? JSON.stringify(example)
+    : rawTypes.length || op.method === "GET" || op.method === "DELETE"
+      ? undefined
+      : "{}";
   const base: TCase = { label: "as generated", params, query: baseQuery, body: baseBody, key: world.key };
   const cases: TCase[] = [base];
 
   // Params: each ill-formed (a 422 naming it), and nonsense that decodes.
   for (const name of Object.keys(params)) {
-    for (const bad of rnd.sample(ILL_FORMED("p"), 2)) cases.push({ ...base, label: `param ${name} ill-formed ${JSON.stringify(bad)}`, params: { ...params, [name]: bad }, mustName: name });
-    for (const weird of rnd.sample(WEIRD_PARAMS, 3)) cases.push({ ...base, label: `param ${name} = ${JSON.stringify(weird.slice(0, 40))}`, params: { ...params, [name]: weird } });
+    for (const bad of rnd.sample(ILL_FORMED("p"), 2))
+      cases.push({ ...base, label: `param ${name} ill-formed ${JSON.stringify(bad)}`, params: { ...params, [name]: bad }, mustName: name });
+    for (const weird of rnd.sample(WEIRD_PARAMS, 3))
+      cases.push({ ...base, label: `param ${name} = ${JSON.stringify(weird.slice(0, 40))}`, params: { ...params, [name]: weird } });
   }
 
   // Query: each field given bad values, raw; repeated and unknown keys.
@@ -392,13 +441,23 @@ function casesOf(op: TOperation, world: TWorld, rnd: ReturnType<typeof prng>): T
       const at = node.path.join(".");
       if (typeof node.value === "string") {
         const bad = rnd.pick(ILL_FORMED(node.value));
-        cases.push({ ...base, label: `body ${at || "(root)"} ill-formed`, body: JSON.stringify(replaceAt(example, node.path, bad)), mustName: exampleValid ? at || "body" : undefined });
+        cases.push({
+          ...base,
+          label: `body ${at || "(root)"} ill-formed`,
+          body: JSON.stringify(replaceAt(example, node.path, bad)),
+          mustName: exampleValid ? at || "body" : undefined,
+        });
       }
       if (node.value === null || typeof node.value !== "object") {
-        for (const weird of rnd.sample(WEIRD_VALUES, 2)) cases.push({ ...base, label: `body ${at} = ${JSON.stringify(weird)?.slice(0, 40)}`, body: JSON.stringify(replaceAt(example, node.path, weird)) });
+        for (const weird of rnd.sample(WEIRD_VALUES, 2))
+          cases.push({ ...base, label: `body ${at} = ${JSON.stringify(weird)?.slice(0, 40)}`, body: JSON.stringify(replaceAt(example, node.path, weird)) });
       } else {
         cases.push({ ...base, label: `body ${at || "(root)"} wrapped in an array`, body: JSON.stringify(replaceAt(example, node.path, [node.value])) });
-        cases.push({ ...base, label: `body ${at || "(root)"} = ${JSON.stringify(rnd.pick(WEIRD_VALUES))?.slice(0, 40)}`, body: JSON.stringify(replaceAt(example, node.path, rnd.pick(WEIRD_VALUES))) });
+        cases.push({
+          ...base,
+          label: `body ${at || "(root)"} = ${JSON.stringify(rnd.pick(WEIRD_VALUES))?.slice(0, 40)}`,
+          body: JSON.stringify(replaceAt(example, node.path, rnd.pick(WEIRD_VALUES))),
+        });
         if (!Array.isArray(node.value)) {
           const withKey = { ...(node.value as object), [rnd.pick(["k\ud800", "\udfff", "a\u0000"])]: "v" };
           cases.push({ ...base, label: `body ${at || "(root)"} with an ill-formed key`, body: JSON.stringify(replaceAt(example, node.path, withKey)) });
@@ -407,7 +466,9 @@ function casesOf(op: TOperation, world: TWorld, rnd: ReturnType<typeof prng>): T
     }
   }
   if (op.body || rawTypes.length || op.method !== "GET") {
-    const raws = rawTypes.length ? [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...rnd.sample(rawBodies(example), 2)] : rnd.sample(rawBodies(example), op.body ? 9 : 5);
+    const raws = rawTypes.length
+      ? [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...rnd.sample(rawBodies(example), 2)]
+      : rnd.sample(rawBodies(example), op.body ? 9 : 5);
     for (const raw of raws) {
       const label = typeof raw === "string" ? raw.slice(0, 30) : `bytes ${Buffer.from(raw.slice(0, 12)).toString("hex")}`;
       cases.push({ ...base, label: `whole body ${JSON.stringify(label)}`, body: raw });
@@ -437,7 +498,10 @@ function nextStandIn(routes: Map<string, TRouteHandler>): TNextHandler {
   return async (req, res) => {
     const url = new URL(req.url!, "http://localhost:3000");
     const segments = url.pathname.split("/");
-    const found = table.find(({ op, segments: pattern }) => op.method === req.method && pattern.length === segments.length && pattern.every((p, i) => /^\{\w+\}$/.test(p) || p === segments[i]));
+    const found = table.find(
+      ({ op, segments: pattern }) =>
+        op.method === req.method && pattern.length === segments.length && pattern.every((p, i) => /^\{\w+\}$/.test(p) || p === segments[i]),
+    );
     const upload = /^\/uploads\/[^/]+$/.test(url.pathname) && req.method === "PUT";
     if (!found && !upload) {
       res.writeHead(404, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Page not found</title>");
@@ -446,10 +510,11 @@ function nextStandIn(routes: Map<string, TRouteHandler>): TNextHandler {
     const params: Record<string, string> = {};
     try {
       if (upload) params.token = decodeURIComponent(segments[2]!);
-      else found!.segments.forEach((p, i) => {
-        const name = /^\{(\w+)\}$/.exec(p)?.[1];
-        if (name) params[name] = decodeURIComponent(segments[i]!);
-      });
+      else
+        found!.segments.forEach((p, i) => {
+          const name = /^\{(\w+)\}$/.exec(p)?.[1];
+          if (name) params[name] = decodeURIComponent(segments[i]!);
+        });
     } catch {
       // What Next 16 answers when it cannot decode a dynamic segment (see unrouted-api.ts `pathDecodes`).
       res.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
@@ -474,7 +539,9 @@ function rawRequest(base: string, method: string, target: string, headers: Recor
     const req = http.request({ hostname, port, method, path: target, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }),
+      );
     });
     req.on("error", reject);
     req.end(method === "GET" || method === "DELETE" ? undefined : "{}");
@@ -518,8 +585,9 @@ describe("the generated malformed-request run (issue 24)", () => {
       // An ill-formed string must be named — unless the request was refused before validation (the door,
       // the gates), as the same request with a valid string was.
       if (mustName !== undefined && baseline !== undefined && ![401, 402, 403, 415].includes(baseline)) {
-        const details = answer.status === 422 ? (JSON.parse(answer.text) as { details?: Record<string, string[]> }).details ?? {} : {};
-        if (answer.status !== 422 || !(mustName in details)) failures.push(`${where}: expected a 422 naming ${mustName}, got ${answer.status} ${answer.text.slice(0, 300)}`);
+        const details = answer.status === 422 ? ((JSON.parse(answer.text) as { details?: Record<string, string[]> }).details ?? {}) : {};
+        if (answer.status !== 422 || !(mustName in details))
+          failures.push(`${where}: expected a 422 naming ${mustName}, got ${answer.status} ${answer.text.slice(0, 300)}`);
         else if (Object.keys(details).length === 1 && details[mustName]!.length === 0) failures.push(`${where}: no message at ${mustName}`);
       }
     };
@@ -540,23 +608,31 @@ describe("the generated malformed-request run (issue 24)", () => {
           if (details[c.mustName]?.includes(ILL_FORMED_MESSAGE)) illFormedNamed.push(`${op.operationId} ${c.mustName}`);
         }
         // A request that set an IP allowlist would lock the key out of the rest of the run.
-        if (op.operationId === "appSetIpAllowlist") await t.db.update(organisations).set({ ipAllowlist: [] }).where(eq(organisations.id, world.owner.organisationId));
+        if (op.operationId === "appSetIpAllowlist")
+          await t.db.update(organisations).set({ ipAllowlist: [] }).where(eq(organisations.id, world.owner.organisationId));
       }
 
       // Through the real server: every param position with a segment that does not decode.
       const names = Object.keys(op.params?.shape ?? {});
-      const headers: Record<string, string> = { authorization: `Bearer ${world.key}`, origin: APP_ORIGIN, "sec-fetch-site": "same-origin", "content-type": "application/json" };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${world.key}`,
+        origin: APP_ORIGIN,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/json",
+      };
       if (names.length === 0) {
         const answer = await rawRequest(base, op.method, `${op.path}/${rnd.pick(BAD_SEGMENTS)}`, headers);
         check(`server ${op.method} ${op.path}/<bad>`, answer);
-        if (answer.status !== 400 || JSON.parse(answer.text).error !== MALFORMED_PATH_MESSAGE) failures.push(`server ${op.method} ${op.path}/<bad>: ${answer.status} ${answer.text}`);
+        if (answer.status !== 400 || JSON.parse(answer.text).error !== MALFORMED_PATH_MESSAGE)
+          failures.push(`server ${op.method} ${op.path}/<bad>: ${answer.status} ${answer.text}`);
       }
       for (const name of names) {
         for (const segment of rnd.sample(BAD_SEGMENTS, 3)) {
           const target = op.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? segment : encodeURIComponent(paramValue(world, op, n))));
           const answer = await rawRequest(base, op.method, `${target}?page=%ff`, headers);
           check(`server ${op.method} ${target}`, answer);
-          if (answer.status !== 400 || JSON.parse(answer.text).error !== MALFORMED_PATH_MESSAGE) failures.push(`server ${op.method} ${target}: expected the JSON 400, got ${answer.status} ${answer.text.slice(0, 200)}`);
+          if (answer.status !== 400 || JSON.parse(answer.text).error !== MALFORMED_PATH_MESSAGE)
+            failures.push(`server ${op.method} ${target}: expected the JSON 400, got ${answer.status} ${answer.text.slice(0, 200)}`);
         }
       }
       // And the generated request itself reaches the route through the server (the stand-in works).
@@ -568,7 +644,11 @@ describe("the generated malformed-request run (issue 24)", () => {
     // The upload URL: tokens that are nonsense, and bodies of anything.
     for (const token of ["tok_fake", "\ud800", "\u0000", "", "x".repeat(5000)]) {
       const res = await uploadRoute(new Request("http://localhost:3000/uploads/x", { method: "PUT", body: "garbage" }), { params: Promise.resolve({ token }) });
-      check(`PUT /uploads/${JSON.stringify(token.slice(0, 20))}`, { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() });
+      check(`PUT /uploads/${JSON.stringify(token.slice(0, 20))}`, {
+        status: res.status,
+        contentType: res.headers.get("content-type") ?? "",
+        text: await res.text(),
+      });
     }
     for (const segment of BAD_SEGMENTS) {
       const answer = await rawRequest(base, "PUT", `/uploads/${segment}`, {});

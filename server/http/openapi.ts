@@ -48,7 +48,6 @@ const rateHeaders = {
   "X-Request-Id": { description: "Identifies the request in the server's log", schema: { type: "string" as const } },
 };
 
-
 /** Every POST of /api/v1 honours the header (server/http/route.ts), so every POST documents it. */
 const ZIdempotencyKey = zo
   .string()
@@ -91,7 +90,10 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   for (const status of new Set(statuses)) {
     responses[status] = {
       description: (ERROR_DESCRIPTIONS[status] ?? "Error") + (idempotent ? (IDEMPOTENCY_ERRORS[status] ?? "") : ""),
-      headers: status === 429 ? { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } } } as typeof rateHeaders : rateHeaders,
+      headers:
+        status === 429
+          ? ({ ...rateHeaders, "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } } } as typeof rateHeaders)
+          : rateHeaders,
       content: { "application/json": { schema: ZErrorBody } },
     };
   }
@@ -108,10 +110,7 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
       params: op.params,
       query: op.query,
       headers: zo.object({
-        "X-Workspace-Id": zo
-          .string()
-          .optional()
-          .openapi({ description: "Optional; may only repeat the key's own workspace id (anything else is 401)" }),
+        "X-Workspace-Id": zo.string().optional().openapi({ description: "Optional; may only repeat the key's own workspace id (anything else is 401)" }),
         ...(idempotent ? { "Idempotency-Key": ZIdempotencyKey } : {}),
       }),
       body: op.body ? { required: true, content: { "application/json": { schema: op.body } } } : undefined,

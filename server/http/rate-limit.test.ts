@@ -78,7 +78,10 @@ describe("rate limit", () => {
     const key = await createTestKey(t.db, org);
     const ok = await callRoute(getAccount, { key: key.value, address: "198.51.100.4" });
     const refused = await callRoute(getAccount, { address: "198.51.100.4" });
-    for (const [res, remaining] of [[ok, "119"], [refused, "118"]] as const) {
+    for (const [res, remaining] of [
+      [ok, "119"],
+      [refused, "118"],
+    ] as const) {
       expect(res.headers.get("x-ratelimit-limit")).toBe("120");
       expect(res.headers.get("x-ratelimit-remaining")).toBe(remaining);
       expect(res.headers.get("x-ratelimit-reset")).toBe(String((T0 + 60_000) / 1000));

@@ -55,11 +55,21 @@ const echoThing = apiRoute(
     tag: "Test",
     params: z.object({ thingId: z.string().min(1) }),
     query: z.object({ search: z.string().optional() }),
-    body: z.object({ title: z.string().optional(), recipients: z.array(z.object({ email: z.string() })).optional(), metadata: z.record(z.string(), z.string()).optional() }),
+    body: z.object({
+      title: z.string().optional(),
+      recipients: z.array(z.object({ email: z.string() })).optional(),
+      metadata: z.record(z.string(), z.string()).optional(),
+    }),
     response: z.object({ ok: z.boolean() }),
   }),
   async ({ db, params, query, body }) => {
-    const texts = [params.thingId, query.search ?? "", body.title ?? "", ...(body.recipients ?? []).map((r) => r.email), ...Object.entries(body.metadata ?? {}).flat()];
+    const texts = [
+      params.thingId,
+      query.search ?? "",
+      body.title ?? "",
+      ...(body.recipients ?? []).map((r) => r.email),
+      ...Object.entries(body.metadata ?? {}).flat(),
+    ];
     for (const text of texts) await db.execute(sql`select ${text}::text`);
     return { ok: true };
   },

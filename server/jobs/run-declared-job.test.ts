@@ -31,11 +31,12 @@ afterEach(() => setLogger(undefined));
 async function addItems(ids: string[], dueAt: Date): Promise<void> {
   for (const id of ids) await t.db.execute(sql`insert into job_test_items (id, due_at) values (${id}, ${dueAt.toISOString()}::timestamptz)`);
 }
-const doneIds = async () =>
-  (await queryRows<{ id: string }>(t.db, sql`select id from job_test_items where done_at is not null order by id`)).map((r) => r.id);
+const doneIds = async () => (await queryRows<{ id: string }>(t.db, sql`select id from job_test_items where done_at is not null order by id`)).map((r) => r.id);
 
 /** Due: not done and `due_at` passed. Handling marks it done and logs which runner did it. */
-function itemsJob(opts: { runner?: string; fail?: (id: string) => boolean; pause?: () => Promise<void>; everyMs?: number; budget?: number; ignoreSkip?: boolean } = {}) {
+function itemsJob(
+  opts: { runner?: string; fail?: (id: string) => boolean; pause?: () => Promise<void>; everyMs?: number; budget?: number; ignoreSkip?: boolean } = {},
+) {
   const calls: string[] = [];
   const job = defineJob<TDueItem>({
     name: "test-items",

@@ -58,7 +58,13 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     const attempt = performDelivery(db, claim, { ...opts.deps, signal: shutdown.signal, record, confirm: gate.confirm })
       .then((outcome) => {
         logger().info(
-          { deliveryId: claim.id, endpointId: claim.endpointId, attempt: claim.attempt, outcome: outcome.kind, status: "status" in outcome ? outcome.status : undefined },
+          {
+            deliveryId: claim.id,
+            endpointId: claim.endpointId,
+            attempt: claim.attempt,
+            outcome: outcome.kind,
+            status: "status" in outcome ? outcome.status : undefined,
+          },
           "webhook attempt finished",
         );
       })

@@ -66,7 +66,10 @@ describe("webhook retention jobs", () => {
 
     // Finished long ago after all: pruned at the next look, ten minutes after the last one.
     const lastLook = clock;
-    await t.db.update(webhookDeliveries).set({ createdAt: new Date(lastLook.getTime() - 31 * DAY) }).where(eq(webhookDeliveries.id, recentDone!));
+    await t.db
+      .update(webhookDeliveries)
+      .set({ createdAt: new Date(lastLook.getTime() - 31 * DAY) })
+      .where(eq(webhookDeliveries.id, recentDone!));
     clock = new Date(lastLook.getTime() + 10 * 60_000 - 1);
     await run();
     expect(await left()).toEqual([oldQueued, recentDone].sort());
@@ -86,14 +89,16 @@ describe("webhook retention jobs", () => {
     const [queued] = (await raisePackageSent(t.db, second.actor, "c")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false });
     // One worker holds `held` (its lease runs 10 s more); the worker that claimed `orphan` died (lease over).
-    const setLease = (id: string, lease: Partial<typeof webhookDeliveries.$inferInsert>) => t.db.update(webhookDeliveries).set(lease).where(eq(webhookDeliveries.id, id));
+    const setLease = (id: string, lease: Partial<typeof webhookDeliveries.$inferInsert>) =>
+      t.db.update(webhookDeliveries).set(lease).where(eq(webhookDeliveries.id, id));
     const claimedAt = new Date(at.getTime() - 30_001);
     await setLease(held!, { claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) });
     await setLease(orphan!, { claimToken: "dead", attempts: 1, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) });
 
     const run = retentionRunners();
     await run();
-    for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", claimToken: null });
+    for (const id of [orphan, queued])
+      expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", claimToken: null });
     expect(await deliveryRow(t.db, held!)).toMatchObject({ status: "PENDING", claimToken: "alive" });
     expect(await t.db.select().from(webhookAttempts)).toEqual([
       expect.objectContaining({ deliveryId: orphan, attemptNumber: 1, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR, responseStatus: null }),

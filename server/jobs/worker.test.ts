@@ -16,7 +16,12 @@ describe("startWorker", () => {
     let release: () => void = () => {};
     let gate: Promise<void> = Promise.resolve();
     const jobs: TJob[] = [
-      { name: "boom", run: async () => { throw new Error("boom"); } },
+      {
+        name: "boom",
+        run: async () => {
+          throw new Error("boom");
+        },
+      },
       {
         name: "count",
         run: async () => {

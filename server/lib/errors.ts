@@ -70,8 +70,7 @@ export const errors = {
     ),
   ipNotAllowed: () => new AppError("FORBIDDEN", "IP address not allowed"),
   missingPermission: (permission: string) => new AppError("FORBIDDEN", `Missing permission: ${permission}`),
-  missingOneOf: (permissions: readonly string[]) =>
-    new AppError("FORBIDDEN", `Missing permission: one of ${permissions.join(", ")}`),
+  missingOneOf: (permissions: readonly string[]) => new AppError("FORBIDDEN", `Missing permission: one of ${permissions.join(", ")}`),
   templateAccess: (level: string) => new AppError("FORBIDDEN", `Insufficient template access: ${level} required`),
   sessionOnly: () => new AppError("FORBIDDEN", "This action requires a signed-in session, not an API key"),
   forbidden: (message = "Forbidden") => new AppError("FORBIDDEN", message),
@@ -82,18 +81,14 @@ export const errors = {
   setupClosed: () => new AppError("CONFLICT", "An owner already exists; setup is closed"),
   /** A single-use upload URL that was used or has expired (messages: server/domain/documents/messages.ts). */
   gone: (message: string) => new AppError("GONE", message),
-  methodNotAllowed: (allow: readonly string[]) =>
-    new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { headers: { Allow: allow.join(", ") } }),
+  methodNotAllowed: (allow: readonly string[]) => new AppError("METHOD_NOT_ALLOWED", "Method not allowed", { headers: { Allow: allow.join(", ") } }),
   conflict: (message: string) => new AppError("CONFLICT", message),
   payloadTooLarge: (message = "Request body too large") => new AppError("PAYLOAD_TOO_LARGE", message),
-  unsupportedMediaType: (expected: readonly string[]) =>
-    new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${expected.join(" or ")}`),
-  validation: (details: TErrorDetails, message = "Validation failed") =>
-    new AppError("UNPROCESSABLE", message, { details }),
+  unsupportedMediaType: (expected: readonly string[]) => new AppError("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${expected.join(" or ")}`),
+  validation: (details: TErrorDetails, message = "Validation failed") => new AppError("UNPROCESSABLE", message, { details }),
   /** Well-formed input whose content is refused (a file that is not a usable PDF/DOCX, a conversion timeout); no details. */
   unprocessable: (message: string) => new AppError("UNPROCESSABLE", message),
-  rateLimited: (retryAfterSeconds: number) =>
-    new AppError("RATE_LIMITED", "Rate limit exceeded", { headers: { "Retry-After": String(retryAfterSeconds) } }),
+  rateLimited: (retryAfterSeconds: number) => new AppError("RATE_LIMITED", "Rate limit exceeded", { headers: { "Retry-After": String(retryAfterSeconds) } }),
   badGateway: (message: string) => new AppError("BAD_GATEWAY", message),
   idempotencyInProgress: () => new AppError("CONFLICT", "A request with this Idempotency-Key is still in progress"),
   idempotencyMismatch: () =>

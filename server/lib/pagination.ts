@@ -3,13 +3,7 @@ import { z } from "./zod";
 /** The spec's pagination: page ≥ 1 (default 1), pageSize 1–100 (default 25; above 100 → 422 on pageSize). */
 export const ZPageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1).openapi({ description: "Page number, from 1", example: 1 }),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(25)
-    .openapi({ description: "Items per page, 1 to 100", example: 25 }),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: "Items per page, 1 to 100", example: 25 }),
 });
 export type TPageQuery = z.infer<typeof ZPageQuery>;
 

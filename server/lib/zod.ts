@@ -4,8 +4,7 @@ import { z } from "zod";
 
 extendZodWithOpenApi(z);
 
-const options = (values: readonly unknown[]) =>
-  values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join("|")}`;
+const options = (values: readonly unknown[]) => (values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join("|")}`);
 
 /**
  * A missing field says so, and what it expects (zod's own text is "expected string, received undefined", or only

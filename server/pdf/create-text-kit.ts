@@ -66,11 +66,7 @@ function segment(text: string, fonts: TFontSet, bold: boolean): { face: TFaceKey
   return runs;
 }
 
-export async function createTextKit(
-  doc: PDFDocument,
-  declared: Iterable<string>,
-  options: { bold?: boolean } = {},
-): Promise<TTextKit> {
+export async function createTextKit(doc: PDFDocument, declared: Iterable<string>, options: { bold?: boolean } = {}): Promise<TTextKit> {
   const fonts = loadFontSet();
   const texts = [...declared];
   doc.registerFontkit(fontkit);

@@ -58,7 +58,11 @@ describe("loadOrCreateSigningIdentity", () => {
     const key = path.join(dir, "key.pem");
     const cert = path.join(dir, "cert.pem");
     const p12 = path.join(dir, "operator.p12");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "30", "-subj", "/CN=ACME Operator Seal/O=ACME"], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "30", "-subj", "/CN=ACME Operator Seal/O=ACME"],
+      { stdio: "ignore" },
+    );
     execFileSync("openssl", ["pkcs12", "-export", "-inkey", key, "-in", cert, "-out", p12, "-passout", "pass:s3cret"], { stdio: "ignore" });
 
     const store = memorySigningKeyStore();

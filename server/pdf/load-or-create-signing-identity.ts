@@ -59,17 +59,12 @@ async function fromP12(path: string, password: string): Promise<TSigningIdentity
 async function fromStored(stored: TStoredSigningKey): Promise<TSigningIdentity> {
   const certificateDer = new Uint8Array(Buffer.from(stored.certificate, "base64"));
   const pkcs8 = Buffer.from(decryptSecret(stored.encryptedPrivateKey), "base64");
-  const privateKey = (await webcrypto.subtle.importKey("pkcs8", pkcs8, { name: "ECDSA", namedCurve: "P-256" }, false, [
-    "sign",
-  ])) as unknown as CryptoKey;
+  const privateKey = (await webcrypto.subtle.importKey("pkcs8", pkcs8, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"])) as unknown as CryptoKey;
   const signer = new CryptoKeySigner(privateKey, certificateDer, "EC", "ECDSA");
   return { signer, certificateDer, source: "instance", ...describe(certificateDer) };
 }
 
-export async function loadOrCreateSigningIdentity(
-  store: TSigningKeyStore,
-  options: TSigningIdentityOptions = {},
-): Promise<TSigningIdentity> {
+export async function loadOrCreateSigningIdentity(store: TSigningKeyStore, options: TSigningIdentityOptions = {}): Promise<TSigningIdentity> {
   const p12Path = options.p12Path ?? env().SIGNING_P12_PATH;
   if (p12Path) return fromP12(p12Path, options.p12Password ?? env().SIGNING_P12_PASSWORD ?? "");
   const existing = await store.read();

@@ -53,7 +53,15 @@ function rehearsalIdentity(): Promise<TSigningIdentity> {
 
 /** Runs the seal's steps on `original`, whose pages the inspector counted as `pageCount`; throws if any fails. */
 export async function rehearseSeal(original: Uint8Array, pageCount: number): Promise<void> {
-  const marks: TSealField[] = Array.from({ length: pageCount }, (_, pageIndex) => ({ type: "checkbox", checked: true, pageIndex, x: 0, y: 0, width: 1, height: 1 }));
+  const marks: TSealField[] = Array.from({ length: pageCount }, (_, pageIndex) => ({
+    type: "checkbox",
+    checked: true,
+    pageIndex,
+    x: 0,
+    y: 0,
+    width: 1,
+    height: 1,
+  }));
   const stamped = await stampDocument(original, marks);
   if (stamped.getPageCount() !== pageCount) {
     throw new SealingError(`pdf-lib reads ${stamped.getPageCount()} pages where the inspector counted ${pageCount}`);

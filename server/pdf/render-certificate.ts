@@ -138,9 +138,7 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
   if (data.verifyUrl) flow.row("Verify at", data.verifyUrl);
 
   heading(flow, "Documents");
-  const notYet = data.verifyUrl
-    ? `recorded by the instance when sealed; check a file at ${data.verifyUrl}`
-    : "recorded by the instance when sealed";
+  const notYet = data.verifyUrl ? `recorded by the instance when sealed; check a file at ${data.verifyUrl}` : "recorded by the instance when sealed";
   data.documents.forEach((d, i) => {
     flow.ensure(60);
     flow.text(`${i + 1}. ${d.name}`, { bold: true, size: 10 });

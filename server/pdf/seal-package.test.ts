@@ -76,7 +76,11 @@ describe("sealPackage", () => {
   });
 
   it("passes qpdf --check", () => {
-    for (const [name, bytes] of [["doc1", result.documents[0]!.bytes], ["merged", result.merged.bytes], ["cert", result.certificate.bytes]] as const) {
+    for (const [name, bytes] of [
+      ["doc1", result.documents[0]!.bytes],
+      ["merged", result.merged.bytes],
+      ["cert", result.certificate.bytes],
+    ] as const) {
       const { code, out } = runTool("qpdf", ["--check", write(`${name}-q.pdf`, bytes)]);
       expect(code, out).toBe(0);
       expect(out).toContain("No syntax or stream encoding errors found");
@@ -93,8 +97,10 @@ describe("sealPackage", () => {
   });
 
   it("draws typed names in Latin, Cyrillic, CJK and Arabic as real text, and keeps the flattened form value", () => {
-    const firstPages = runTool("pdftotext", ["-enc", "UTF-8", "-l", "5", write("d1-t.pdf", result.documents[0]!.bytes), "-"])
-      .out.replace(/[\u200e\u200f\u202a-\u202e]/g, "");
+    const firstPages = runTool("pdftotext", ["-enc", "UTF-8", "-l", "5", write("d1-t.pdf", result.documents[0]!.bytes), "-"]).out.replace(
+      /[\u200e\u200f\u202a-\u202e]/g,
+      "",
+    );
     for (const name of [NAMES.latin, NAMES.cyrillic, NAMES.arabic, NAMES.chinese, "山田太郎", "やまだ", "zoe@example.com"]) {
       expect(firstPages, name).toContain(name);
     }

@@ -24,7 +24,10 @@ describe("sealPdf", () => {
       identity,
     });
     const alone = await sealPdf({ document: { original, fields }, identity });
-    for (const [name, sealed, minPages] of [["with.pdf", withCert, 4], ["alone.pdf", alone, 3]] as const) {
+    for (const [name, sealed, minPages] of [
+      ["with.pdf", withCert, 4],
+      ["alone.pdf", alone, 3],
+    ] as const) {
       const file = path.join(dir, name);
       writeFileSync(file, sealed.bytes);
       expect(runTool("pdfsig", [file]).out).toContain("Signature is Valid.");

@@ -8,11 +8,7 @@ import { PDF } from "@libpdf/core";
 import { now } from "@/server/lib/clock";
 import type { TSealedFile, TSigningIdentity } from "./types";
 
-export async function signPdf(
-  bytes: Uint8Array,
-  identity: TSigningIdentity,
-  options: { reason?: string; location?: string } = {},
-): Promise<TSealedFile> {
+export async function signPdf(bytes: Uint8Array, identity: TSigningIdentity, options: { reason?: string; location?: string } = {}): Promise<TSealedFile> {
   const pdf = await PDF.load(bytes);
   const { bytes: signed } = await pdf.sign({
     signer: identity.signer,

@@ -21,7 +21,9 @@ describe("stampDocument", () => {
 
   it("rejects an invalid position and an unreadable signature image", async () => {
     const original = await makeOriginal(1);
-    await expect(stampDocument(original, [{ type: "name", text: "x", pageIndex: 0, x: Number.NaN, y: 0, width: 10, height: 10 }])).rejects.toThrow(SealingError);
+    await expect(stampDocument(original, [{ type: "name", text: "x", pageIndex: 0, x: Number.NaN, y: 0, width: 10, height: 10 }])).rejects.toThrow(
+      SealingError,
+    );
     await expect(
       stampDocument(original, [{ type: "signature", image: new Uint8Array([1, 2, 3]), pageIndex: 0, x: 0, y: 0, width: 10, height: 10 }]),
     ).rejects.toThrow("The signature image on page 1 is not a readable PNG");

@@ -65,9 +65,7 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
     const algorithm = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
     const digestAttr = signerInfo.signedAttrs?.attributes.find((x) => x.type === OID_MESSAGE_DIGEST);
     const signedDigest = digestAttr?.values[0] instanceof asn1js.OctetString ? digestAttr.values[0].valueBlock.valueHexView : null;
-    const digestMatches =
-      Boolean(algorithm && signedDigest) &&
-      equalBytes(createHash(algorithm!).update(covered).digest(), new Uint8Array(signedDigest!));
+    const digestMatches = Boolean(algorithm && signedDigest) && equalBytes(createHash(algorithm!).update(covered).digest(), new Uint8Array(signedDigest!));
     const signerCert = signedData.certificates?.find(
       (cert): cert is pkijs.Certificate =>
         cert instanceof pkijs.Certificate &&
@@ -84,8 +82,7 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
       const key = new X509Certificate(signerDer(signerCert)).publicKey;
       const sigAlg = signerInfo.signatureAlgorithm.algorithmId;
       const signature = new Uint8Array(signerInfo.signature.valueBlock.valueHexView);
-      const options =
-        sigAlg === OID_RSA_PSS ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO } : key;
+      const options = sigAlg === OID_RSA_PSS ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO } : key;
       signatureValid = verify(algorithm, attrs, options, signature);
     }
     const der = signerCert ? signerDer(signerCert) : null;

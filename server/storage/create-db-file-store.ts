@@ -88,10 +88,7 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
         const contentType = putOptions.contentType ?? "application/octet-stream";
         await db.transaction(async (tx) => {
           await tx.execute(lockKey(key));
-          const [old] = await tx
-            .select({ blobId: storedFiles.blobId })
-            .from(storedFiles)
-            .where(eq(storedFiles.key, key));
+          const [old] = await tx.select({ blobId: storedFiles.blobId }).from(storedFiles).where(eq(storedFiles.key, key));
           const values = { key, blobId, size, sha256, contentType, createdAt: now() };
           await tx.insert(storedFiles).values(values).onConflictDoUpdate({ target: storedFiles.key, set: values });
           if (old) await tx.delete(storedFileChunks).where(eq(storedFileChunks.blobId, old.blobId));
@@ -146,10 +143,7 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
       const db = await database();
       await db.transaction(async (tx) => {
         await tx.execute(lockKey(key));
-        const gone = await tx
-          .delete(storedFiles)
-          .where(eq(storedFiles.key, key))
-          .returning({ blobId: storedFiles.blobId });
+        const gone = await tx.delete(storedFiles).where(eq(storedFiles.key, key)).returning({ blobId: storedFiles.blobId });
         for (const { blobId } of gone) await tx.delete(storedFileChunks).where(eq(storedFileChunks.blobId, blobId));
       });
     },

@@ -70,10 +70,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
     region: config.region,
     endpoint: config.endpoint,
     forcePathStyle: config.forcePathStyle ?? false,
-    credentials:
-      config.accessKeyId && config.secretAccessKey
-        ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-        : undefined,
+    credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
     // The SDK's default adds CRC32 trailers in aws-chunked bodies, which many S3-compatible servers reject or
     // store verbatim; integrity is ours anyway (the SHA-256 computed while streaming).
     requestChecksumCalculation: "WHEN_REQUIRED",
@@ -82,10 +79,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
   const Bucket = config.bucket;
   const partSize = Math.max(config.partBytes ?? MIN_PART_BYTES, MIN_PART_BYTES);
 
-  function describe(
-    key: string,
-    head: { ContentLength?: number; ContentType?: string; LastModified?: Date; Metadata?: Record<string, string> },
-  ): TStoredFile {
+  function describe(key: string, head: { ContentLength?: number; ContentType?: string; LastModified?: Date; Metadata?: Record<string, string> }): TStoredFile {
     return {
       key,
       size: head.ContentLength ?? 0,
@@ -165,9 +159,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
 
     async list(prefix, olderThan, options = {}) {
       const limit = options.limit ?? DEFAULT_LIST_LIMIT;
-      const res = await client.send(
-        new ListObjectsV2Command({ Bucket, Prefix: prefix, StartAfter: options.after ?? undefined, MaxKeys: limit }),
-      );
+      const res = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, StartAfter: options.after ?? undefined, MaxKeys: limit }));
       const objects = res.Contents ?? [];
       const files = objects
         .filter((o) => o.Key !== undefined && isFileKey(o.Key) && o.LastModified !== undefined && o.LastModified < olderThan)
@@ -179,7 +171,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
     async reclaimUnfinished(before) {
       let removed = 0;
       // Staging objects: a put died between its upload and the delete that follows the copy.
-      for (let after: string | undefined; ; ) {
+      for (let after: string | undefined; ;) {
         const res = await client.send(new ListObjectsV2Command({ Bucket, Prefix: S3_STAGING_PREFIX, StartAfter: after }));
         for (const o of res.Contents ?? []) {
           if (o.Key && o.LastModified && o.LastModified < before) {
@@ -192,7 +184,7 @@ export function createS3FileStore(config: TS3Config): TFileStore & { readonly cl
       }
       // Multipart uploads: a put died mid-upload; their parts are invisible to ListObjects but stored (and billed).
       try {
-        for (let keyMarker: string | undefined, uploadIdMarker: string | undefined; ; ) {
+        for (let keyMarker: string | undefined, uploadIdMarker: string | undefined; ;) {
           const res = await client.send(
             new ListMultipartUploadsCommand({ Bucket, Prefix: S3_STAGING_PREFIX, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
           );

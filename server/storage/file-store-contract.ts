@@ -5,13 +5,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import {
-  FileSizeMismatchError,
-  FileTooLargeError,
-  InvalidFileKeyError,
-  StoredFileNotFoundError,
-  type TFileStore,
-} from "./file-store";
+import { FileSizeMismatchError, FileTooLargeError, InvalidFileKeyError, StoredFileNotFoundError, type TFileStore } from "./file-store";
 
 export type TContractTarget = {
   store: () => TFileStore;
@@ -131,9 +125,7 @@ export function describeFileStoreContract(name: string, target: TContractTarget)
       const baseline = await target.leftovers();
 
       const data = testBytes(target.multiChunkBytes * 2, 4);
-      await expect(store.put("docs/f", pieces(data, 65_537, target.multiChunkBytes + 10))).rejects.toThrow(
-        "client went away",
-      );
+      await expect(store.put("docs/f", pieces(data, 65_537, target.multiChunkBytes + 10))).rejects.toThrow("client went away");
       await expect(store.put("docs/g", pieces(data, 65_537, 1))).rejects.toThrow("client went away");
 
       expect(await target.leftovers()).toBe(baseline);
@@ -185,7 +177,7 @@ export function describeFileStoreContract(name: string, target: TContractTarget)
       const all = async (prefix: string, olderThan: Date, limit?: number) => {
         const found: [string, number][] = [];
         let pages = 0;
-        for (let after: string | null = null; ; ) {
+        for (let after: string | null = null; ;) {
           const page = await store.list(prefix, olderThan, { after, limit });
           pages++;
           found.push(...page.files.map((f): [string, number] => [f.key, f.size]));
@@ -195,7 +187,14 @@ export function describeFileStoreContract(name: string, target: TContractTarget)
         }
         return { found, pages };
       };
-      expect(await all("docs/", future)).toEqual({ found: [["docs/a", 101], ["docs/b", 100], ["docs/c/1", 102]], pages: 1 });
+      expect(await all("docs/", future)).toEqual({
+        found: [
+          ["docs/a", 101],
+          ["docs/b", 100],
+          ["docs/c/1", 102],
+        ],
+        pages: 1,
+      });
       const paged = await all("docs/", future, 2);
       expect(paged.found.map(([key]) => key)).toEqual(["docs/a", "docs/b", "docs/c/1"]);
       expect(paged.pages).toBeGreaterThanOrEqual(2);

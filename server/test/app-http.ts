@@ -38,7 +38,8 @@ export async function callApp<T = Record<string, unknown>>(route: TRouteHandler,
   } else if (opts.rawBody !== undefined) {
     body = typeof opts.rawBody === "string" ? opts.rawBody : new Blob([opts.rawBody as Uint8Array<ArrayBuffer>]);
     if (!headers.has("content-type")) headers.set("content-type", op.rawBodyTypes?.[0] ?? "application/json");
-    if (!headers.has("content-length")) headers.set("content-length", String(typeof opts.rawBody === "string" ? Buffer.byteLength(opts.rawBody) : opts.rawBody.byteLength));
+    if (!headers.has("content-length"))
+      headers.set("content-length", String(typeof opts.rawBody === "string" ? Buffer.byteLength(opts.rawBody) : opts.rawBody.byteLength));
   }
   const identity = opts.as;
   setSessionLookup(async () => identity);

@@ -62,8 +62,6 @@ describe("expectOtherWorkspaceGets404", () => {
   it("fails when the control shows the resource does not exist at all", async () => {
     const org = await createTestOrg(t.db);
     const key = await createTestKey(t.db, org);
-    await expect(
-      expectOtherWorkspaceGets404(t.db, scoped, { org, params: { keyId: "key_missing" }, ownKey: key.value }),
-    ).rejects.toThrow(/control/);
+    await expect(expectOtherWorkspaceGets404(t.db, scoped, { org, params: { keyId: "key_missing" }, ownKey: key.value })).rejects.toThrow(/control/);
   });
 });

@@ -16,10 +16,7 @@ import { databaseUrl } from "./global-setup";
 export type TTestDb = { readonly db: Db; readonly handle: DbHandle };
 
 async function truncateAll(db: Db): Promise<void> {
-  const tables = await queryRows<{ tablename: string }>(
-    db,
-    sql`select tablename from pg_tables where schemaname = 'public'`,
-  );
+  const tables = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
   if (tables.length === 0) return;
   const list = tables.map((t) => `"${t.tablename}"`).join(", ");
   await db.execute(sql.raw(`truncate ${list} restart identity cascade`));

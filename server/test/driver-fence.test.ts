@@ -24,7 +24,7 @@ const FENCED: [string, RegExp][] = [
   ["a driver session class", /\b(PostgresJsSession|PgliteSession|PgSession)\b/],
   ["a driver's `unsafe`", /\.\s*unsafe\s*\(/],
   ["a reserved connection (`reserve`)", /\.\s*reserve\s*\(/],
-  ["a named prepared statement (`.prepare(\"name\")`)", /\.\s*prepare\s*\(\s*["'`]/],
+  ['a named prepared statement (`.prepare("name")`)', /\.\s*prepare\s*\(\s*["'`]/],
   ["`prepare: true|false`", /\bprepare\s*:\s*(true|false)\b/],
 ];
 

@@ -63,6 +63,9 @@ export async function createTestKey(
 }
 
 export async function getKey(db: Db, organisationId: string, id: string) {
-  const [row] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organisationId, organisationId)));
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organisationId, organisationId)));
   return row;
 }

@@ -48,7 +48,9 @@ describe("layer rule", { timeout: 180_000 }, () => {
 
   it("lets components import server types only", async () => {
     const file = "components/example/thing.tsx";
-    expect(await restrictedImports(file, `import { listMembers } from "@/server/domain/organisation/list-members";\nexport const y = listMembers;\n`)).toHaveLength(1);
+    expect(
+      await restrictedImports(file, `import { listMembers } from "@/server/domain/organisation/list-members";\nexport const y = listMembers;\n`),
+    ).toHaveLength(1);
     expect(await restrictedImports(file, `import type { TActor } from "@/server/domain/access/actor";\nexport type Y = TActor;\n`)).toEqual([]);
     expect(await restrictedImports(file, `import { isIpOrCidr } from "@/common/ip-entry";\nexport const y = isIpOrCidr;\n`)).toEqual([]);
   });

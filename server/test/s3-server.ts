@@ -74,7 +74,10 @@ export async function startS3Server(bucket = "foliosign-test"): Promise<TTestS3S
     delete rest["max-keys"];
     ctx.query = rest;
     await next();
-    const result = (ctx.body as { ListBucketResult?: { Contents: unknown[]; IsTruncated: boolean; KeyCount: number; MaxKeys: number; NextContinuationToken?: string } } | undefined)?.ListBucketResult;
+    const result = (
+      ctx.body as
+        { ListBucketResult?: { Contents: unknown[]; IsTruncated: boolean; KeyCount: number; MaxKeys: number; NextContinuationToken?: string } } | undefined
+    )?.ListBucketResult;
     if (!result) return;
     result.MaxKeys = max;
     if (result.Contents.length > max) {

@@ -144,7 +144,12 @@ export function certificateData(over: Partial<TCertificateData> = {}): TCertific
         signatureText: NAMES.arabic,
       },
     ],
-    events: Array.from({ length: 8 }, (_, i) => ({ at: t(i * 5), type: i % 2 ? "SESSION_OPENED" : "SESSION_SENT", actor: i % 2 ? NAMES.cyrillic : "owner@example.com", detail: i === 3 ? `${NAMES.japanese} ${NAMES.chinese}` : undefined })),
+    events: Array.from({ length: 8 }, (_, i) => ({
+      at: t(i * 5),
+      type: i % 2 ? "SESSION_OPENED" : "SESSION_SENT",
+      actor: i % 2 ? NAMES.cyrillic : "owner@example.com",
+      detail: i === 3 ? `${NAMES.japanese} ${NAMES.chinese}` : undefined,
+    })),
     auditChainHead: "9f2c1e7a5b3d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9012345678abcd",
     verifyUrl: "http://localhost:3000/verify",
     instanceName: "Foliosign test instance",

@@ -25,7 +25,14 @@ export async function signedPackage(db: Db) {
   await store.put("files/lease", Readable.from([await makeOriginal(1)]), { contentType: "application/pdf" });
   const created = await callJson<{ data: { id: string } }>(createFromTemplateRoute, {
     key,
-    body: { templateId: tpl.templateId, title: "Lease 4B", recipients: [{ email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 }, { email: "lars@example.com", name: TYPED_NAME, roleIndex: 1 }] },
+    body: {
+      templateId: tpl.templateId,
+      title: "Lease 4B",
+      recipients: [
+        { email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 },
+        { email: "lars@example.com", name: TYPED_NAME, roleIndex: 1 },
+      ],
+    },
   });
   expect(created.status).toBe(201);
   const pkgId = created.body.data.id;
@@ -36,7 +43,10 @@ export async function signedPackage(db: Db) {
   // Recipient one draws (the PNG is stored, the field keeps its key); recipient two types a Cyrillic name.
   await store.put("signatures/one", Readable.from([makeSignaturePng()]), { contentType: "image/png" });
   await openSession(db, recipient(first!.id));
-  await db.update(packageFields).set({ valueStorageKey: "signatures/one", valueKind: "drawn" }).where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
+  await db
+    .update(packageFields)
+    .set({ valueStorageKey: "signatures/one", valueKind: "drawn" })
+    .where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
   // Recipient one's browser reported Paris (stored at consent; see signing.test.ts); recipient two's nothing.
   await db.update(recipientSessions).set({ timeZone: "Europe/Paris" }).where(eq(recipientSessions.id, first!.id));
   await completeSession(db, recipient(first!.id));

@@ -10,10 +10,7 @@ export default async function TemplatesPage() {
   const actor = await requireSessionActor();
   return (
     <>
-      <PageHeader
-        title="Templates"
-        description="Reusable documents with signer roles, fields and merge fields, from which packages are created."
-      />
+      <PageHeader title="Templates" description="Reusable documents with signer roles, fields and merge fields, from which packages are created." />
       <TemplatesList canCreate={actor.role.templateAccess === "CREATE"} />
     </>
   );

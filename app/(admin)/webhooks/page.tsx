@@ -10,10 +10,7 @@ export default async function WebhooksPage() {
   await requireActorWhere((actor) => can(actor, "canManageWebhooks"));
   return (
     <>
-      <PageHeader
-        title="Webhooks"
-        description="Endpoints of the current workspace that receive signed notifications when packages and recipients change."
-      />
+      <PageHeader title="Webhooks" description="Endpoints of the current workspace that receive signed notifications when packages and recipients change." />
       <EndpointsDashboard />
     </>
   );

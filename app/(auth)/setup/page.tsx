@@ -25,9 +25,7 @@ export default async function SetupPage() {
   }
   return (
     <>
-      <AuthHeading title="Set up Foliosign">
-        Create your organisation and its owner account. This page closes once the owner exists.
-      </AuthHeading>
+      <AuthHeading title="Set up Foliosign">Create your organisation and its owner account. This page closes once the owner exists.</AuthHeading>
       <SetupForm />
     </>
   );

@@ -16,9 +16,6 @@ export async function GET(): Promise<Response> {
       { headers: { "cache-control": "no-store" } },
     );
   } catch {
-    return Response.json(
-      { status: "error", database: { reachable: false } },
-      { status: 503, headers: { "cache-control": "no-store" } },
-    );
+    return Response.json({ status: "error", database: { reachable: false } }, { status: 503, headers: { "cache-control": "no-store" } });
   }
 }

@@ -6,8 +6,7 @@ import { GET } from "./route";
 
 useTestDb();
 const TOKEN = "metrics-token-0123456789";
-const call = (auth?: string) =>
-  GET(new Request("http://localhost/api/metrics", { headers: auth ? { authorization: auth } : {} }));
+const call = (auth?: string) => GET(new Request("http://localhost/api/metrics", { headers: auth ? { authorization: auth } : {} }));
 
 afterEach(() => {
   delete process.env.METRICS_TOKEN;

@@ -28,10 +28,7 @@ export const auditEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("audit_events_subject_idx").on(t.subjectType, t.subjectId, t.createdAt),
-    index("audit_events_org_idx").on(t.organisationId, t.createdAt),
-  ],
+  (t) => [index("audit_events_subject_idx").on(t.subjectType, t.subjectId, t.createdAt), index("audit_events_org_idx").on(t.organisationId, t.createdAt)],
 );
 
 export type TAuditEventRow = typeof auditEvents.$inferSelect;

@@ -53,8 +53,12 @@ export const documents = pgTable(
     index("documents_template_idx").on(t.templateId, t.position),
     index("documents_package_idx").on(t.packageId, t.position),
     // "Does any row name this stored file?": releasing a file, and the stored-file sweep (server/domain/file-sweep/).
-    index("documents_storage_key_idx").on(t.storageKey).where(sql`${t.storageKey} is not null`),
-    index("documents_source_storage_key_idx").on(t.sourceStorageKey).where(sql`${t.sourceStorageKey} is not null`),
+    index("documents_storage_key_idx")
+      .on(t.storageKey)
+      .where(sql`${t.storageKey} is not null`),
+    index("documents_source_storage_key_idx")
+      .on(t.sourceStorageKey)
+      .where(sql`${t.sourceStorageKey} is not null`),
     check("documents_one_owner", sql`(${t.templateId} is null) <> (${t.packageId} is null)`),
   ],
 );

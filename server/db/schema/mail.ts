@@ -56,7 +56,9 @@ export const mailMessages = pgTable(
   (t) => [
     index("mail_messages_ws_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("mail_messages_package_idx").on(t.packageId, t.createdAt),
-    index("mail_messages_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'QUEUED'`),
+    index("mail_messages_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'QUEUED'`),
   ],
 );
 

@@ -19,7 +19,10 @@ export const organisations = pgTable("organisations", {
   maxTemplates: integer("max_templates"),
   maxRecipientsPerPackage: integer("max_recipients_per_package"),
   /** IPv4/IPv6 addresses and CIDR ranges; empty means no allowlist. */
-  ipAllowlist: jsonb("ip_allowlist").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  ipAllowlist: jsonb("ip_allowlist")
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -77,10 +80,7 @@ export const memberships = pgTable(
     isOwner: boolean("is_owner").notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("memberships_org_user_uq").on(t.organisationId, t.userId),
-    index("memberships_user_idx").on(t.userId),
-  ],
+  (t) => [uniqueIndex("memberships_org_user_uq").on(t.organisationId, t.userId), index("memberships_user_idx").on(t.userId)],
 );
 
 /** One-time invite links: only the SHA-256 of the token is stored. */
@@ -114,7 +114,9 @@ export const workspaces = pgTable(
   },
   (t) => [
     uniqueIndex("workspaces_org_slug_uq").on(t.organisationId, t.slug),
-    uniqueIndex("workspaces_one_default_uq").on(t.organisationId).where(sql`${t.isDefault}`),
+    uniqueIndex("workspaces_one_default_uq")
+      .on(t.organisationId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 

@@ -32,7 +32,10 @@ export const packages = pgTable(
     status: text("status").$type<TPackageStatus>().notNull().default("DRAFT"),
     externalId: text("external_id"),
     /** Custom field values keyed by active custom-field key; only set values. */
-    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    metadata: jsonb("metadata")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     /** The member it belongs to (the key's issuer when a key created it); `transfer` changes it. */
     ownerUserId: text("owner_user_id")
       .notNull()
@@ -40,9 +43,18 @@ export const packages = pgTable(
     createdByApiKeyId: text("created_by_api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     sequential: boolean("sequential").notNull().default(true),
     message: text("message"),
-    mergeValues: jsonb("merge_values").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
-    questions: jsonb("questions").$type<TSenderQuestion[]>().notNull().default(sql`'[]'::jsonb`),
-    answers: jsonb("answers").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    mergeValues: jsonb("merge_values")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    questions: jsonb("questions")
+      .$type<TSenderQuestion[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    answers: jsonb("answers")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     reminders: jsonb("reminders").$type<TReminders | null>(),
     sendAt: ts("send_at"),
     /** Why the last scheduled send could not happen (no credit, a document missing…), shown to the sender. */
@@ -76,19 +88,37 @@ export const packages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("packages_due_seal_idx").on(t.sealNextAttemptAt).where(sql`${t.status} = 'IN_PROGRESS' and ${t.sealRequestedAt} is not null`),
+    index("packages_due_seal_idx")
+      .on(t.sealNextAttemptAt)
+      .where(sql`${t.status} = 'IN_PROGRESS' and ${t.sealRequestedAt} is not null`),
     // The list (newest `updatedAt` first) of live packages, all of them or one status: an index walk that stops
     // after the page. Deleted packages are never listed, so they are not in these indexes.
-    index("packages_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id).where(sql`${t.deletedAt} is null`),
-    index("packages_ws_status_updated_idx").on(t.workspaceId, t.status, t.updatedAt, t.id).where(sql`${t.deletedAt} is null`),
+    index("packages_ws_updated_idx")
+      .on(t.workspaceId, t.updatedAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index("packages_ws_status_updated_idx")
+      .on(t.workspaceId, t.status, t.updatedAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
     // Visibility without canViewAllPackages: the member's own packages, and those a key created.
-    index("packages_ws_owner_updated_idx").on(t.workspaceId, t.ownerUserId, t.updatedAt).where(sql`${t.deletedAt} is null`),
-    index("packages_created_by_key_idx").on(t.createdByApiKeyId).where(sql`${t.createdByApiKeyId} is not null`),
+    index("packages_ws_owner_updated_idx")
+      .on(t.workspaceId, t.ownerUserId, t.updatedAt)
+      .where(sql`${t.deletedAt} is null`),
+    index("packages_created_by_key_idx")
+      .on(t.createdByApiKeyId)
+      .where(sql`${t.createdByApiKeyId} is not null`),
     // `search` (case-insensitive substring of the title): trigram index, pg_trgm (migration 0009_pg_trgm).
-    index("packages_title_trgm_idx").using("gin", t.title.op("gin_trgm_ops")).where(sql`${t.deletedAt} is null`),
-    uniqueIndex("packages_ws_external_id_uq").on(t.workspaceId, t.externalId).where(sql`${t.externalId} is not null`),
-    index("packages_due_send_idx").on(t.sendAt).where(sql`${t.status} = 'SCHEDULED'`),
-    index("packages_due_expiry_idx").on(t.expiresAt).where(sql`${t.status} in ('IN_PROGRESS', 'ON_HOLD') and ${t.expiresAt} is not null`),
+    index("packages_title_trgm_idx")
+      .using("gin", t.title.op("gin_trgm_ops"))
+      .where(sql`${t.deletedAt} is null`),
+    uniqueIndex("packages_ws_external_id_uq")
+      .on(t.workspaceId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+    index("packages_due_send_idx")
+      .on(t.sendAt)
+      .where(sql`${t.status} = 'SCHEDULED'`),
+    index("packages_due_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('IN_PROGRESS', 'ON_HOLD') and ${t.expiresAt} is not null`),
   ],
 );
 
@@ -118,7 +148,9 @@ export const packageCounts = pgTable(
     status: text("status").$type<TPackageStatus>().notNull(),
     viewed: boolean("viewed").notNull(),
     n: bigint("n", { mode: "number" }).notNull(),
-    foldedXid: xid8("folded_xid").notNull().default(sql`pg_current_xact_id()`),
+    foldedXid: xid8("folded_xid")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.viewed] })],
 );
@@ -131,7 +163,9 @@ export const packageCountDeltas = pgTable(
     status: text("status").$type<TPackageStatus>().notNull(),
     viewed: boolean("viewed").notNull(),
     delta: bigint("delta", { mode: "number" }).notNull(),
-    xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
+    xid: xid8("xid")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [index("package_count_deltas_ws_idx").on(t.workspaceId, t.status)],
 );
@@ -202,7 +236,9 @@ export const recipientSessions = pgTable(
   (t) => [
     index("recipient_sessions_package_idx").on(t.packageId, t.position),
     uniqueIndex("recipient_sessions_token_uq").on(t.tokenHash),
-    index("recipient_sessions_due_reminder_idx").on(t.nextReminderAt).where(sql`${t.nextReminderAt} is not null`),
+    index("recipient_sessions_due_reminder_idx")
+      .on(t.nextReminderAt)
+      .where(sql`${t.nextReminderAt} is not null`),
   ],
 );
 
@@ -230,7 +266,9 @@ export const packageFields = pgTable(
     index("package_fields_package_idx").on(t.packageId),
     index("package_fields_session_idx").on(t.sessionId),
     // The stored-file sweep (server/domain/file-sweep/) asks "does any row name this key?".
-    index("package_fields_value_storage_key_idx").on(t.valueStorageKey).where(sql`${t.valueStorageKey} is not null`),
+    index("package_fields_value_storage_key_idx")
+      .on(t.valueStorageKey)
+      .where(sql`${t.valueStorageKey} is not null`),
   ],
 );
 

@@ -35,10 +35,7 @@ export const signInKnownAddresses = pgTable(
     clientAddress: text("client_address").notNull(),
     signedInAt: ts("signed_in_at").notNull(),
   },
-  (t) => [
-    uniqueIndex("sign_in_known_addresses_uq").on(t.email, t.clientAddress),
-    index("sign_in_known_addresses_signed_in_at_idx").on(t.signedInAt),
-  ],
+  (t) => [uniqueIndex("sign_in_known_addresses_uq").on(t.email, t.clientAddress), index("sign_in_known_addresses_signed_in_at_idx").on(t.signedInAt)],
 );
 
 export type TSignInFailureRow = typeof signInFailures.$inferSelect;

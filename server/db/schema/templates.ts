@@ -26,16 +26,19 @@ export const templates = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     status: text("status").$type<TTemplateStatus>().notNull().default("DRAFT"),
-    mergeFields: jsonb("merge_fields").$type<TMergeField[]>().notNull().default(sql`'[]'::jsonb`),
-    questions: jsonb("questions").$type<TSenderQuestion[]>().notNull().default(sql`'[]'::jsonb`),
+    mergeFields: jsonb("merge_fields")
+      .$type<TMergeField[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    questions: jsonb("questions")
+      .$type<TSenderQuestion[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdByUserId: text("created_by_user_id").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("templates_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id),
-    index("templates_org_idx").on(t.organisationId),
-  ],
+  (t) => [index("templates_ws_updated_idx").on(t.workspaceId, t.updatedAt, t.id), index("templates_org_idx").on(t.organisationId)],
 );
 
 /** A template's roles, addressed by `position` (the API's 0-based roleIndex, in signing order). */

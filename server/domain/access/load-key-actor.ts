@@ -18,11 +18,7 @@ export type TKeyActor = {
   keyLastUsedAt: Date | null;
 };
 
-export async function loadKeyActor(
-  db: Db,
-  token: string,
-  base: Pick<TActor, "requestId" | "clientAddress">,
-): Promise<TKeyActor | null> {
+export async function loadKeyActor(db: Db, token: string, base: Pick<TActor, "requestId" | "clientAddress">): Promise<TKeyActor | null> {
   const [row] = await keyQuery(db)({ hash: sha256Hex(token) });
   if (!row) return null;
   if (row.keyExpiresAt !== null && row.keyExpiresAt <= now().getTime()) return null;
@@ -101,20 +97,20 @@ const keyColumns = {
  * driver (server/db/driver.ts). `membershipId` is null when the issuer is no longer a member (left join).
  */
 function keyQuery(db: Db) {
-  return hotQuery<{ hash: string }, THotRow<typeof keyColumns> & { membershipId: string | null }>(db, "load_key_actor", () =>
-    db
-      .select(hotColumns(keyColumns))
-      .from(apiKeys)
-      .innerJoin(roles, eq(roles.id, apiKeys.roleId))
-      .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-      .innerJoin(organisations, eq(organisations.id, apiKeys.organisationId))
-      .innerJoin(users, eq(users.id, apiKeys.issuedByUserId))
-      .leftJoin(
-        memberships,
-        and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)),
-      )
-      .where(and(eq(apiKeys.hash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
-      .limit(1),
+  return hotQuery<{ hash: string }, THotRow<typeof keyColumns> & { membershipId: string | null }>(
+    db,
+    "load_key_actor",
+    () =>
+      db
+        .select(hotColumns(keyColumns))
+        .from(apiKeys)
+        .innerJoin(roles, eq(roles.id, apiKeys.roleId))
+        .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+        .innerJoin(organisations, eq(organisations.id, apiKeys.organisationId))
+        .innerJoin(users, eq(users.id, apiKeys.issuedByUserId))
+        .leftJoin(memberships, and(eq(memberships.userId, apiKeys.issuedByUserId), eq(memberships.organisationId, apiKeys.organisationId)))
+        .where(and(eq(apiKeys.hash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+        .limit(1),
     // One key by its unique hash, then primary keys: the same plan for every value.
     { plan: "generic" },
   );

@@ -45,7 +45,10 @@ describe("the audit hash chain", () => {
     expect(await verifyAuditChain(t.db, "package", "pkg_none")).toEqual({ ok: true, head: null });
 
     const third = rows.find((r) => r.action === "step.2")!;
-    await t.db.update(auditEvents).set({ data: { i: 2, nested: { z: 1, a: [2, "changed"] } } }).where(eq(auditEvents.id, third.id));
+    await t.db
+      .update(auditEvents)
+      .set({ data: { i: 2, nested: { z: 1, a: [2, "changed"] } } })
+      .where(eq(auditEvents.id, third.id));
     expect(await verifyAuditChain(t.db, "package", "pkg_a")).toEqual({ ok: false, head: null, brokenAt: third.id });
     await t.db.update(auditEvents).set({ data: third.data }).where(eq(auditEvents.id, third.id));
     expect((await verifyAuditChain(t.db, "package", "pkg_a")).ok).toBe(true);

@@ -31,9 +31,7 @@ export async function auditChange(
   data: Record<string, unknown> = {},
 ): Promise<void> {
   const where =
-    typeof subject === "string"
-      ? { id: subject, organisationId: (actor as TActor).organisation.id, workspaceId: (actor as TActor).workspace.id }
-      : subject;
+    typeof subject === "string" ? { id: subject, organisationId: (actor as TActor).organisation.id, workspaceId: (actor as TActor).workspace.id } : subject;
   const subjectType = auditSubjectOf(action);
   const spec = AUDIT_SUBJECTS[subjectType];
   const records: readonly string[] = "records" in spec ? spec.records : [];

@@ -29,7 +29,5 @@ function canonical(value: unknown): unknown {
  */
 export function auditEventHash(previousHash: string | null, event: TAuditHashed): string {
   const data = canonical(JSON.parse(JSON.stringify(event.data ?? {})));
-  return sha256Hex(
-    JSON.stringify([previousHash, event.action, event.actorUserId, event.apiKeyId, event.clientAddress, data, event.createdAt.toISOString()]),
-  );
+  return sha256Hex(JSON.stringify([previousHash, event.action, event.actorUserId, event.apiKeyId, event.clientAddress, data, event.createdAt.toISOString()]));
 }

@@ -63,7 +63,10 @@ describe("GET /api/v1/custom-fields", () => {
     const key = await createTestKey(t.db, org);
     const tpl = await makeTemplate(org);
     await expectOtherWorkspaceGets404(t.db, listApi, { org, ownKey: key.value, query: { templateId: tpl } });
-    expect(await callJson(listApi, { key: key.value, query: { templateId: "tpl_nope" } })).toMatchObject({ status: 404, body: { error: "Template not found" } });
+    expect(await callJson(listApi, { key: key.value, query: { templateId: "tpl_nope" } })).toMatchObject({
+      status: 404,
+      body: { error: "Template not found" },
+    });
   });
 
   it("402 without the plan feature, on the API and in the app", async () => {
@@ -87,7 +90,10 @@ describe("the app's custom fields", () => {
     expect(audits.map((a) => [a.action, a.actorUserId])).toEqual([["custom_field.created", org.userId]]);
 
     const listed = await callApp<TData<{ customFields: TCustomField[] }>>(listApp, { as: owner(org) });
-    expect(listed.body.data.customFields.map((x) => [x.key, x.active])).toEqual([["hidden", false], ["po.number", true]]);
+    expect(listed.body.data.customFields.map((x) => [x.key, x.active])).toEqual([
+      ["hidden", false],
+      ["po.number", true],
+    ]);
 
     expect(await callApp(create, { as: owner(org), body: { key: "po.number", label: "Again" } })).toEqual({
       status: 409,
@@ -98,7 +104,10 @@ describe("the app's custom fields", () => {
       expect(res.status, key).toBe(422);
       expect((res.body as { details: Record<string, string[]> }).details.key).toHaveLength(1);
     }
-    expect(await callApp(create, { as: owner(org), body: { key: "ok", label: "" } })).toMatchObject({ status: 422, body: { details: { label: ["Enter a label"] } } });
+    expect(await callApp(create, { as: owner(org), body: { key: "ok", label: "" } })).toMatchObject({
+      status: 422,
+      body: { details: { label: ["Enter a label"] } },
+    });
 
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
     const foreignTpl = await makeTemplate(org, siblingId);
@@ -123,7 +132,10 @@ describe("the app's custom fields", () => {
     expect((await callApp(update, { as: owner(org), params: p, body: { label: " " } })).status).toBe(422);
 
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
-    expect(await callApp(update, { as: owner(org), params: p, body: { label: "X" }, workspaceId: siblingId })).toEqual({ status: 404, body: { error: "Custom field not found" } });
+    expect(await callApp(update, { as: owner(org), params: p, body: { label: "X" }, workspaceId: siblingId })).toEqual({
+      status: 404,
+      body: { error: "Custom field not found" },
+    });
     expect((await callApp(remove, { as: owner(org), params: p, workspaceId: siblingId })).status).toBe(404);
 
     expect(await callApp(remove, { as: owner(org), params: p })).toEqual({ status: 200, body: { data: { id: f.id, deleted: true } } });

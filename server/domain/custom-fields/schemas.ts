@@ -15,22 +15,16 @@ const ZKey = z
   .max(64, "At most 64 characters")
   .regex(CUSTOM_FIELD_KEY_PATTERN, "Use letters, digits, _ . and - only, starting with a letter");
 const ZLabel = z.string().trim().min(1, "Enter a label").max(200, "At most 200 characters");
-const ZTemplateScope = z
-  .string()
-  .min(1)
-  .nullable()
-  .openapi({ description: "Only packages from this template use the field; null for every template" });
+const ZTemplateScope = z.string().min(1).nullable().openapi({ description: "Only packages from this template use the field; null for every template" });
 
 export const ZCustomFieldParams = z.object({
   customFieldId: z.string().min(1).openapi({ example: "cfd_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4" }),
 });
 
 export const ZListCustomFieldsQuery = z.object({
-  templateId: z
-    .string()
-    .min(1)
-    .optional()
-    .openapi({ description: "Only definitions that apply to this template: those without a template scope and those scoped to it. A template of another workspace is 404." }),
+  templateId: z.string().min(1).optional().openapi({
+    description: "Only definitions that apply to this template: those without a template scope and those scoped to it. A template of another workspace is 404.",
+  }),
 });
 export type TListCustomFieldsQuery = z.output<typeof ZListCustomFieldsQuery>;
 
@@ -47,9 +41,7 @@ export const ZCustomField = z
   .openapi("CustomField");
 export type TCustomField = z.output<typeof ZCustomField>;
 
-export const ZCustomFieldList = z
-  .object({ customFields: z.array(ZCustomField).openapi({ description: "By key" }) })
-  .openapi("CustomFieldList");
+export const ZCustomFieldList = z.object({ customFields: z.array(ZCustomField).openapi({ description: "By key" }) }).openapi("CustomFieldList");
 
 export const ZCreateCustomField = z
   .object({ key: ZKey, label: ZLabel, active: z.boolean().default(true), templateId: ZTemplateScope.default(null) })

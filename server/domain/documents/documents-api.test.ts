@@ -42,7 +42,16 @@ afterEach(() => {
 
 const DOCX = readFileSync(path.join(import.meta.dirname, "../../documents-io/fixtures/hello.docx"));
 
-type TDoc = { id: string; name: string; uploadState: string; contentType: string; pageCount: number | null; sha256: string | null; convertedFromDocx: boolean; fileSize: number };
+type TDoc = {
+  id: string;
+  name: string;
+  uploadState: string;
+  contentType: string;
+  pageCount: number | null;
+  sha256: string | null;
+  convertedFromDocx: boolean;
+  fileSize: number;
+};
 type TAdded = { data: { document: TDoc; uploadUrl: string | null; uploadUrlExpiresAt: string | null }; error?: string; details?: Record<string, string[]> };
 
 async function setup() {
@@ -79,7 +88,10 @@ async function createLibraryDocument(org: Pick<TTestOrg, "organisationId" | "wor
     storageKey,
     sha256: stored.sha256,
     pageCount: 2,
-    pageSizes: [{ width: 612, height: 792 }, { width: 595.28, height: 841.89 }],
+    pageSizes: [
+      { width: 612, height: 792 },
+      { width: 595.28, height: 841.89 },
+    ],
   });
   return { id, storageKey, sha256: stored.sha256 };
 }
@@ -91,13 +103,23 @@ describe("POST /api/v1/templates/{templateId}/documents", () => {
     const res = await add(key, templateId, { name: "Contract.pdf", fileSize: 1234 });
     expect(res.status).toBe(201);
     const { document, uploadUrl, uploadUrlExpiresAt } = res.body.data;
-    expect(document).toMatchObject({ uploadState: "AWAITING_UPLOAD", contentType: "application/pdf", fileSize: 1234, sha256: null, pageCount: null, convertedFromDocx: false });
+    expect(document).toMatchObject({
+      uploadState: "AWAITING_UPLOAD",
+      contentType: "application/pdf",
+      fileSize: 1234,
+      sha256: null,
+      pageCount: null,
+      convertedFromDocx: false,
+    });
     expect(uploadUrl).toMatch(/^http:\/\/localhost:3000\/uploads\/[A-Za-z0-9_-]{43}$/);
     expect(uploadUrlExpiresAt).toBe("2030-01-01T14:00:00.000Z");
     const [token] = await t.db.select().from(uploadTokens).where(eq(uploadTokens.documentId, document.id));
     expect(token!.tokenHash).toBe(sha256Hex(tokenOf(uploadUrl!)));
     expect(JSON.stringify(token)).not.toContain(tokenOf(uploadUrl!));
-    const [audit] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, document.id), eq(auditEvents.action, "document.added")));
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, document.id), eq(auditEvents.action, "document.added")));
     expect(audit).toMatchObject({ organisationId: org.organisationId, actorUserId: org.userId, subjectType: "document" });
     expect(audit!.apiKeyId).not.toBeNull();
   });
@@ -170,7 +192,9 @@ describe("GET and DELETE template documents", () => {
     const [doc] = await t.db.select().from(documents).where(eq(documents.id, documentId));
     const roleId = newId("trl");
     await t.db.insert(templateRoles).values({ id: roleId, templateId, position: 0, name: "Signer" });
-    await t.db.insert(templateFields).values({ id: newId("fld"), templateId, documentId, roleId, type: "signature", page: 1, x: 10, y: 10, width: 100, height: 30 });
+    await t.db
+      .insert(templateFields)
+      .values({ id: newId("fld"), templateId, documentId, roleId, type: "signature", page: 1, x: 10, y: 10, width: 100, height: 30 });
 
     const res = await callJson<{ data: unknown }>(one.DELETE, { key, params: { templateId, documentId } });
     expect(res.status).toBe(200);
@@ -262,7 +286,14 @@ describe("gates, the edit lock and tenancy", () => {
     const documentId = await uploaded(key, templateId, DOCX, DOCX_TYPE);
     const holder = newId("usr");
     await t.db.insert(users).values({ id: holder, email: "ed@acme.test", name: "Ed Itor", passwordHash: null });
-    await t.db.insert(editLocks).values({ id: newId("lck"), organisationId: org.organisationId, resourceType: "template", resourceId: templateId, userId: holder, expiresAt: new Date(Date.now() + 60_000) });
+    await t.db.insert(editLocks).values({
+      id: newId("lck"),
+      organisationId: org.organisationId,
+      resourceType: "template",
+      resourceId: templateId,
+      userId: holder,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     for (const [route, body] of [
       [list.POST, { name: "b.pdf", fileSize: 10 }],
       [one.DELETE, undefined],

@@ -14,7 +14,8 @@ export const DOCUMENT_MESSAGES = {
   uploadShorter: (declared: number, received: number) =>
     `The upload is ${received} bytes but fileSize declared ${declared}; nothing was kept, PUT the whole file again`,
   uploadOverLimit: (limit: number) => `The upload is larger than the limit of ${limit} bytes (MAX_DOCUMENT_BYTES); nothing was kept`,
-  wrongKind: (found: "PDF" | "DOCX", declared: string) => `The file is a ${found} document but ${declared} was declared; add the document again with the right contentType`,
+  wrongKind: (found: "PDF" | "DOCX", declared: string) =>
+    `The file is a ${found} document but ${declared} was declared; add the document again with the right contentType`,
 } as const;
 
 export const PDF_TYPE = "application/pdf";

@@ -52,7 +52,9 @@ export async function receiveUpload(db: Db, input: { token: string; body: TFileB
     inspected = await storeAndInspect(store, key, input.body ?? emptyBody(), { size: document.fileSize, maxBytes: limit, contentType: document.contentType });
   } catch (err) {
     if (err instanceof FileTooLargeError) {
-      throw errors.payloadTooLarge(err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize));
+      throw errors.payloadTooLarge(
+        err.limit < document.fileSize ? DOCUMENT_MESSAGES.uploadOverLimit(limit) : DOCUMENT_MESSAGES.uploadLonger(document.fileSize),
+      );
     }
     if (err instanceof FileSizeMismatchError) throw errors.unprocessable(DOCUMENT_MESSAGES.uploadShorter(err.declared, err.received));
     throw err;

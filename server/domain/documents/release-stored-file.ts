@@ -18,7 +18,5 @@ export async function releaseStoredFile(db: Db, key: string): Promise<void> {
   if (doc) return;
   const [library] = await db.select({ id: libraryDocuments.id }).from(libraryDocuments).where(eq(libraryDocuments.storageKey, key)).limit(1);
   if (library) return;
-  await (await getFileStore())
-    .delete(key)
-    .catch((err: unknown) => logger().warn({ err, key }, "a released stored file could not be deleted"));
+  await (await getFileStore()).delete(key).catch((err: unknown) => logger().warn({ err, key }, "a released stored file could not be deleted"));
 }

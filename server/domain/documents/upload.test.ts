@@ -85,14 +85,22 @@ describe("PUT /uploads/{token}", () => {
       uploadState: "UPLOADED",
       sha256,
       pageCount: 2,
-      pageSizes: [{ width: 595.28, height: 841.89 }, { width: 612, height: 792 }],
+      pageSizes: [
+        { width: 595.28, height: 841.89 },
+        { width: 612, height: 792 },
+      ],
     });
     const row = await documentRow(documentId);
     expect(await (await getFileStore()).stat(row.storageKey!)).toMatchObject({ size: pdf.length, sha256, contentType: "application/pdf" });
     const [token] = await t.db.select().from(uploadTokens).where(eq(uploadTokens.documentId, documentId));
     expect(token!.usedAt).not.toBeNull();
     const [audit] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, "document.uploaded"));
-    expect(audit).toMatchObject({ organisationId: org.organisationId, subjectId: documentId, actorUserId: null, data: expect.objectContaining({ sha256, pageCount: 2 }) });
+    expect(audit).toMatchObject({
+      organisationId: org.organisationId,
+      subjectId: documentId,
+      actorUserId: null,
+      data: expect.objectContaining({ sha256, pageCount: 2 }),
+    });
 
     const again = await putUpload(url, pdf);
     expect(again).toMatchObject({ status: 410, body: { error: DOCUMENT_MESSAGES.uploadUsed } });
@@ -109,7 +117,10 @@ describe("PUT /uploads/{token}", () => {
   });
 
   it("answers 404 for an unknown token and 410 once the URL has expired (two hours, injected clock)", async () => {
-    expect(await putUpload("http://localhost:3000/uploads/nope", Buffer.from("x"))).toMatchObject({ status: 404, body: { error: DOCUMENT_MESSAGES.uploadNotFound } });
+    expect(await putUpload("http://localhost:3000/uploads/nope", Buffer.from("x"))).toMatchObject({
+      status: 404,
+      body: { error: DOCUMENT_MESSAGES.uploadNotFound },
+    });
     let clock = new Date("2030-01-01T12:00:00Z").getTime();
     setClock(() => new Date(clock));
     const pdf = await makePdf();

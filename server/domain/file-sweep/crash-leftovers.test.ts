@@ -147,7 +147,7 @@ async function readBytes(store: TFileStore, key: string): Promise<Buffer> {
 async function contents(store: TFileStore): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const prefix of [...SWEPT_PREFIXES, "other/"]) {
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const page = await store.list(prefix, new Date(Date.now() + 1000 * HOUR), { after });
       for (const f of page.files) out.set(f.key, sha(await readBytes(store, f.key)));
       if (page.next === null) break;
@@ -209,16 +209,38 @@ describe.each(["database", "s3"] as const)("crash leftovers with %s storage", (b
       const original = await makeOriginal(1);
       const documentKey = `documents/${tpl.documentId}/${newId("upl")}`;
       await store.put(documentKey, Readable.from([original]), { contentType: "application/pdf" });
-      await db().update(documents).set({ storageKey: documentKey, fileSize: original.length, sha256: sha(original) }).where(eq(documents.id, tpl.documentId));
+      await db()
+        .update(documents)
+        .set({ storageKey: documentKey, fileSize: original.length, sha256: sha(original) })
+        .where(eq(documents.id, tpl.documentId));
       const libraryId = newId("lib");
       await store.put(`library/${libraryId}`, Readable.from([original]), { contentType: "application/pdf" });
-      await db().insert(libraryDocuments).values({ id: libraryId, organisationId: org.organisationId, workspaceId: org.workspaceId, name: "NDA", fileSize: original.length, storageKey: `library/${libraryId}`, sha256: sha(original), pageCount: 1, pageSizes: [{ width: 612, height: 792 }] });
+      await db()
+        .insert(libraryDocuments)
+        .values({
+          id: libraryId,
+          organisationId: org.organisationId,
+          workspaceId: org.workspaceId,
+          name: "NDA",
+          fileSize: original.length,
+          storageKey: `library/${libraryId}`,
+          sha256: sha(original),
+          pageCount: 1,
+          pageSizes: [{ width: 612, height: 792 }],
+        });
       await store.put("other/not-ours", Readable.from([Buffer.from("someone else's")]));
 
       const signedPackage = async (title: string) => {
         const created = await callJson<{ data: { id: string } }>(createFromTemplateRoute, {
           key,
-          body: { templateId: tpl.templateId, title, recipients: [{ email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 }, { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1 }] },
+          body: {
+            templateId: tpl.templateId,
+            title,
+            recipients: [
+              { email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 },
+              { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1 },
+            ],
+          },
         });
         expect(created.status).toBe(201);
         const packageId = created.body.data.id;
@@ -229,7 +251,10 @@ describe.each(["database", "s3"] as const)("crash leftovers with %s storage", (b
         const imageKey = `signatures/${first!.id}/${newId("img")}.png`;
         await store.put(imageKey, Readable.from([makeSignaturePng()]), { contentType: "image/png" });
         await openSession(db(), recipient(first!.id));
-        await db().update(packageFields).set({ valueStorageKey: imageKey, valueKind: "drawn" }).where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
+        await db()
+          .update(packageFields)
+          .set({ valueStorageKey: imageKey, valueKind: "drawn" })
+          .where(and(eq(packageFields.sessionId, first!.id), eq(packageFields.type, "signature")));
         await completeSession(db(), recipient(first!.id));
         await db().update(packageFields).set({ value: "Lars Landlord", valueKind: "typed" }).where(eq(packageFields.sessionId, second!.id));
         await completeSession(db(), recipient(second!.id));
@@ -270,7 +295,12 @@ describe.each(["database", "s3"] as const)("crash leftovers with %s storage", (b
       // ——— 1. What it left. ———
       const named = db().select({ blobId: storedFiles.blobId }).from(storedFiles);
       const orphanChunks = async () =>
-        (await db().select({ n: count(), bytes: sql<number>`coalesce(sum(octet_length(${storedFileChunks.data})), 0)::int` }).from(storedFileChunks).where(notInArray(storedFileChunks.blobId, named)))[0]!;
+        (
+          await db()
+            .select({ n: count(), bytes: sql<number>`coalesce(sum(octet_length(${storedFileChunks.data})), 0)::int` })
+            .from(storedFileChunks)
+            .where(notInArray(storedFileChunks.blobId, named))
+        )[0]!;
       const crashUploads = () => s3!.uploadIds().filter((id) => !uploadsBefore.includes(id));
       if (backend === "database") expect(await orphanChunks()).toEqual({ n: 32, bytes: CRASH_UPLOAD_BYTES });
       else expect(crashUploads()).toHaveLength(1);

@@ -46,7 +46,14 @@ async function world() {
   const tpl = await createActiveTemplate(t.db, org);
   const created = await callJson<{ data: { id: string } }>(createFromTemplateRoute, {
     key,
-    body: { templateId: tpl.templateId, title: "Lease", recipients: [{ email: "tina@example.com", name: "Tina", roleIndex: 0 }, { email: "lars@example.com", name: "Lars", roleIndex: 1 }] },
+    body: {
+      templateId: tpl.templateId,
+      title: "Lease",
+      recipients: [
+        { email: "tina@example.com", name: "Tina", roleIndex: 0 },
+        { email: "lars@example.com", name: "Lars", roleIndex: 1 },
+      ],
+    },
   });
   expect(created.status).toBe(201);
   const packageId = created.body.data.id;
@@ -61,8 +68,29 @@ async function world() {
   };
   for (const k of Object.values(named)) await put(k);
   await t.db.update(documents).set({ storageKey: named.document, sourceStorageKey: named.docxSource }).where(eq(documents.id, docId));
-  await t.db.insert(libraryDocuments).values({ id: named.library.slice("library/".length), organisationId: org.organisationId, workspaceId: org.workspaceId, name: "NDA", fileSize: 1, storageKey: named.library, sha256: "x", pageCount: 1, pageSizes: [{ width: 1, height: 1 }] });
-  await t.db.insert(sealedFiles).values({ id: newId("sfl"), organisationId: org.organisationId, workspaceId: org.workspaceId, packageId, kind: "document", name: "Lease", storageKey: named.sealed, sha256: "x", size: 1, pages: 1 });
+  await t.db.insert(libraryDocuments).values({
+    id: named.library.slice("library/".length),
+    organisationId: org.organisationId,
+    workspaceId: org.workspaceId,
+    name: "NDA",
+    fileSize: 1,
+    storageKey: named.library,
+    sha256: "x",
+    pageCount: 1,
+    pageSizes: [{ width: 1, height: 1 }],
+  });
+  await t.db.insert(sealedFiles).values({
+    id: newId("sfl"),
+    organisationId: org.organisationId,
+    workspaceId: org.workspaceId,
+    packageId,
+    kind: "document",
+    name: "Lease",
+    storageKey: named.sealed,
+    sha256: "x",
+    size: 1,
+    pages: 1,
+  });
   const [field] = await t.db.select().from(packageFields).where(eq(packageFields.packageId, packageId)).limit(1);
   await t.db.update(packageFields).set({ valueStorageKey: named.signature, valueKind: "drawn" }).where(eq(packageFields.id, field!.id));
   // A seal in flight: its package holds the claim token its files are stored under.
@@ -95,7 +123,14 @@ describe("the stored-file sweep", () => {
     const items = await runFileSweep(t.db);
     expect(await keys()).toEqual([...Object.values(named), "other/not-ours"].sort());
     // One pass: the unfinished uploads, then each prefix page by page (documents/ spans two pages).
-    expect(items.map((i) => i.id)).toEqual(["unfinished", "documents/", expect.stringMatching(/^documents\/>documents\/doc_many\/upl_/), "library/", "sealed/", "signatures/"]);
+    expect(items.map((i) => i.id)).toEqual([
+      "unfinished",
+      "documents/",
+      expect.stringMatching(/^documents\/>documents\/doc_many\/upl_/),
+      "library/",
+      "sealed/",
+      "signatures/",
+    ]);
     // Each kept file is the very same file.
     for (const k of Object.values(named)) expect((await (await getFileStore()).stat(k))?.size).toBe(Buffer.byteLength(k));
   });

@@ -47,7 +47,9 @@ export async function keysInUse(db: Db, keys: readonly string[]): Promise<Set<st
     const claims = await db
       .select({ id: packages.id, token: packages.sealClaimToken })
       .from(packages)
-      .where(and(inArray(packages.id, [...sealing.keys()]), isNotNull(packages.sealClaimToken), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)));
+      .where(
+        and(inArray(packages.id, [...sealing.keys()]), isNotNull(packages.sealClaimToken), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)),
+      );
     for (const { id, token } of claims) {
       for (const key of sealing.get(id) ?? []) if (SEALED_KEY.exec(key)![2] === token) used.add(key);
     }

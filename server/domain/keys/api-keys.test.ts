@@ -65,10 +65,18 @@ describe("createApiKey", () => {
     const org = await createTestOrg(t.db);
     setClock(() => new Date("2026-03-01T12:00:00Z"));
     const london = await createApiKey(t.db, ownerActor(org), {
-      name: "London", roleId: org.roleIds.admin, workspaceId: org.workspaceId, expiresOn: "2026-03-29", timeZone: "Europe/London",
+      name: "London",
+      roleId: org.roleIds.admin,
+      workspaceId: org.workspaceId,
+      expiresOn: "2026-03-29",
+      timeZone: "Europe/London",
     });
     const newYork = await createApiKey(t.db, ownerActor(org), {
-      name: "New York", roleId: org.roleIds.admin, workspaceId: org.workspaceId, expiresOn: "2026-03-08", timeZone: "America/New_York",
+      name: "New York",
+      roleId: org.roleIds.admin,
+      workspaceId: org.workspaceId,
+      expiresOn: "2026-03-08",
+      timeZone: "America/New_York",
     });
     // 2026-03-29 has 23 hours in London: it ends at 00:00 BST = 23:00Z, not at midnight UTC.
     expect(london.expiresAt?.toISOString()).toBe("2026-03-29T23:00:00.000Z");
@@ -201,7 +209,11 @@ describe("listApiKeys", () => {
     const active = await createApiKey(t.db, owner, { name: "active", roleId: org.roleIds.admin, workspaceId: org.workspaceId });
     setClock(() => new Date("2026-01-02T00:00:00Z"));
     await createApiKey(t.db, owner, {
-      name: "expiring", roleId: org.roleIds.admin, workspaceId: org.workspaceId, expiresOn: "2026-01-05", timeZone: "UTC",
+      name: "expiring",
+      roleId: org.roleIds.admin,
+      workspaceId: org.workspaceId,
+      expiresOn: "2026-01-05",
+      timeZone: "UTC",
     });
     setClock(() => new Date("2026-01-03T00:00:00Z"));
     const revoked = await createApiKey(t.db, owner, { name: "revoked", roleId: org.roleIds.admin, workspaceId: org.workspaceId });
@@ -259,8 +271,7 @@ describe("listApiKeys", () => {
     const ofRole = await createTestKey(t.db, org, { name: "of role", roleId: role });
     await createTestKey(t.db, org, { name: "of role, expired", roleId: role, expiresAt: new Date("2025-01-01T00:00:00Z") });
     const fine = await createTestKey(t.db, org, { name: "fine" });
-    const standing = async () =>
-      Object.fromEntries((await listApiKeys(t.db, owner)).map((k) => [k.name, [k.status, k.inoperativeReason]]));
+    const standing = async () => Object.fromEntries((await listApiKeys(t.db, owner)).map((k) => [k.name, [k.status, k.inoperativeReason]]));
 
     expect(await standing()).toEqual({
       "by member": ["ACTIVE", null],

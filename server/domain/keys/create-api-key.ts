@@ -27,7 +27,10 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
     await tx.select({ id: organisations.id }).from(organisations).where(eq(organisations.id, orgId)).for("update");
-    const [role] = await tx.select().from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx
+      .select()
+      .from(roles)
+      .where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     if (!role.apiAccess) throw errors.validation({ roleId: ["This role has no API access"] });
     const [workspace] = await tx

@@ -80,7 +80,10 @@ describe("GET /api/v1/library/documents", () => {
     const percent = await callJson<TData<{ documents: TLibraryDocument[] }>>(listApi, { key: key.value, query: { search: "%" } });
     expect(percent.body.data.documents.map((d) => d.name)).toEqual(["50% deposit"]);
 
-    await insertRows(org, Array.from({ length: 60 }, (_, i) => `Bulk ${String(i).padStart(2, "0")}`));
+    await insertRows(
+      org,
+      Array.from({ length: 60 }, (_, i) => `Bulk ${String(i).padStart(2, "0")}`),
+    );
     const capped = await callJson<TData<{ documents: TLibraryDocument[] }>>(listApi, { key: key.value, query: { search: "bulk" } });
     expect(capped.body.data.documents).toHaveLength(50);
     expect(capped.body.data.documents[0]!.name).toBe("Bulk 00");
@@ -114,7 +117,7 @@ describe("the app's library", () => {
       sha256: createHash("sha256").update(bytes).digest("hex"),
       pageCount: 2,
       pageSizes: [
-        { width: expect.closeTo(595.28, 0) , height: expect.closeTo(841.89, 0) },
+        { width: expect.closeTo(595.28, 0), height: expect.closeTo(841.89, 0) },
         { width: 612, height: 792 },
       ],
     });
@@ -152,7 +155,12 @@ describe("the app's library", () => {
     expect(over).toEqual({ status: 413, body: { error: `File exceeds ${25 * 1024 * 1024} bytes` } });
     const longer = await callApp(upload, { as: owner(org), query: { name: "Longer" }, rawBody: pdf, headers: { "content-length": "100" } });
     expect(longer).toEqual({ status: 413, body: { error: "File exceeds 100 bytes" } });
-    const shorter = await callApp(upload, { as: owner(org), query: { name: "Shorter" }, rawBody: pdf, headers: { "content-length": String(pdf.byteLength + 5) } });
+    const shorter = await callApp(upload, {
+      as: owner(org),
+      query: { name: "Shorter" },
+      rawBody: pdf,
+      headers: { "content-length": String(pdf.byteLength + 5) },
+    });
     expect(shorter).toEqual({ status: 422, body: { error: `File is ${pdf.byteLength} bytes but ${pdf.byteLength + 5} were declared` } });
     const unnamed = await callApp(upload, { as: owner(org), query: { name: "  " }, rawBody: pdf });
     expect(unnamed).toMatchObject({ status: 422, body: { details: { name: ["Enter a name"] } } });
@@ -171,7 +179,10 @@ describe("the app's library", () => {
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
     const p = { libraryDocumentId: doc.id };
     expect((await callApp(rename, { as: owner(org), params: p, body: { name: "X" }, workspaceId: siblingId })).status).toBe(404);
-    expect(await callApp(remove, { as: owner(org), params: p, workspaceId: siblingId })).toEqual({ status: 404, body: { error: "Library document not found" } });
+    expect(await callApp(remove, { as: owner(org), params: p, workspaceId: siblingId })).toEqual({
+      status: 404,
+      body: { error: "Library document not found" },
+    });
 
     expect(await callApp(remove, { as: owner(org), params: p })).toEqual({ status: 200, body: { data: { id: doc.id, deleted: true } } });
     expect((await callApp(remove, { as: owner(org), params: p })).status).toBe(404);
@@ -200,7 +211,10 @@ describe("the app's library", () => {
     });
     expect((await callApp(remove, { as: owner(org), params: { libraryDocumentId: doc.id } })).status).toBe(200);
     expect(await t.db.select().from(libraryDocuments)).toEqual([]);
-    const kept = await t.db.select().from(storedFiles).where(and(eq(storedFiles.key, row!.storageKey)));
+    const kept = await t.db
+      .select()
+      .from(storedFiles)
+      .where(and(eq(storedFiles.key, row!.storageKey)));
     expect(kept).toHaveLength(1);
   });
 
@@ -219,7 +233,11 @@ describe("the app's library", () => {
 
     const createRole = await createTestRole(t.db, org.organisationId, { templateAccess: "CREATE" });
     const creator = await createTestMember(t.db, org, createRole);
-    const res = await callApp(rename, { as: { userId: creator.user.id, organisationId: org.organisationId }, params: { libraryDocumentId: doc.id }, body: { name: "By creator" } });
+    const res = await callApp(rename, {
+      as: { userId: creator.user.id, organisationId: org.organisationId },
+      params: { libraryDocumentId: doc.id },
+      body: { name: "By creator" },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -28,7 +28,9 @@ export const ZLibraryDocument = z
     fileSize: z.number().int().openapi({ description: "Bytes" }),
     sha256: z.string().openapi({ description: "Lower-case hex SHA-256 of the stored file" }),
     pageCount: z.number().int(),
-    pageSizes: z.array(z.object({ width: z.number(), height: z.number() })).openapi({ description: "Each page's displayed size in PDF points (rotation applied)" }),
+    pageSizes: z
+      .array(z.object({ width: z.number(), height: z.number() }))
+      .openapi({ description: "Each page's displayed size in PDF points (rotation applied)" }),
     createdAt: z.string().openapi({ format: "date-time" }),
     updatedAt: z.string().openapi({ format: "date-time" }),
   })

@@ -25,5 +25,7 @@ export async function findLock(db: Db, resource: TLockedResource) {
 export async function assertNotLocked(db: Db, actor: Pick<TActor, "user">, resource: TLockedResource): Promise<void> {
   const lock = await findLock(db, resource);
   if (!lock || lock.userId === actor.user.id) return;
-  throw errors.conflict(`${lock.name} (${lock.email}) is editing this ${resource.type} in the app; try again when they are done (lock held until ${lock.expiresAt.toISOString()})`);
+  throw errors.conflict(
+    `${lock.name} (${lock.email}) is editing this ${resource.type} in the app; try again when they are done (lock held until ${lock.expiresAt.toISOString()})`,
+  );
 }

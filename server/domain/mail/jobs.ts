@@ -79,7 +79,16 @@ export function mailJobs(opts: { transport?: () => TMailTransport } = {}) {
             .update(mailMessages)
             .set(
               final
-                ? { status: "FAILED", transport: "smtp", attempts, nextAttemptAt: null, lastError, html: redactSigningLinks(msg.html), text: redactSigningLinks(msg.text), updatedAt: at }
+                ? {
+                    status: "FAILED",
+                    transport: "smtp",
+                    attempts,
+                    nextAttemptAt: null,
+                    lastError,
+                    html: redactSigningLinks(msg.html),
+                    text: redactSigningLinks(msg.text),
+                    updatedAt: at,
+                  }
                 : { transport: "smtp", attempts, nextAttemptAt: new Date(at.getTime() + mailRetryDelayMs(attempts)), lastError, updatedAt: at },
             )
             .where(eq(mailMessages.id, msg.id));

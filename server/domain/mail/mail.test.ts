@@ -68,7 +68,14 @@ async function drain(job = smtpJob, at = clock, db: Db = t.db): Promise<number> 
 
 async function makePackage(org: TTestOrg, workspaceId = org.workspaceId) {
   const id = newId("pkg");
-  await t.db.insert(packages).values({ id, organisationId: org.organisationId, workspaceId, title: "Lease <2030> & annex", ownerUserId: org.userId, message: "Please sign by Friday.\nThanks!" });
+  await t.db.insert(packages).values({
+    id,
+    organisationId: org.organisationId,
+    workspaceId,
+    title: "Lease <2030> & annex",
+    ownerUserId: org.userId,
+    message: "Please sign by Friday.\nThanks!",
+  });
   const sessions = [
     { id: newId("ses"), packageId: id, position: 0, email: "ada@example.test", name: "Ada Lovelace" },
     { id: newId("ses"), packageId: id, position: 1, email: "zoe@example.test", name: "Zoë Ørsted" },
@@ -166,11 +173,12 @@ describe("sending through SMTP", () => {
       ["INVITATION", "ada@example.test", "SENT"],
       ["REMINDER", "zoe@example.test", "SENT"],
     ]);
-    expect(rowsOf.slice(2).map((r) => r.join(" ")).sort()).toEqual([
-      "COMPLETED ada@example.test SENT",
-      "COMPLETED owner@acme.test SENT",
-      "COMPLETED zoe@example.test SENT",
-    ]);
+    expect(
+      rowsOf
+        .slice(2)
+        .map((r) => r.join(" "))
+        .sort(),
+    ).toEqual(["COMPLETED ada@example.test SENT", "COMPLETED owner@acme.test SENT", "COMPLETED zoe@example.test SENT"]);
     const sibling = await createTestWorkspace(t.db, org.organisationId, "emea");
     await expect(listMailForPackage(t.db, ownerActor(org, { id: sibling }), { packageId: pkg.id })).rejects.toMatchObject({ status: 404 });
   });
@@ -243,9 +251,15 @@ describe("sending through SMTP", () => {
 
 describe("the outbox and the app's mail operations", () => {
   const call = (route: typeof listRoute, url: string, opts: { method?: string; cookie?: string; params?: Record<string, string> } = {}) =>
-    route(new Request(`http://localhost:3000${url}`, { method: opts.method ?? "GET", headers: { "sec-fetch-site": "same-origin", ...(opts.cookie ? { cookie: opts.cookie } : {}) } }), {
-      params: Promise.resolve(opts.params ?? {}),
-    });
+    route(
+      new Request(`http://localhost:3000${url}`, {
+        method: opts.method ?? "GET",
+        headers: { "sec-fetch-site": "same-origin", ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+      }),
+      {
+        params: Promise.resolve(opts.params ?? {}),
+      },
+    );
   const signIn = (userId: string, organisationId: string) => setSessionLookup(async () => ({ userId, organisationId }));
 
   it("keeps messages (KEPT) with their links; the list and the detail show them; another workspace gets 404", async () => {
@@ -266,7 +280,9 @@ describe("the outbox and the app's mail operations", () => {
     signIn(org.userId, org.organisationId);
     const list = await call(listRoute, "/api/app/mail");
     expect(list.status).toBe(200);
-    const { data } = (await list.json()) as { data: { messages: { id: string; kind: string; status: string; subject: string }[]; totalCount: number; transport: string } };
+    const { data } = (await list.json()) as {
+      data: { messages: { id: string; kind: string; status: string; subject: string }[]; totalCount: number; transport: string };
+    };
     expect(data.totalCount).toBe(3);
     expect(data.transport).toBe(env().SMTP_URL ? "smtp" : "outbox");
     expect(data.messages.map((m) => m.kind)).toEqual(["VOIDED", "VOIDED", "INVITATION"]); // newest first

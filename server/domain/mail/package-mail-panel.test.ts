@@ -63,8 +63,17 @@ describe("GET /api/app/packages/{packageId}/mail", () => {
     const key = (await createTestKey(t.db, org)).value;
     const pkg = await draftPackage(org, key, "Lease 7C");
     const other = await draftPackage(org, key, "Another lease");
-    const mailPkg = (p: TPkg): TMailPackage => ({ ...p, organisationId: org.organisationId, workspaceId: org.workspaceId, owner: { userId: org.userId, email: "owner@example.com", name: "Olivia" } });
-    const recipient = (p: TPkg, i: number) => ({ sessionId: p.recipientSessions[i]!.id, email: p.recipientSessions[i]!.email, name: p.recipientSessions[i]!.name });
+    const mailPkg = (p: TPkg): TMailPackage => ({
+      ...p,
+      organisationId: org.organisationId,
+      workspaceId: org.workspaceId,
+      owner: { userId: org.userId, email: "owner@example.com", name: "Olivia" },
+    });
+    const recipient = (p: TPkg, i: number) => ({
+      sessionId: p.recipientSessions[i]!.id,
+      email: p.recipientSessions[i]!.email,
+      name: p.recipientSessions[i]!.name,
+    });
     await t.db.transaction(async (tx) => {
       for (const i of [0, 1]) await queuePackageMail(tx, { kind: "INVITATION", pkg: mailPkg(pkg), recipient: recipient(pkg, i), token: `tokPanel${i}` });
       await queuePackageMail(tx, { kind: "INVITATION", pkg: mailPkg(other), recipient: recipient(other, 0), token: "tokOther" });
@@ -85,7 +94,14 @@ describe("GET /api/app/packages/{packageId}/mail", () => {
     expect(res.status).toBe(200);
     const [ada, bounce] = res.body.data.messages;
     expect(res.body.data.messages).toHaveLength(2);
-    expect(ada).toMatchObject({ kind: "INVITATION", to: { email: "ada@example.com", name: "Ada Lovelace" }, status: "SENT", attempts: 1, lastError: null, packageId: pkg.id });
+    expect(ada).toMatchObject({
+      kind: "INVITATION",
+      to: { email: "ada@example.com", name: "Ada Lovelace" },
+      status: "SENT",
+      attempts: 1,
+      lastError: null,
+      packageId: pkg.id,
+    });
     expect(ada!.sentAt).toBe(T0.toISOString());
     expect(bounce).toMatchObject({ kind: "INVITATION", to: { email: "bounce@example.com" }, status: "FAILED", attempts: 1, nextAttemptAt: null });
     expect(bounce!.lastError).toMatch(/550/);
@@ -94,9 +110,14 @@ describe("GET /api/app/packages/{packageId}/mail", () => {
 
     // Gates and visibility: a viewer 403; a sender who neither owns nor was shared the package 404; another workspace 404.
     const viewer = await createTestMember(t.db, org, org.roleIds.viewer);
-    expect((await callApp(packageMailRoute, { as: { userId: viewer.user.id, organisationId: org.organisationId }, params: { packageId: pkg.id } })).status).toBe(403);
+    expect(
+      (await callApp(packageMailRoute, { as: { userId: viewer.user.id, organisationId: org.organisationId }, params: { packageId: pkg.id } })).status,
+    ).toBe(403);
     const sender = await createTestMember(t.db, org, org.roleIds.sender);
-    const hidden = await callApp<{ error: string }>(packageMailRoute, { as: { userId: sender.user.id, organisationId: org.organisationId }, params: { packageId: pkg.id } });
+    const hidden = await callApp<{ error: string }>(packageMailRoute, {
+      as: { userId: sender.user.id, organisationId: org.organisationId },
+      params: { packageId: pkg.id },
+    });
     expect(hidden).toMatchObject({ status: 404, body: { error: "Package not found" } });
     const sibling = await createTestWorkspace(t.db, org.organisationId, "emea");
     expect((await callApp(packageMailRoute, { as: org, params: { packageId: pkg.id }, workspaceId: sibling })).status).toBe(404);

@@ -185,7 +185,13 @@ describe("invitations on SESSION_SENT", () => {
     const s = await setup();
     await deliver();
     const [pkg] = await t.db.select().from(packages).where(eq(packages.id, s.packageId));
-    const items = ["cleo", "dan"].map((n) => ({ title: `Lease ${n}`, recipients: [{ email: `${n}@example.com`, name: n, roleIndex: 0 }, { email: `${n}.2@example.com`, roleIndex: 1 }] }));
+    const items = ["cleo", "dan"].map((n) => ({
+      title: `Lease ${n}`,
+      recipients: [
+        { email: `${n}@example.com`, name: n, roleIndex: 0 },
+        { email: `${n}.2@example.com`, roleIndex: 1 },
+      ],
+    }));
     const res = await callJson<{ data: { results: { status: string }[] } }>(bulkRoute, { key: s.key, body: { templateId: pkg!.templateId, items } });
     expect(res.body.data.results.map((r) => r.status)).toEqual(["sent", "sent"]);
     const mails = await deliver();
@@ -196,7 +202,11 @@ describe("invitations on SESSION_SENT", () => {
   it("a corrected address gets a new invitation; the old link stops working", async () => {
     const s = await setup();
     const oldToken = linkToken((await deliver())[0]);
-    const res = await callJson(updateRecipientRoute, { key: s.key, params: { packageId: s.packageId, sessionId: s.first }, body: { email: "ana.new@example.com" } });
+    const res = await callJson(updateRecipientRoute, {
+      key: s.key,
+      params: { packageId: s.packageId, sessionId: s.first },
+      body: { email: "ana.new@example.com" },
+    });
     expect(res.status).toBe(200);
     const mails = await deliver();
     expect(to(mails)).toEqual(["ana.new@example.com"]);
@@ -231,7 +241,10 @@ describe("reminders on SESSION_REMINDED", () => {
 
   it("an automatic reminder is mailed when due, with a working link", async () => {
     const s = await setup({ send: false });
-    await t.db.update(packages).set({ reminders: { firstAfterDays: 2, repeatEveryDays: 2, max: 1 } }).where(eq(packages.id, s.packageId));
+    await t.db
+      .update(packages)
+      .set({ reminders: { firstAfterDays: 2, repeatEveryDays: 2, max: 1 } })
+      .where(eq(packages.id, s.packageId));
     expect((await callJson(sendRoute, { key: s.key, params: { packageId: s.packageId }, body: {} })).status).toBe(200);
     await deliver();
     clock = new Date(T0.getTime() + 2 * DAY);
@@ -261,7 +274,11 @@ describe("completion", () => {
     const res = await callRoute(signedCopyRoute, { params: { token } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
     const owner = mails.find((m) => m.to.includes(s.owner.email))!;
     expect(owner.text).toContain(`${env().publicUrl}/packages/${s.packageId}`);
     expect(await ciphertexts(s.packageId)).toEqual([]);

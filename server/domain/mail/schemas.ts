@@ -15,7 +15,8 @@ export const ZMailSummary = z
     to: z.object({ email: z.string(), name: z.string().nullable() }),
     subject: z.string(),
     status: z.enum(MAIL_STATUSES).openapi({
-      description: "QUEUED: waiting for its (next) attempt. SENT: accepted by the SMTP server. FAILED: given up. KEPT: kept in the outbox (no SMTP server configured)",
+      description:
+        "QUEUED: waiting for its (next) attempt. SENT: accepted by the SMTP server. FAILED: given up. KEPT: kept in the outbox (no SMTP server configured)",
     }),
     transport: z.enum(MAIL_TRANSPORTS).nullable(),
     attempts: z.number().int(),
@@ -31,7 +32,7 @@ export const ZMailSummary = z
 export const ZMailLink = z.object({ text: z.string(), url: z.string() }).openapi("MailLink");
 
 export const ZMailDetail = ZMailSummary.extend({
-  html: z.string().openapi({ description: "The HTML part; show it in a sandboxed iframe (srcdoc, sandbox=\"\")" }),
+  html: z.string().openapi({ description: 'The HTML part; show it in a sandboxed iframe (srcdoc, sandbox="")' }),
   text: z.string(),
   links: z.array(ZMailLink).openapi({ description: "Every link of the HTML part, in order, without repeats" }),
   serverResponse: z.string().nullable(),

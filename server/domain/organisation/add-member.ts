@@ -40,15 +40,13 @@ async function emailConflict(db: Db, orgId: string, email: string) {
   return errors.conflict(member ? "This person is already a member" : "This email belongs to a user of another organisation");
 }
 
-async function insertMember(
-  db: Db,
-  actor: TActor,
-  input: TAddMember,
-  passwordHash: string | null,
-): Promise<TAddedMember> {
+async function insertMember(db: Db, actor: TActor, input: TAddMember, passwordHash: string | null): Promise<TAddedMember> {
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     const at = now();
     const [existing] = await tx.select().from(users).where(eq(users.email, input.email)).for("update");

@@ -13,7 +13,10 @@ import type { TChangedMemberRole, TChangeMemberRole } from "./schemas";
 export async function changeMemberRole(db: Db, actor: TActor, input: TChangeMemberRole): Promise<TChangedMemberRole> {
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
+    const [role] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.id, input.roleId), eq(roles.organisationId, orgId)));
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     const [changed] = await tx
       .update(memberships)

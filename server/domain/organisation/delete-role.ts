@@ -15,7 +15,11 @@ export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Pro
   const { id } = input;
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId))).for("update");
+    const [role] = await tx
+      .select()
+      .from(roles)
+      .where(and(eq(roles.id, id), eq(roles.organisationId, orgId)))
+      .for("update");
     if (!role) throw errors.notFound("Role");
     if (role.builtIn) throw errors.forbidden("Built-in roles are read-only");
     const [m] = await tx.select({ n: count() }).from(memberships).where(eq(memberships.roleId, id));
@@ -23,9 +27,7 @@ export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Pro
     const members = m?.n ?? 0;
     const keys = k?.n ?? 0;
     if (members > 0 || keys > 0) {
-      throw errors.conflict(
-        `The role "${role.name}" is in use by ${members} member(s) and ${keys} API key(s), revoked keys included; it cannot be deleted`,
-      );
+      throw errors.conflict(`The role "${role.name}" is in use by ${members} member(s) and ${keys} API key(s), revoked keys included; it cannot be deleted`);
     }
     await tx.delete(roles).where(eq(roles.id, id));
     await recordAudit(tx, {

@@ -7,9 +7,6 @@ import type { TIpAllowlist } from "./schemas";
 
 /** The organisation's API IP allowlist (owner only); empty means no restriction. */
 export async function getIpAllowlist(db: Db, actor: TActor): Promise<TIpAllowlist> {
-  const [row] = await db
-    .select({ entries: organisations.ipAllowlist })
-    .from(organisations)
-    .where(eq(organisations.id, actor.organisation.id));
+  const [row] = await db.select({ entries: organisations.ipAllowlist }).from(organisations).where(eq(organisations.id, actor.organisation.id));
   return { entries: row?.entries ?? [] };
 }

@@ -40,7 +40,10 @@ const addMember = viaBoundary(ZAddMember, addParsedMember);
 const acceptInvite = async (db: Db, input: z.input<typeof ZAcceptInvite>) => acceptParsedInvite(db, parseOrThrow(ZAcceptInvite, input, "input"));
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -52,7 +55,11 @@ describe("addMember", () => {
   it("with an initial password: an active member with the chosen role", async () => {
     const org = await createTestOrg(t.db);
     const { userId, invite } = await addMember(t.db, ownerActor(org), {
-      method: "password", name: "Sam Sender", email: "Sam@Example.test", roleId: org.roleIds.sender, password: "a long password",
+      method: "password",
+      name: "Sam Sender",
+      email: "Sam@Example.test",
+      roleId: org.roleIds.sender,
+      password: "a long password",
     });
     expect(invite).toBeNull();
     expect(await verifyPassword("a long password", (await userRow(userId))!.passwordHash!)).toBe(true);
@@ -68,7 +75,10 @@ describe("addMember", () => {
     const org = await createTestOrg(t.db);
     setClock(() => T0);
     const { userId, invite } = await addMember(t.db, ownerActor(org), {
-      method: "invite", name: "Ivy", email: "ivy@example.test", roleId: org.roleIds.viewer,
+      method: "invite",
+      name: "Ivy",
+      email: "ivy@example.test",
+      roleId: org.roleIds.viewer,
     });
     expect(invite?.path).toMatch(/^\/invite\/[A-Za-z0-9_-]{43}$/);
     expect(invite?.expiresAt.getTime()).toBe(T0.getTime() + INVITE_TTL_MS);
@@ -109,7 +119,9 @@ describe("addMember", () => {
     expect((await rejection(addMember(t.db, owner, { method: "invite", name: "B", email: "b@example.test", roleId: org.roleIds.viewer }))).status).toBe(409);
     const foreignRole = await rejection(addMember(t.db, owner, { method: "invite", name: "C", email: "c@example.test", roleId: other.roleIds.viewer }));
     expect(foreignRole.details).toEqual({ roleId: ["Choose a role of this organisation"] });
-    const weak = await rejection(addMember(t.db, owner, { method: "password", name: "C", email: "c@example.test", roleId: org.roleIds.viewer, password: "short" }));
+    const weak = await rejection(
+      addMember(t.db, owner, { method: "password", name: "C", email: "c@example.test", roleId: org.roleIds.viewer, password: "short" }),
+    );
     expect(Object.keys(weak.details ?? {})).toEqual(["password"]);
   });
 
@@ -210,7 +222,11 @@ describe("removeMember", () => {
     await t.db.update(apiKeys).set({ issuedByUserId: member.user.id }).where(eq(apiKeys.id, key.id));
     await removeMember(t.db, ownerActor(org), { userId: member.user.id });
     const again = await addMember(t.db, ownerActor(org), {
-      method: "password", name: "Back", email: member.user.email, roleId: org.roleIds.admin, password: "welcome back!",
+      method: "password",
+      name: "Back",
+      email: member.user.email,
+      roleId: org.roleIds.admin,
+      password: "welcome back!",
     });
     expect(again.userId).toBe(member.user.id);
     expect((await callRoute(getAccount, { key: key.value })).status).toBe(401);

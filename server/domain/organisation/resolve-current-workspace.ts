@@ -9,11 +9,7 @@ export type TCurrentWorkspace = { id: string; name: string; slug: string; isDefa
  * honoured when it names a workspace of the actor's organisation, otherwise the default workspace is used —
  * so a stale or forged cookie can never reach into another organisation.
  */
-export async function resolveCurrentWorkspace(
-  db: Db,
-  actor: { organisationId: string },
-  input: { requestedId?: string | null },
-): Promise<TCurrentWorkspace> {
+export async function resolveCurrentWorkspace(db: Db, actor: { organisationId: string }, input: { requestedId?: string | null }): Promise<TCurrentWorkspace> {
   if (input.requestedId) {
     const [chosen] = await db
       .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, isDefault: workspaces.isDefault })

@@ -8,13 +8,7 @@ export async function assertRoleNameFree(tx: Db, organisationId: string, name: s
   const [taken] = await tx
     .select({ id: roles.id })
     .from(roles)
-    .where(
-      and(
-        eq(roles.organisationId, organisationId),
-        sql`lower(${roles.name}) = ${name.toLowerCase()}`,
-        exceptId ? ne(roles.id, exceptId) : undefined,
-      ),
-    );
+    .where(and(eq(roles.organisationId, organisationId), sql`lower(${roles.name}) = ${name.toLowerCase()}`, exceptId ? ne(roles.id, exceptId) : undefined));
   if (taken) throw errors.conflict(roleNameTaken(name));
 }
 

@@ -26,7 +26,10 @@ const createRole = viaBoundary(ZCreateRole, createParsedRole);
 const updateRole = viaBoundary(ZUpdateRole, updateParsedRole);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }

@@ -10,9 +10,7 @@ import { valueError, z } from "@/server/lib/zod";
 
 // ——— The public API (/api/v1): the account a key acts as ———
 
-export const ZWorkspace = z
-  .object({ id: z.string(), name: z.string(), slug: z.string(), isDefault: z.boolean() })
-  .openapi("Workspace");
+export const ZWorkspace = z.object({ id: z.string(), name: z.string(), slug: z.string(), isDefault: z.boolean() }).openapi("Workspace");
 
 export const ZAccount = z
   .object({

@@ -13,10 +13,7 @@ import { type TIpAllowlist, type TSetIpAllowlist } from "./schemas";
 export async function setIpAllowlist(db: Db, actor: TActor, input: TSetIpAllowlist): Promise<TIpAllowlist> {
   const entries = [...new Set(input.entries)];
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ entries: organisations.ipAllowlist })
-      .from(organisations)
-      .where(eq(organisations.id, actor.organisation.id));
+    const [before] = await tx.select({ entries: organisations.ipAllowlist }).from(organisations).where(eq(organisations.id, actor.organisation.id));
     await tx.update(organisations).set({ ipAllowlist: entries, updatedAt: now() }).where(eq(organisations.id, actor.organisation.id));
     await recordAudit(tx, {
       organisationId: actor.organisation.id,

@@ -18,11 +18,17 @@ export async function updateRole(db: Db, actor: TActor, input: TUpdateRole): Pro
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
-      const [role] = await tx.select().from(roles).where(and(eq(roles.id, id), eq(roles.organisationId, orgId)));
+      const [role] = await tx
+        .select()
+        .from(roles)
+        .where(and(eq(roles.id, id), eq(roles.organisationId, orgId)));
       if (!role) throw errors.notFound("Role");
       if (role.builtIn) throw errors.forbidden("Built-in roles are read-only");
       if (changes.name !== undefined) await assertRoleNameFree(tx, orgId, changes.name, id);
-      await tx.update(roles).set({ ...changes, updatedAt: now() }).where(eq(roles.id, id));
+      await tx
+        .update(roles)
+        .set({ ...changes, updatedAt: now() })
+        .where(eq(roles.id, id));
       await recordAudit(tx, {
         organisationId: orgId,
         subjectType: "role",

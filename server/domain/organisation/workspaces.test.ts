@@ -25,7 +25,10 @@ const createWorkspace = viaBoundary(ZWorkspaceFields, createParsedWorkspace);
 const renameWorkspace = viaBoundary(ZRenameWorkspace, renameParsedWorkspace);
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }

@@ -224,7 +224,10 @@ describe("audit trail", () => {
     const s = await setup();
     const pkg = (await fromTemplate(s.key, s.templateId, { status: "sent" })).body.data;
     await callJson(holdRoute, { key: s.key, params: { packageId: pkg.id } });
-    const audit = await callJson<TBody<{ auditEvents: { action: string; hash: string; previousHash: string | null }[] }>>(auditRoute, { key: s.key, params: { packageId: pkg.id } });
+    const audit = await callJson<TBody<{ auditEvents: { action: string; hash: string; previousHash: string | null }[] }>>(auditRoute, {
+      key: s.key,
+      params: { packageId: pkg.id },
+    });
     const events = audit.body.data.auditEvents;
     expect(events.length).toBeGreaterThanOrEqual(2);
     // Newest first: each event names the one listed after it.

@@ -58,9 +58,7 @@ export async function createPackage(db: Db, actor: TActor, input: TCreatePackage
         })
         .returning();
       // Stable sort: equal or missing `order` keeps the list order.
-      const ordered = input.recipients
-        .map((r, i) => ({ r, key: r.order ?? Number.MAX_SAFE_INTEGER, i }))
-        .sort((a, b) => a.key - b.key || a.i - b.i);
+      const ordered = input.recipients.map((r, i) => ({ r, key: r.order ?? Number.MAX_SAFE_INTEGER, i })).sort((a, b) => a.key - b.key || a.i - b.i);
       await tx.insert(recipientSessions).values(
         ordered.map(({ r }, position) => ({
           id: newId("ses"),

@@ -32,7 +32,10 @@ export async function createSigningUrl(db: Db, actor: TPackageActor, packageId: 
     const expiresAt = new Date(at.getTime() + SIGNING_URL_MINUTES * 60_000);
     const { token, tokenHash, tokenCiphertext } = issueSigningToken();
     // Its copy is kept too: the completed mail links to the page the recipient signed on (mail-signing-token.ts).
-    await tx.update(recipientSessions).set({ tokenHash, tokenCiphertext, tokenExpiresAt: expiresAt, updatedAt: at }).where(eq(recipientSessions.id, session.id));
+    await tx
+      .update(recipientSessions)
+      .set({ tokenHash, tokenCiphertext, tokenExpiresAt: expiresAt, updatedAt: at })
+      .where(eq(recipientSessions.id, session.id));
     await auditChange(tx, actor, pkg, "package.signing_url_created", { sessionId: session.id });
     return { url: `${env().publicUrl}/sign/${token}`, expiresAt: expiresAt.toISOString() };
   });

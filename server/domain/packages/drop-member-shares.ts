@@ -19,7 +19,15 @@ export async function dropMemberShares(tx: Db, actor: TActor, member: { userId: 
   const rows = await tx
     .select({ id: packages.id, organisationId: packages.organisationId, workspaceId: packages.workspaceId })
     .from(packages)
-    .where(and(eq(packages.organisationId, actor.organisation.id), inArray(packages.id, dropped.map((d) => d.packageId))));
+    .where(
+      and(
+        eq(packages.organisationId, actor.organisation.id),
+        inArray(
+          packages.id,
+          dropped.map((d) => d.packageId),
+        ),
+      ),
+    );
   for (const pkg of rows) {
     await auditChange(tx, actor, pkg, "package.unshared", { userId: member.userId, email: member.email, memberRemoved: true });
   }

@@ -17,7 +17,10 @@ export async function findByExternalId(db: Db, actor: TPackageActor, externalId:
     .from(packages)
     .where(and(eq(packages.workspaceId, actor.workspace.id), eq(packages.externalId, externalId), isNull(packages.deletedAt)));
   if (!any) return null;
-  const [visible] = await db.select().from(packages).where(and(eq(packages.id, any.id), visiblePackages(actor)));
+  const [visible] = await db
+    .select()
+    .from(packages)
+    .where(and(eq(packages.id, any.id), visiblePackages(actor)));
   if (!visible) throw errors.conflict("externalId is already used by another package");
   return loadPackageView(db, visible);
 }

@@ -39,7 +39,13 @@ import { createActiveTemplate, eventNames, outbox } from "./test-support/fixture
 const t = useTestDb();
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
-type TPkg = { id: string; status: string; recipientSessions: { id: string; status: string; email: string }[]; metadata: Record<string, string>; expiresAt: string | null };
+type TPkg = {
+  id: string;
+  status: string;
+  recipientSessions: { id: string; status: string; email: string }[];
+  metadata: Record<string, string>;
+  expiresAt: string | null;
+};
 type TBody<T = TPkg> = { data: T; error?: string; details?: Record<string, string[]> };
 
 async function setup(opts: Parameters<typeof createActiveTemplate>[2] = {}) {
@@ -134,7 +140,13 @@ describe("from template and send", () => {
     const s = await setup();
     const bad = await callJson<TBody>(createFromTemplateRoute, {
       key: s.key,
-      body: { templateId: s.templateId, title: "x", recipients: [...recipients, { email: "c@example.com", roleIndex: 7 }], mergeFields: { nope: "1" }, answers: { q: "1" } },
+      body: {
+        templateId: s.templateId,
+        title: "x",
+        recipients: [...recipients, { email: "c@example.com", roleIndex: 7 }],
+        mergeFields: { nope: "1" },
+        answers: { q: "1" },
+      },
     });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.details!).sort()).toEqual(["answers.q", "mergeFields.nope", "recipients.2.roleIndex"]);
@@ -158,7 +170,11 @@ describe("from template and send", () => {
     expect(again.status).toBe(200);
     expect(again.body.data.id).toBe(first.body.data.id);
     const narrowRole = await createTestRole(t.db, s.org.organisationId, { canSendPackages: true });
-    const otherUser = await createTestKey(t.db, { ...s.org, userId: (await createMemberUser(s.org.organisationId, narrowRole)).userId }, { roleId: narrowRole });
+    const otherUser = await createTestKey(
+      t.db,
+      { ...s.org, userId: (await createMemberUser(s.org.organisationId, narrowRole)).userId },
+      { roleId: narrowRole },
+    );
     const hidden = await fromTemplate(otherUser.value, s.templateId, { externalId: "crm-1" });
     expect(hidden.status).toBe(409);
     const blank = await callJson<TBody>(createRoute, { key: s.key, body: { title: "B", recipients: [{ email: "a@example.com" }], externalId: "crm-1" } });
@@ -238,7 +254,14 @@ describe("actions on a sent package", () => {
     expect((await callJson(voidRoute, { key: s.key, params: p, body: {} })).status).toBe(409);
     const events = await outbox(t.db, s.pkg.id);
     expect(events.map((e) => e.event)).toEqual([
-      "PACKAGE_SENT", "SESSION_SENT", "SESSION_SENT", "PACKAGE_ON_HOLD", "PACKAGE_RESUMED", "PACKAGE_VOIDED", "SESSION_CANCELLED", "SESSION_CANCELLED",
+      "PACKAGE_SENT",
+      "SESSION_SENT",
+      "SESSION_SENT",
+      "PACKAGE_ON_HOLD",
+      "PACKAGE_RESUMED",
+      "PACKAGE_VOIDED",
+      "SESSION_CANCELLED",
+      "SESSION_CANCELLED",
     ]);
     expect(events[3]!.data).toMatchObject({ heldBy: expect.stringContaining("@") });
     expect(events[4]!.data).toMatchObject({ expiresAt: "2030-02-03T00:00:00.000Z" });
@@ -274,7 +297,11 @@ describe("actions on a sent package", () => {
     const r = await callJson<TBody<{ reminded: string[] }>>(remindRoute, { key: s.key, params: p, body: {} });
     expect(r.body.data.reminded).toHaveLength(2);
     setClock(() => new Date("2030-05-01T00:00:00Z"));
-    const url = await callJson<TBody<{ url: string; expiresAt: string }>>(signingUrlRoute, { key: s.key, params: p, body: { sessionId: s.pkg.recipientSessions[0]!.id } });
+    const url = await callJson<TBody<{ url: string; expiresAt: string }>>(signingUrlRoute, {
+      key: s.key,
+      params: p,
+      body: { sessionId: s.pkg.recipientSessions[0]!.id },
+    });
     expect(url.body.data.expiresAt).toBe("2030-05-01T01:00:00.000Z");
     const token = url.body.data.url.split("/sign/")[1]!;
     const [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.pkg.recipientSessions[0]!.id));
@@ -290,7 +317,10 @@ describe("actions on a sent package", () => {
     expect((await eventNames(t.db, s.pkg.id)).slice(-2)).toEqual(["SESSION_SENT", "SESSION_CANCELLED"]);
     const out = await callJson(transferRoute, { key: s.key, params: p, body: { email: "nobody@example.com" } });
     expect(out.status).toBe(400);
-    const audit = await callJson<TBody<{ auditEvents: { action: string; apiKeyId: string | null; clientAddress: string | null }[] }>>(auditRoute, { key: s.key, params: p });
+    const audit = await callJson<TBody<{ auditEvents: { action: string; apiKeyId: string | null; clientAddress: string | null }[] }>>(auditRoute, {
+      key: s.key,
+      params: p,
+    });
     expect(audit.body.data.auditEvents[0]).toMatchObject({ action: "package.recipient_removed", clientAddress: "127.0.0.1" });
     expect(audit.body.data.auditEvents[0]!.apiKeyId).toBeTruthy();
   });

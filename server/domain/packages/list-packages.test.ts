@@ -27,7 +27,18 @@ import { ZPackageList } from "./schemas";
 
 const t = useTestDb();
 
-type TRow = { id: string; title: string; status: TPackageStatus; owner: string; keyId: string | null; viewed: boolean; deleted: boolean; updatedAt: Date; sharedWith: string[]; workspaceId: string };
+type TRow = {
+  id: string;
+  title: string;
+  status: TPackageStatus;
+  owner: string;
+  keyId: string | null;
+  viewed: boolean;
+  deleted: boolean;
+  updatedAt: Date;
+  sharedWith: string[];
+  workspaceId: string;
+};
 
 const STATUSES: TPackageStatus[] = ["DRAFT", "IN_PROGRESS", "COMPLETED", "VOID"];
 const TITLES = ["Harbour lease", "Supplier contract", "harbour LEASE renewal", "100% discount_deal", "Loan"];
@@ -142,7 +153,7 @@ describe("listPackages (prepared per shape)", () => {
       title: "Ünïcode — lease",
       status: "IN_PROGRESS",
       externalId: "ext-1",
-      metadata: { costCentre: "42", note: "a \"quoted\" value" },
+      metadata: { costCentre: "42", note: 'a "quoted" value' },
       sequential: true,
       scheduleError: null,
     });
@@ -201,7 +212,12 @@ describe("listPackages (prepared per shape)", () => {
       const url = databaseUrl(process.env.DATABASE_URL!, name);
       const seen: { query: string; params: unknown[] }[] = [];
       const main = postgres(url, { max: 1, onnotice: () => {} });
-      const generic = postgres(url, { max: 1, onnotice: () => {}, connection: { ...GENERIC_PLAN_SETTINGS, ...EXPENSIVE_INDEXES }, debug: (_c, query, params) => void seen.push({ query, params: params as unknown[] }) });
+      const generic = postgres(url, {
+        max: 1,
+        onnotice: () => {},
+        connection: { ...GENERIC_PLAN_SETTINGS, ...EXPENSIVE_INDEXES },
+        debug: (_c, query, params) => void seen.push({ query, params: params as unknown[] }),
+      });
       try {
         const db = drizzle(main, { schema }) as unknown as Db;
         installGenericPlanClient(db, generic as unknown as TDriverClient);
@@ -222,7 +238,10 @@ describe("listPackages (prepared per shape)", () => {
           const [row] = await generic.unsafe(`explain (format json) execute plan_check_${i}(${args})`);
           const plan = JSON.stringify(row!["QUERY PLAN"]);
           const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"Relation Name":"([^"]+)")?/g)].map((m) => `${m[1]}${m[2] ? ` on ${m[2]}` : ""}`);
-          expect({ statement: s.query.slice(0, 80), nodes: nodes.filter((n) => /^(Seq Scan on (packages|api_keys|package_counts|package_count_deltas)|Sort|Hash Join|Merge Join|Gather)/.test(n)) }).toEqual({ statement: s.query.slice(0, 80), nodes: [] });
+          expect({
+            statement: s.query.slice(0, 80),
+            nodes: nodes.filter((n) => /^(Seq Scan on (packages|api_keys|package_counts|package_count_deltas)|Sort|Hash Join|Merge Join|Gather)/.test(n)),
+          }).toEqual({ statement: s.query.slice(0, 80), nodes: [] });
         }
       } finally {
         await Promise.all([main.end(), generic.end()]);

@@ -59,28 +59,43 @@ const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") 
  * they save: there the page is read directly and counted only when it must be (totalOfPage).
  */
 function pageQuery(db: Db, shape: TShape) {
-  return hotQuery<Record<string, unknown>, TPageRow>(db, `list_packages_page_${shapeKey(shape)}`, () => {
-    const sessions = (completedOnly: boolean) =>
-      sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
-    const summary = { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
-    if (planOf(shape) === "custom") {
-      const columns = hotColumns(summary);
-      // A one-table select writes its columns unqualified; `packages.id` inside `sessions` is qualified (nested).
-      return db.select(columns).from(packages).where(conditionOf(shape)).orderBy(desc(packages.updatedAt), desc(packages.id)).limit(ph("limit")).offset(ph("offset"));
-    }
-    const page = db
-      .select({ id: packages.id, updatedAt: packages.updatedAt })
-      .from(packages)
-      .where(conditionOf(shape))
-      .orderBy(desc(packages.updatedAt), desc(packages.id))
-      .limit(ph("limit"))
-      .offset(ph("offset"))
-      .as("page");
-    // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
-    // the page holds at most 100 rows and would otherwise join it with a scan of every package.
-    const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
-    return db.select(hotColumns({ ...summary, total: countersTotal(db, shape.status) })).from(page).crossJoinLateral(row).orderBy(desc(page.updatedAt), desc(page.id));
-  }, { plan: planOf(shape) });
+  return hotQuery<Record<string, unknown>, TPageRow>(
+    db,
+    `list_packages_page_${shapeKey(shape)}`,
+    () => {
+      const sessions = (completedOnly: boolean) =>
+        sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
+      const summary = { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
+      if (planOf(shape) === "custom") {
+        const columns = hotColumns(summary);
+        // A one-table select writes its columns unqualified; `packages.id` inside `sessions` is qualified (nested).
+        return db
+          .select(columns)
+          .from(packages)
+          .where(conditionOf(shape))
+          .orderBy(desc(packages.updatedAt), desc(packages.id))
+          .limit(ph("limit"))
+          .offset(ph("offset"));
+      }
+      const page = db
+        .select({ id: packages.id, updatedAt: packages.updatedAt })
+        .from(packages)
+        .where(conditionOf(shape))
+        .orderBy(desc(packages.updatedAt), desc(packages.id))
+        .limit(ph("limit"))
+        .offset(ph("offset"))
+        .as("page");
+      // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
+      // the page holds at most 100 rows and would otherwise join it with a scan of every package.
+      const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
+      return db
+        .select(hotColumns({ ...summary, total: countersTotal(db, shape.status) }))
+        .from(page)
+        .crossJoinLateral(row)
+        .orderBy(desc(page.updatedAt), desc(page.id));
+    },
+    { plan: planOf(shape) },
+  );
 }
 
 /**
@@ -114,7 +129,10 @@ type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: num
  */
 async function countMatches(db: Db, shape: TShape, values: Record<string, unknown>): Promise<TCountWithSnapshot> {
   const query = hotQuery<Record<string, unknown>, TCountWithSnapshot>(db, `list_packages_count_${shapeKey(shape)}`, () =>
-    db.select({ total: sql<number>`count(*)::int`.as("total"), snapshot: currentSnapshot.as("snapshot") }).from(packages).where(conditionOf(shape)),
+    db
+      .select({ total: sql<number>`count(*)::int`.as("total"), snapshot: currentSnapshot.as("snapshot") })
+      .from(packages)
+      .where(conditionOf(shape)),
   );
   const [row] = await query(values);
   return row!; // count(*) without GROUP BY answers one row, always

@@ -33,7 +33,10 @@ async function counted(db: Db, workspaceId: string, status: (typeof FILTERS)[num
   const where: SQL[] = [eq(packages.workspaceId, workspaceId), isNull(packages.deletedAt)];
   if (status === "VIEWED") where.push(eq(packages.status, "IN_PROGRESS"), isNotNull(packages.firstViewedAt));
   else if (status) where.push(eq(packages.status, status));
-  const [row] = await db.select({ n: count() }).from(packages).where(and(...where));
+  const [row] = await db
+    .select({ n: count() })
+    .from(packages)
+    .where(and(...where));
   return row!.n;
 }
 
@@ -77,8 +80,14 @@ describe("package counters", () => {
     expect(await expectExact(t.db, other)).toMatchObject({ all: 3, IN_PROGRESS: 3 });
 
     const ids = made.map((r) => r.id);
-    await t.db.update(packages).set({ status: "IN_PROGRESS" }).where(inArray(packages.id, ids.slice(0, 6)));
-    await t.db.update(packages).set({ firstViewedAt: new Date() }).where(inArray(packages.id, ids.slice(0, 2)));
+    await t.db
+      .update(packages)
+      .set({ status: "IN_PROGRESS" })
+      .where(inArray(packages.id, ids.slice(0, 6)));
+    await t.db
+      .update(packages)
+      .set({ firstViewedAt: new Date() })
+      .where(inArray(packages.id, ids.slice(0, 2)));
     await t.db.update(packages).set({ status: "COMPLETED" }).where(eq(packages.id, ids[0]!));
     await t.db.update(packages).set({ status: "ON_HOLD" }).where(eq(packages.id, ids[2]!));
     await t.db.update(packages).set({ status: "IN_PROGRESS" }).where(eq(packages.id, ids[2]!));
@@ -99,7 +108,10 @@ describe("package counters", () => {
     expect(await expectExact(t.db, ws)).toMatchObject({ all: 12 });
 
     // Soft delete, hard delete, a delete of a soft-deleted row (already uncounted), an undelete.
-    await t.db.update(packages).set({ deletedAt: new Date() }).where(inArray(packages.id, ids.slice(3, 6)));
+    await t.db
+      .update(packages)
+      .set({ deletedAt: new Date() })
+      .where(inArray(packages.id, ids.slice(3, 6)));
     await t.db.delete(packages).where(inArray(packages.id, [ids[6]!, ids[3]!]));
     expect(await expectExact(t.db, ws)).toMatchObject({ all: 8, IN_PROGRESS: 2, DRAFT: 5 });
     await t.db.update(packages).set({ deletedAt: null }).where(eq(packages.id, ids[4]!));
@@ -167,7 +179,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("package counters on PostgreSQ
           await h.db.transaction(async (tx) => {
             const made = rows(org, ws, 1 + ((w + i) % 3));
             await tx.insert(packages).values(made);
-            await tx.update(packages).set({ status: statuses[(w + i) % 4]!, firstViewedAt: i % 2 ? new Date() : null }).where(eq(packages.id, made[0]!.id));
+            await tx
+              .update(packages)
+              .set({ status: statuses[(w + i) % 4]!, firstViewedAt: i % 2 ? new Date() : null })
+              .where(eq(packages.id, made[0]!.id));
             // Another writer's package too: the rows' locks interleave across transactions.
             const [victim] = await tx
               .select({ id: packages.id })

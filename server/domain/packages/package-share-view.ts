@@ -26,7 +26,9 @@ export async function loadPackageShares(db: Db, pkg: { id: string; workspaceId: 
     .innerJoin(packages, eq(packages.id, packageShares.packageId))
     .innerJoin(users, eq(users.id, packageShares.userId))
     .leftJoin(sharer, eq(sharer.id, packageShares.sharedByUserId))
-    .where(and(eq(packageShares.packageId, pkg.id), eq(packages.workspaceId, pkg.workspaceId), userId === undefined ? undefined : eq(packageShares.userId, userId)))
+    .where(
+      and(eq(packageShares.packageId, pkg.id), eq(packages.workspaceId, pkg.workspaceId), userId === undefined ? undefined : eq(packageShares.userId, userId)),
+    )
     .orderBy(asc(packageShares.createdAt), asc(packageShares.id));
   return rows.map((r) => ({
     userId: r.userId,

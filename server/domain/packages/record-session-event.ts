@@ -12,13 +12,7 @@ type TExtra<E extends TSessionEvent> = Omit<TEventData<E>, "packageId" | "sessio
  * A session event in the outbox, in the caller's transaction. `packageTitle` is passed to every event; the
  * catalogue drops it from SESSION_OPENED, whose payload has none.
  */
-export async function recordSessionEvent<E extends TSessionEvent>(
-  tx: Db,
-  pkg: TPackageRow,
-  session: TSessionRow,
-  event: E,
-  extra: TExtra<E>,
-): Promise<void> {
+export async function recordSessionEvent<E extends TSessionEvent>(tx: Db, pkg: TPackageRow, session: TSessionRow, event: E, extra: TExtra<E>): Promise<void> {
   const data = {
     packageId: pkg.id,
     sessionId: session.id,

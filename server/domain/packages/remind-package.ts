@@ -25,7 +25,11 @@ export async function remindPackage(db: Db, actor: TPackageActor, packageId: str
     if (pkg.status !== "IN_PROGRESS") throw errors.conflict("Only IN_PROGRESS packages can be reminded");
     const where = [eq(recipientSessions.packageId, pkg.id)];
     if (input.sessionId) where.push(eq(recipientSessions.id, input.sessionId));
-    const sessions = await tx.select().from(recipientSessions).where(and(...where)).orderBy(asc(recipientSessions.position));
+    const sessions = await tx
+      .select()
+      .from(recipientSessions)
+      .where(and(...where))
+      .orderBy(asc(recipientSessions.position));
     if (input.sessionId && sessions.length === 0) throw errors.notFound("Recipient session");
     const open = sessions.filter((s) => (OPEN_SESSION_STATUSES as readonly string[]).includes(s.status));
     if (input.sessionId && open.length === 0) throw errors.conflict("This recipient has no open session to remind");

@@ -14,7 +14,9 @@ export async function resolveMetadata(
   input: Record<string, string | null> | undefined,
 ): Promise<Record<string, string>> {
   if (!input || Object.keys(input).length === 0) return {};
-  const scope = templateId ? or(isNull(customFieldDefinitions.templateId), eq(customFieldDefinitions.templateId, templateId)) : isNull(customFieldDefinitions.templateId);
+  const scope = templateId
+    ? or(isNull(customFieldDefinitions.templateId), eq(customFieldDefinitions.templateId, templateId))
+    : isNull(customFieldDefinitions.templateId);
   const rows = await db
     .select({ key: customFieldDefinitions.key })
     .from(customFieldDefinitions)

@@ -33,7 +33,13 @@ export async function resumePackage(db: Db, actor: TPackageActor, packageId: str
       await tx
         .update(recipientSessions)
         .set({ nextReminderAt: sql`${recipientSessions.nextReminderAt} + (${heldMs}::bigint * interval '1 millisecond')` })
-        .where(and(eq(recipientSessions.packageId, pkg.id), inArray(recipientSessions.status, [...OPEN_SESSION_STATUSES]), isNotNull(recipientSessions.nextReminderAt)));
+        .where(
+          and(
+            eq(recipientSessions.packageId, pkg.id),
+            inArray(recipientSessions.status, [...OPEN_SESSION_STATUSES]),
+            isNotNull(recipientSessions.nextReminderAt),
+          ),
+        );
     }
     await recordPackageEvent(tx, resumed!, "PACKAGE_RESUMED", { resumedBy: actorLabel(actor), expiresAt: expiresAt?.toISOString() ?? null });
     await auditChange(tx, actor, resumed!, "package.resumed", { heldMs });

@@ -90,7 +90,10 @@ describe("scheduled sends", () => {
     expect(got.body.data).toMatchObject({ status: "DRAFT", sendAt: null });
     expect(got.body.data.scheduleError).toBe("No package credit left: the organisation's package allowance is used up");
     expect(await eventNames(t.db, pkg.id)).toEqual(["PACKAGE_SCHEDULED"]);
-    const audit = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, pkg.id), eq(auditEvents.action, "package.schedule_failed")));
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, pkg.id), eq(auditEvents.action, "package.schedule_failed")));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.data).toMatchObject({ status: 402, by: "the service" });
     // The refusal rolled back alone: no session was invited.
@@ -134,7 +137,14 @@ describe("expiry", () => {
     await tick(jobs.expire);
     const r = await callJson<TBody>(getRoute, { key: s.key, params: { packageId: running.id } });
     expect(r.body.data).toMatchObject({ status: "VOID", expiredAt: new Date(T0.getTime() + 5 * DAY).toISOString() });
-    expect(await eventNames(t.db, running.id)).toEqual(["PACKAGE_SENT", "SESSION_SENT", "SESSION_SENT", "PACKAGE_EXPIRED", "SESSION_CANCELLED", "SESSION_CANCELLED"]);
+    expect(await eventNames(t.db, running.id)).toEqual([
+      "PACKAGE_SENT",
+      "SESSION_SENT",
+      "SESSION_SENT",
+      "PACKAGE_EXPIRED",
+      "SESSION_CANCELLED",
+      "SESSION_CANCELLED",
+    ]);
     expect(await eventNames(t.db, held.id)).toEqual(["PACKAGE_SENT", "SESSION_SENT", "PACKAGE_ON_HOLD", "PACKAGE_EXPIRED", "SESSION_CANCELLED"]);
     expect((await callJson<TBody>(getRoute, { key: s.key, params: { packageId: held.id } })).body.data.status).toBe("VOID");
     const d = await callJson<TBody>(getRoute, { key: s.key, params: { packageId: draft.id } });

@@ -18,8 +18,7 @@ const ZInputTime = z.iso
 const ID_EXAMPLE = "pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4";
 
 export const ZPackageStatus = z.enum(PACKAGE_STATUSES).openapi("PackageStatus", {
-  description:
-    "DRAFT → (SCHEDULED →) IN_PROGRESS → COMPLETED | DECLINED | VOID; IN_PROGRESS ↔ ON_HOLD. An expired package reads VOID with `expiredAt` set.",
+  description: "DRAFT → (SCHEDULED →) IN_PROGRESS → COMPLETED | DECLINED | VOID; IN_PROGRESS ↔ ON_HOLD. An expired package reads VOID with `expiredAt` set.",
 });
 export const ZSessionStatus = z.enum(SESSION_STATUSES).openapi("RecipientSessionStatus", {
   description:
@@ -42,13 +41,11 @@ const ZExternalId = z
   .max(200, "At most 200 characters")
   .openapi({ description: "Your own reference; unique among the workspace's packages", example: "crm-8812" });
 
-export const ZMetadataInput = z
-  .record(z.string(), z.string().max(2000, "At most 2,000 characters").nullable())
-  .openapi({
-    description:
-      "Custom field values keyed by the key of an ACTIVE custom field definition of the workspace (one for every template, or for this template). An unknown key is 422 at `metadata.<key>`; empty and null values are dropped.",
-    example: { contractNumber: "C-42" },
-  });
+export const ZMetadataInput = z.record(z.string(), z.string().max(2000, "At most 2,000 characters").nullable()).openapi({
+  description:
+    "Custom field values keyed by the key of an ACTIVE custom field definition of the workspace (one for every template, or for this template). An unknown key is 422 at `metadata.<key>`; empty and null values are dropped.",
+  example: { contractNumber: "C-42" },
+});
 
 export const ZReminders = z
   .object({
@@ -140,7 +137,10 @@ export const ZBulkSend = z
     answers: ZAnswers.optional(),
     items: z.array(ZBulkItem).min(1, "Add at least one item").max(100, "At most 100 items"),
   })
-  .openapi("BulkSendPackages", { description: "Each item is created and sent in its own transaction; one failing item does not stop the others. Each sent item consumes one package of the allowance." });
+  .openapi("BulkSendPackages", {
+    description:
+      "Each item is created and sent in its own transaction; one failing item does not stop the others. Each sent item consumes one package of the allowance.",
+  });
 export type TBulkSend = z.output<typeof ZBulkSend>;
 
 export const ZBulkResult = z
@@ -149,7 +149,9 @@ export const ZBulkResult = z
       z.object({
         index: z.number().int(),
         packageId: z.string().optional(),
-        status: z.enum(["sent", "existing", "failed"]).openapi({ description: "`existing`: the item's externalId named a package you can see (not sent again)" }),
+        status: z
+          .enum(["sent", "existing", "failed"])
+          .openapi({ description: "`existing`: the item's externalId named a package you can see (not sent again)" }),
         error: z.string().optional(),
         details: z.record(z.string(), z.array(z.string())).optional(),
       }),
@@ -201,8 +203,7 @@ export const ZAddRecipient = z
     email: ZEmail,
     name: ZName.optional(),
     order: z.number().int().min(0).max(1000).optional().openapi({
-      description:
-        "0-based signing position; at the end when omitted. In a sent sequential package it must come after every recipient already invited.",
+      description: "0-based signing position; at the end when omitted. In a sent sequential package it must come after every recipient already invited.",
     }),
   })
   .openapi("AddRecipient");
@@ -277,14 +278,16 @@ export const ZSealing = z
     nextAttemptAt: ZTime.nullable().openapi({ description: "When the next attempt may start (while one runs: when its lease ends); null once FAILED" }),
     failedAt: ZTime.nullable().openapi({ description: "When sealing stopped retrying (state FAILED); null otherwise" }),
   })
-  .openapi("Sealing", { description: "Sealing in progress: the sealed PDFs and the certificate are being made; PACKAGE_COMPLETED follows when they are stored" });
+  .openapi("Sealing", {
+    description: "Sealing in progress: the sealed PDFs and the certificate are being made; PACKAGE_COMPLETED follows when they are stored",
+  });
 
 export const ZPackageSummary = z
   .object({
     ...summaryFields,
     recipientCounts: z
       .object({ total: z.number().int(), completed: z.number().int() })
-      .openapi({ description: "The package's recipients, and how many of them have signed (for \"1 of 2 signed\")" }),
+      .openapi({ description: 'The package\'s recipients, and how many of them have signed (for "1 of 2 signed")' }),
   })
   .openapi("PackageSummary");
 
@@ -299,7 +302,9 @@ export const ZPackage = z
     answers: z.record(z.string(), z.string()),
     recipientSessions: z.array(ZRecipientSession).openapi({ description: "In signing order" }),
     documents: z.array(ZPackageDocument),
-    sealing: ZSealing.nullable().openapi({ description: "While every recipient has finished and the sealed files are being made (the package still reads IN_PROGRESS); null otherwise" }),
+    sealing: ZSealing.nullable().openapi({
+      description: "While every recipient has finished and the sealed files are being made (the package still reads IN_PROGRESS); null otherwise",
+    }),
   })
   .openapi("Package");
 export type TPackage = z.infer<typeof ZPackage>;
@@ -342,7 +347,9 @@ export const ZFileResponse = z.unknown().openapi({ description: "The file itself
 export const ZPackageShareParams = ZPackageParams.extend({ userId: z.string().min(1) });
 export const ZSharePackage = z
   .object({ userId: z.string().trim().min(1, "Choose a member").openapi({ example: "usr_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f70" }) })
-  .openapi("SharePackage", { description: "The member to share with: a current member of the organisation (invited members included), not the package's owner" });
+  .openapi("SharePackage", {
+    description: "The member to share with: a current member of the organisation (invited members included), not the package's owner",
+  });
 export type TSharePackage = z.output<typeof ZSharePackage>;
 
 export const ZPackageShare = z

@@ -31,7 +31,10 @@ async function counted(db: Db, workspaceId: string, search: string, status: TFil
   const where: SQL[] = [eq(packages.workspaceId, workspaceId), isNull(packages.deletedAt), ilike(packages.title, `%${search}%`)];
   if (status === "VIEWED") where.push(eq(packages.status, "IN_PROGRESS"), isNotNull(packages.firstViewedAt));
   else if (status) where.push(eq(packages.status, status));
-  const [row] = await db.select({ n: count() }).from(packages).where(and(...where));
+  const [row] = await db
+    .select({ n: count() })
+    .from(packages)
+    .where(and(...where));
   return row!.n;
 }
 

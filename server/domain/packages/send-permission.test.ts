@@ -62,8 +62,22 @@ const SENT_CASES: TCase[] = [
   { name: "hold", state: "IN_PROGRESS", api: holdRoute, app: appHoldRoute, ok: 200 },
   { name: "resume", state: "ON_HOLD", api: resumeRoute, app: appResumeRoute, ok: 200 },
   { name: "remind", state: "IN_PROGRESS", api: remindRoute, app: appRemindRoute, body: () => ({}), ok: 200 },
-  { name: "signing URL", state: "IN_PROGRESS", api: signingUrlRoute, app: appSigningUrlRoute, body: (pkg) => ({ sessionId: pkg.recipientSessions[0]!.id }), ok: 200 },
-  { name: "transfer (in progress)", state: "IN_PROGRESS", api: transferRoute, app: appTransferRoute, body: (_, w) => ({ userId: w.colleague.userId }), ok: 200 },
+  {
+    name: "signing URL",
+    state: "IN_PROGRESS",
+    api: signingUrlRoute,
+    app: appSigningUrlRoute,
+    body: (pkg) => ({ sessionId: pkg.recipientSessions[0]!.id }),
+    ok: 200,
+  },
+  {
+    name: "transfer (in progress)",
+    state: "IN_PROGRESS",
+    api: transferRoute,
+    app: appTransferRoute,
+    body: (_, w) => ({ userId: w.colleague.userId }),
+    ok: 200,
+  },
   { name: "transfer (scheduled)", state: "SCHEDULED", api: transferRoute, app: appTransferRoute, body: (_, w) => ({ userId: w.colleague.userId }), ok: 200 },
   { name: "delete (in progress)", state: "IN_PROGRESS", api: deleteRoute, app: appDeleteRoute, ok: 200 },
   { name: "delete (on hold)", state: "ON_HOLD", api: deleteRoute, app: appDeleteRoute, ok: 200 },
@@ -72,7 +86,14 @@ const SENT_CASES: TCase[] = [
   { name: "PATCH (scheduled)", state: "SCHEDULED", api: patchRoute, app: appPatchRoute, body: () => ({ sendAt: "2099-06-01T09:00:00.000Z" }), ok: 200 },
   { name: "correction: add a recipient", state: "IN_PROGRESS", api: addRecipientRoute, body: () => ({ email: "late@example.com" }), ok: 201 },
   { name: "correction: add a recipient (scheduled)", state: "SCHEDULED", api: addRecipientRoute, body: () => ({ email: "late@example.com" }), ok: 201 },
-  { name: "correction: change a recipient", state: "IN_PROGRESS", api: updateRecipientRoute, params: second, body: () => ({ email: "new-landlord@example.com" }), ok: 200 },
+  {
+    name: "correction: change a recipient",
+    state: "IN_PROGRESS",
+    api: updateRecipientRoute,
+    params: second,
+    body: () => ({ email: "new-landlord@example.com" }),
+    ok: 200,
+  },
   { name: "correction: remove a recipient", state: "IN_PROGRESS", api: removeRecipientRoute, params: second, ok: 200 },
 ];
 
@@ -111,10 +132,14 @@ async function setup() {
 /** A package in `state`, made with the admin key (two recipients, signing in order). */
 async function packageIn(w: TWorld, state: TState): Promise<TPkg> {
   const extra = state === "DRAFT" ? {} : state === "SCHEDULED" ? { sendAt: "2099-01-01T09:00:00.000Z" } : { status: "sent" };
-  const created = await callJson<{ data: TPkg }>(createFromTemplateRoute, { key: w.admin, body: { templateId: w.templateId, title: "Lease 4B", recipients, ...extra } });
+  const created = await callJson<{ data: TPkg }>(createFromTemplateRoute, {
+    key: w.admin,
+    body: { templateId: w.templateId, title: "Lease 4B", recipients, ...extra },
+  });
   expect(created.status).toBe(201);
   const pkg = created.body.data;
-  const act = async (route: TRouteHandler, body?: unknown) => expect((await callJson(route, { key: w.admin, params: { packageId: pkg.id }, body })).status).toBe(200);
+  const act = async (route: TRouteHandler, body?: unknown) =>
+    expect((await callJson(route, { key: w.admin, params: { packageId: pkg.id }, body })).status).toBe(200);
   if (state === "ON_HOLD") await act(holdRoute);
   if (state === "VOID") await act(voidRoute, {});
   expect(pkg.status).toBe(state === "ON_HOLD" || state === "VOID" ? "IN_PROGRESS" : state);

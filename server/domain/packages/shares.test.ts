@@ -45,7 +45,14 @@ async function setup() {
   const tpl = await createActiveTemplate(t.db, org);
   const res = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
     key: ownerKey,
-    body: { templateId: tpl.templateId, title: "Lease", recipients: [{ email: "tenant@example.com", roleIndex: 0 }, { email: "landlord@example.com", roleIndex: 1 }] },
+    body: {
+      templateId: tpl.templateId,
+      title: "Lease",
+      recipients: [
+        { email: "tenant@example.com", roleIndex: 0 },
+        { email: "landlord@example.com", roleIndex: 1 },
+      ],
+    },
   });
   expect(res.status).toBe(201);
   // A member who may send and use the API but not see every package, with a key of their own.
@@ -55,14 +62,18 @@ async function setup() {
   return { org, ownerKey, packageId: res.body.data.id, narrowRole, narrow, narrowKey };
 }
 
-const as = (who: TTestOrg | TActor) => ("user" in who ? { userId: who.user.id, organisationId: who.organisation.id } : { userId: who.userId, organisationId: who.organisationId });
+const as = (who: TTestOrg | TActor) =>
+  "user" in who ? { userId: who.user.id, organisationId: who.organisation.id } : { userId: who.userId, organisationId: who.organisationId };
 
 async function share(who: TTestOrg | TActor, packageId: string, body: unknown) {
   return callApp<TBody<TPackageShare>>(shareRoute, { as: as(who), params: { packageId }, body });
 }
 
 async function auditActions(packageId: string) {
-  const rows = await t.db.select({ action: auditEvents.action, data: auditEvents.data }).from(auditEvents).where(and(eq(auditEvents.subjectType, "package"), eq(auditEvents.subjectId, packageId)));
+  const rows = await t.db
+    .select({ action: auditEvents.action, data: auditEvents.data })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.subjectType, "package"), eq(auditEvents.subjectId, packageId)));
   return rows.filter((r) => r.action === "package.shared" || r.action === "package.unshared");
 }
 
@@ -105,7 +116,10 @@ describe("sharing a package with a member", () => {
     const ownerList = await callApp<TBody<TPackageShareList>>(listSharesRoute, { as: as(s.org), params: { packageId: s.packageId } });
     expect(ownerList.body.data.canManage).toBe(true);
 
-    const removed = await callApp<TBody<{ userId: string; removed: boolean }>>(unshareRoute, { as: as(s.org), params: { packageId: s.packageId, userId: s.narrow.user.id } });
+    const removed = await callApp<TBody<{ userId: string; removed: boolean }>>(unshareRoute, {
+      as: as(s.org),
+      params: { packageId: s.packageId, userId: s.narrow.user.id },
+    });
     expect(removed.status).toBe(200);
     expect(removed.body.data).toEqual({ userId: s.narrow.user.id, removed: true });
     expect(await sees(s)).toEqual({ detail: 404, inList: false, apiDetail: 404, inApiList: false });
@@ -118,7 +132,10 @@ describe("sharing a package with a member", () => {
       ["package.unshared", { userId: s.narrow.user.id, email: s.narrow.user.email }],
     ]);
     // The package page's timeline reads them from the package's trail, attributed to the owner.
-    const trail = await callApp<TBody<{ auditEvents: { action: string; actorUserId: string | null }[] }>>(appAuditRoute, { as: as(s.org), params: { packageId: s.packageId } });
+    const trail = await callApp<TBody<{ auditEvents: { action: string; actorUserId: string | null }[] }>>(appAuditRoute, {
+      as: as(s.org),
+      params: { packageId: s.packageId },
+    });
     expect(trail.body.data.auditEvents.slice(0, 2).map((e) => [e.action, e.actorUserId])).toEqual([
       ["package.unshared", s.org.userId],
       ["package.shared", s.org.userId],
@@ -139,7 +156,15 @@ describe("sharing a package with a member", () => {
     const s = await setup();
     const sent = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
       key: s.ownerKey,
-      body: { templateId: (await createActiveTemplate(t.db, s.org)).templateId, title: "Ended", status: "sent", recipients: [{ email: "a@example.com", roleIndex: 0 }, { email: "b@example.com", roleIndex: 1 }] },
+      body: {
+        templateId: (await createActiveTemplate(t.db, s.org)).templateId,
+        title: "Ended",
+        status: "sent",
+        recipients: [
+          { email: "a@example.com", roleIndex: 0 },
+          { email: "b@example.com", roleIndex: 1 },
+        ],
+      },
     });
     expect((await callJson(v1VoidRoute, { key: s.ownerKey, params: { packageId: sent.body.data.id }, body: { reason: "Wrong" } })).status).toBe(200);
     expect((await share(s.org, sent.body.data.id, { userId: s.narrow.user.id })).status).toBe(201);
@@ -177,7 +202,14 @@ describe("who may share", () => {
     const tpl = await createActiveTemplate(t.db, s.org);
     const mine = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
       key: s.narrowKey,
-      body: { templateId: tpl.templateId, title: "Mine", recipients: [{ email: "a@example.com", roleIndex: 0 }, { email: "b@example.com", roleIndex: 1 }] },
+      body: {
+        templateId: tpl.templateId,
+        title: "Mine",
+        recipients: [
+          { email: "a@example.com", roleIndex: 0 },
+          { email: "b@example.com", roleIndex: 1 },
+        ],
+      },
     });
     expect(mine.status).toBe(201);
     const colleague = await createTestMember(t.db, s.org, s.narrowRole);
@@ -206,7 +238,12 @@ describe("whom it may be shared with", () => {
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.details ?? {})).toEqual(["userId"]);
     }
-    const bad = await callApp<TBody<unknown>>(shareRoute, { as: as(s.org), params: { packageId: s.packageId }, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const bad = await callApp<TBody<unknown>>(shareRoute, {
+      as: as(s.org),
+      params: { packageId: s.packageId },
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("Invalid JSON body");
     const owner = await share(s.org, s.packageId, { userId: s.org.userId });

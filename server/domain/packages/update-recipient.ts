@@ -22,7 +22,10 @@ export async function updateRecipient(db: Db, actor: TActor, packageId: string, 
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);
-    const [session] = await tx.select().from(recipientSessions).where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
+    const [session] = await tx
+      .select()
+      .from(recipientSessions)
+      .where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
     if (!session) throw errors.notFound("Recipient session");
     assertCorrectable(pkg);
     if (session.status === "COMPLETED" || session.status === "DECLINED" || session.status === "CANCELLED") {

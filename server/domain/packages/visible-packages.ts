@@ -28,9 +28,7 @@ export function visibilityOf(actor: TPackageActor): TVisibility {
 export function visibilityCondition(v: TVisibility): SQL {
   const base = and(eq(packages.workspaceId, v.workspaceId), isNull(packages.deletedAt))!;
   if (!v.restricted) return base;
-  const shared = exists(
-    sql`(select 1 from ${packageShares} where ${packageShares.packageId} = ${packages.id} and ${packageShares.userId} = ${v.userId})`,
-  );
+  const shared = exists(sql`(select 1 from ${packageShares} where ${packageShares.packageId} = ${packages.id} and ${packageShares.userId} = ${v.userId})`);
   const mine = [eq(packages.ownerUserId, v.userId), shared];
   if (v.apiKeyId !== undefined) mine.push(eq(packages.createdByApiKeyId, v.apiKeyId));
   return and(base, or(...mine))!;

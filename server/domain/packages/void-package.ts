@@ -24,7 +24,8 @@ import type { TPackage } from "./schemas";
 export async function voidPackage(db: Db, actor: TPackageActor, packageId: string, input: { reason?: string } = {}): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
-    if (pkg.status === "DRAFT" || pkg.status === "SCHEDULED") throw errors.badRequest("Only a sent package can be voided; delete a draft or scheduled package instead");
+    if (pkg.status === "DRAFT" || pkg.status === "SCHEDULED")
+      throw errors.badRequest("Only a sent package can be voided; delete a draft or scheduled package instead");
     if (pkg.status !== "IN_PROGRESS" && pkg.status !== "ON_HOLD") throw errors.conflict("The package has already ended");
     const at = now();
     const [voided] = await tx

@@ -103,7 +103,11 @@ export async function loadSealInput(db: Db, pkg: TPackageRow): Promise<Omit<TSea
       completedAt: pkg.sealRequestedAt,
       recipients,
       events,
-      auditChainHead: await auditChainHead(db, pkg.id, trail.map((r) => r.e)),
+      auditChainHead: await auditChainHead(
+        db,
+        pkg.id,
+        trail.map((r) => r.e),
+      ),
       verifyUrl: `${env().publicUrl}/verify`,
     },
   };

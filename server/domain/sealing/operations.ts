@@ -34,6 +34,7 @@ export const appListSealingProblemsOp = defineOperation({
   operationId: "appListSealingProblems",
   method: "GET",
   path: "/api/app/sealing/problems",
-  summary: "The overview's sealing alert: packages you can see whose sealing stopped (FAILED) or keeps failing (RETRYING), stopped ones first, at most 5, with the totals",
+  summary:
+    "The overview's sealing alert: packages you can see whose sealing stopped (FAILED) or keeps failing (RETRYING), stopped ones first, at most 5, with the totals",
   response: ZSealingProblems,
 });

@@ -64,7 +64,10 @@ async function sealing(key: string, packageId: string) {
 }
 
 async function auditOf(packageId: string, action: string) {
-  return t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, packageId), eq(auditEvents.action, action)));
+  return t.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.subjectId, packageId), eq(auditEvents.action, action)));
 }
 
 describe("bounded seal attempts", () => {
@@ -94,7 +97,12 @@ describe("bounded seal attempts", () => {
     // The schedule was 1, 2, 4 … minutes, at most an hour: stopped about two hours after the last signature.
     expect(failedAt.getTime() - start.getTime()).toBe([1, 2, 3, 4, 5, 6, 7].reduce((sum, n) => sum + sealRetryDelay(n), 0));
     const [failed] = await auditOf(pkgId, "package.seal_failed");
-    expect(failed!.data).toEqual({ by: "the service", attempts: SEAL_MAX_ATTEMPTS, error: "Maximum call stack size exceeded", why: `${SEAL_MAX_ATTEMPTS} attempts made` });
+    expect(failed!.data).toEqual({
+      by: "the service",
+      attempts: SEAL_MAX_ATTEMPTS,
+      error: "Maximum call stack size exceeded",
+      why: `${SEAL_MAX_ATTEMPTS} attempts made`,
+    });
 
     // Never again on its own, however long we wait.
     clock = new Date(start.getTime() + 365 * 86_400_000);
@@ -108,12 +116,25 @@ describe("bounded seal attempts", () => {
         data: {
           total: 1,
           failed: 1,
-          items: [{ id: pkgId, title: "Lease 4B", state: "FAILED", attempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded", failedAt: failedAt.toISOString(), nextAttemptAt: null }],
+          items: [
+            {
+              id: pkgId,
+              title: "Lease 4B",
+              state: "FAILED",
+              attempts: SEAL_MAX_ATTEMPTS,
+              lastError: "Maximum call stack size exceeded",
+              failedAt: failedAt.toISOString(),
+              nextAttemptAt: null,
+            },
+          ],
         },
       },
     });
     const other = await createTestOrg(t.db, "Other");
-    expect(await callApp(problemsRoute, { as: { userId: other.userId, organisationId: other.organisationId } })).toEqual({ status: 200, body: { data: { total: 0, failed: 0, items: [] } } });
+    expect(await callApp(problemsRoute, { as: { userId: other.userId, organisationId: other.organisationId } })).toEqual({
+      status: 200,
+      body: { data: { total: 0, failed: 0, items: [] } },
+    });
     const metrics = await renderMetrics(t.db, clock);
     expect(metrics).toContain('foliosign_sealing_packages{state="FAILED"} 1');
     expect(metrics).toContain('foliosign_sealing_packages{state="RETRYING"} 0');
@@ -131,7 +152,10 @@ describe("bounded seal attempts", () => {
       failedAt: null,
     });
     const [retriedAudit] = await auditOf(pkgId, "package.seal_retried");
-    expect(retriedAudit).toMatchObject({ actorUserId: org.userId, data: { previousAttempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded" } });
+    expect(retriedAudit).toMatchObject({
+      actorUserId: org.userId,
+      data: { previousAttempts: SEAL_MAX_ATTEMPTS, lastError: "Maximum call stack size exceeded" },
+    });
     expect((await callApp(problemsRoute, { as })).body).toEqual({ data: { total: 0, failed: 0, items: [] } });
 
     expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "sealed" }]);
@@ -150,14 +174,23 @@ describe("bounded seal attempts", () => {
     encrypted.setProtection({ userPassword: "open-me", ownerPassword: "owner" });
     await putOriginal(await encrypted.save());
     expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "failed" }]);
-    expect((await sealing(key, pkgId)).sealing).toMatchObject({ state: "FAILED", attempts: 1, lastError: "Encrypted PDFs cannot be sealed", nextAttemptAt: null, failedAt: start.toISOString() });
+    expect((await sealing(key, pkgId)).sealing).toMatchObject({
+      state: "FAILED",
+      attempts: 1,
+      lastError: "Encrypted PDFs cannot be sealed",
+      nextAttemptAt: null,
+      failedAt: start.toISOString(),
+    });
     const [failed] = await auditOf(pkgId, "package.seal_failed");
     expect(failed!.data).toMatchObject({ attempts: 1, why: "the document cannot be sealed as stored" });
   });
 
   it("ends FAILED instead of trying again when the worker of the last attempt died", async () => {
     const { key, pkgId } = await signedPackage(t.db);
-    await t.db.update(packages).set({ sealAttempts: SEAL_MAX_ATTEMPTS - 1 }).where(eq(packages.id, pkgId));
+    await t.db
+      .update(packages)
+      .set({ sealAttempts: SEAL_MAX_ATTEMPTS - 1 })
+      .where(eq(packages.id, pkgId));
     // The last attempt is claimed; its worker dies (nothing more happens to it).
     const last = await runDueItem(t.db, claimSealJob, { at: start, skip: [] });
     expect(last?.item).toMatchObject({ id: pkgId, lost: false });
@@ -165,7 +198,12 @@ describe("bounded seal attempts", () => {
 
     clock = new Date(start.getTime() + SEAL_LEASE_MS);
     expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "failed" }]);
-    expect((await sealing(key, pkgId)).sealing).toMatchObject({ state: "FAILED", attempts: SEAL_MAX_ATTEMPTS, lastError: LOST_LAST_ATTEMPT_ERROR, failedAt: clock.toISOString() });
+    expect((await sealing(key, pkgId)).sealing).toMatchObject({
+      state: "FAILED",
+      attempts: SEAL_MAX_ATTEMPTS,
+      lastError: LOST_LAST_ATTEMPT_ERROR,
+      failedAt: clock.toISOString(),
+    });
     const [row] = await t.db.select().from(packages).where(eq(packages.id, pkgId));
     expect(row).toMatchObject({ sealClaimToken: null, sealNextAttemptAt: null });
     expect(await sealDuePackages(t.db)).toEqual([]);
@@ -178,11 +216,17 @@ describe("bounded seal attempts", () => {
       status: 409,
       body: { error: "Sealing of this package has not stopped: there is nothing to retry" },
     });
-    await t.db.update(packages).set({ sealFailedAt: start, sealNextAttemptAt: null, sealLastError: "x", sealAttempts: SEAL_MAX_ATTEMPTS }).where(eq(packages.id, pkgId));
+    await t.db
+      .update(packages)
+      .set({ sealFailedAt: start, sealNextAttemptAt: null, sealLastError: "x", sealAttempts: SEAL_MAX_ATTEMPTS })
+      .where(eq(packages.id, pkgId));
 
     const viewerRole = await createTestRole(t.db, org.organisationId, { canSendPackages: false, canViewAllPackages: true });
     const viewer = await createTestMember(t.db, org, viewerRole);
-    const refused = await callApp<{ error: string }>(retryRoute, { as: { userId: viewer.user.id, organisationId: org.organisationId }, params: { packageId: pkgId } });
+    const refused = await callApp<{ error: string }>(retryRoute, {
+      as: { userId: viewer.user.id, organisationId: org.organisationId },
+      params: { packageId: pkgId },
+    });
     expect(refused.status).toBe(403);
 
     const other = await createTestOrg(t.db, "Other");

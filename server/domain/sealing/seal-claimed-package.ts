@@ -73,12 +73,31 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
     if (!(await lease.renew())) return "superseded";
 
     const rows: TSealedRow[] = [];
-    const keep = async (kind: TSealedFileKind, name: string, position: number, file: { bytes: Uint8Array; sha256: string; pages: number }, documentId: string | null) => {
+    const keep = async (
+      kind: TSealedFileKind,
+      name: string,
+      position: number,
+      file: { bytes: Uint8Array; sha256: string; pages: number },
+      documentId: string | null,
+    ) => {
       lease.signal.throwIfAborted();
       const key = `sealed/${pkg.id}/${claim.token}/${kind}-${position}.pdf`;
       stored.push(key);
       const put = await store.put(key, Readable.from([file.bytes]), { size: file.bytes.byteLength, contentType: "application/pdf" });
-      rows.push({ id: newId("sfl"), organisationId: pkg.organisationId, workspaceId: pkg.workspaceId, packageId: pkg.id, kind, documentId, name, position, storageKey: key, sha256: put.sha256, size: put.size, pages: file.pages });
+      rows.push({
+        id: newId("sfl"),
+        organisationId: pkg.organisationId,
+        workspaceId: pkg.workspaceId,
+        packageId: pkg.id,
+        kind,
+        documentId,
+        name,
+        position,
+        storageKey: key,
+        sha256: put.sha256,
+        size: put.size,
+        pages: file.pages,
+      });
     };
     for (const [i, doc] of result.documents.entries()) await keep("document", doc.name, i, doc, doc.id);
     await keep("merged", pkg.title, 0, result.merged, null);
@@ -101,7 +120,10 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
         .returning();
       await recordPackageEvent(tx, done!, "PACKAGE_COMPLETED", { completedAt: completedAt.toISOString() });
       await queueCompletedMail(tx, done!, at);
-      await auditChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", { sealedFiles: rows.length, attempts: due.sealAttempts });
+      await auditChange(tx, serviceActor(due.organisationId, due.workspaceId), due, "package.completed", {
+        sealedFiles: rows.length,
+        attempts: due.sealAttempts,
+      });
       return true;
     });
     if (!committed) {

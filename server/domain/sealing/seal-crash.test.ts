@@ -36,7 +36,10 @@ describe.skipIf(!base)("a sealing worker SIGKILLed mid-seal (PostgreSQL)", () =>
     const { pkgId } = await signedPackage(t.db);
     // A longer original, so that A is still sealing (reading fonts, drawing, signing) when it is killed.
     await (await getFileStore()).put("files/lease", Readable.from([await makeOriginal(80)]), { contentType: "application/pdf" });
-    await t.db.update(packages).set({ sealNextAttemptAt: new Date(Date.now() + HOUR) }).where(eq(packages.id, pkgId));
+    await t.db
+      .update(packages)
+      .set({ sealNextAttemptAt: new Date(Date.now() + HOUR) })
+      .where(eq(packages.id, pkgId));
 
     const b = spawnWorker(url, "B");
     await b.logged((l) => l.msg === "worker started");

@@ -107,8 +107,18 @@ describe("the seal's lease", () => {
     expect(await row(pkgId)).toMatchObject({ status: "IN_PROGRESS", sealClaimToken: next!.token, sealLastError: null });
 
     expect(await sealClaimedPackage(t.db, next!)).toBe("sealed");
-    expect(await t.db.select().from(sealedFiles).where(like(sealedFiles.storageKey, `%${stale.token}%`))).toEqual([]);
-    expect(await t.db.select().from(sealedFiles).where(like(sealedFiles.storageKey, `%${next!.token}%`))).toHaveLength(3);
+    expect(
+      await t.db
+        .select()
+        .from(sealedFiles)
+        .where(like(sealedFiles.storageKey, `%${stale.token}%`)),
+    ).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(sealedFiles)
+        .where(like(sealedFiles.storageKey, `%${next!.token}%`)),
+    ).toHaveLength(3);
   });
 
   it("aborts the worker whose heartbeat finds its claim replaced", async () => {

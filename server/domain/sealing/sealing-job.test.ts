@@ -53,7 +53,13 @@ beforeEach(() => {
 afterEach(() => setClock(undefined));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type TPkg = { id: string; status: string; completedAt: string | null; recipientSessions: { id: string }[]; sealing: null | { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; failedAt: string | null } };
+type TPkg = {
+  id: string;
+  status: string;
+  completedAt: string | null;
+  recipientSessions: { id: string }[];
+  sealing: null | { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; failedAt: string | null };
+};
 
 /** Every test's package: see server/test/signed-package.ts. */
 const signedPackage = () => signedPackageIn(t.db);
@@ -73,7 +79,11 @@ const pages = (file: string) => Number(/Pages:\s+(\d+)/.exec(runTool("pdfinfo", 
 const text = (file: string) => runTool("pdftotext", ["-enc", "UTF-8", file, "-"]).out;
 
 async function verifyCall(bytes: Uint8Array) {
-  const req = new Request("http://localhost:3000/api/app/verify", { method: "POST", headers: { "content-type": "application/pdf", "sec-fetch-site": "same-origin" }, body: Buffer.from(bytes) });
+  const req = new Request("http://localhost:3000/api/app/verify", {
+    method: "POST",
+    headers: { "content-type": "application/pdf", "sec-fetch-site": "same-origin" },
+    body: Buffer.from(bytes),
+  });
   const res = await verifyRoute(req, { params: Promise.resolve({}) });
   return { status: res.status, body: (await res.json()) as { data: Awaited<ReturnType<typeof verifySealedUpload>>; error?: string } };
 }
@@ -92,7 +102,10 @@ describe("sealing job", () => {
     expect((await callRoute(certificateRoute, { key, params: { packageId: pkgId } })).status).toBe(409);
     // Sealed from exactly these recipients: no correction, no hold while it is due.
     const added = await callJson<{ error: string }>(addRecipientRoute, { key, params: { packageId: pkgId }, body: { email: "late@example.com" } });
-    expect(added).toMatchObject({ status: 409, body: { error: "Every recipient has signed and the package is being sealed; its recipients can no longer be changed" } });
+    expect(added).toMatchObject({
+      status: 409,
+      body: { error: "Every recipient has signed and the package is being sealed; its recipients can no longer be changed" },
+    });
     expect((await callJson(holdRoute, { key, params: { packageId: pkgId } })).status).toBe(409);
 
     clock = new Date(start.getTime() + 5_000);
@@ -134,7 +147,10 @@ describe("sealing job", () => {
     expect(certificateText).toContain("2026-03-02 09:00:00 UTC (time zone not recorded)");
     // The head of the audit hash chain as it stood when sealed: the link that the completion event follows. The
     // clock stood still, so every event shares one instant: the head is found by the chain, not by time.
-    const [completedEvent] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, pkgId), eq(auditEvents.action, "package.completed")));
+    const [completedEvent] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, pkgId), eq(auditEvents.action, "package.completed")));
     const chain = await verifyAuditChain(t.db, "package", pkgId);
     expect(chain.ok).toBe(true);
     expect(chain.head).toBe(completedEvent!.hash);

@@ -32,7 +32,11 @@ afterEach(() => {
 });
 
 async function verify(address: string, headers: Record<string, string> = {}) {
-  const res = await callRoute(verifyRoute, { address, rawBody: Buffer.from(pdf).toString("latin1"), headers: { "content-type": "application/pdf", ...headers } });
+  const res = await callRoute(verifyRoute, {
+    address,
+    rawBody: Buffer.from(pdf).toString("latin1"),
+    headers: { "content-type": "application/pdf", ...headers },
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as { data?: { sealedHere: boolean }; error?: string } };
 }
 

@@ -33,7 +33,8 @@ export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TV
   const bytes = new Uint8Array(upload);
   const none = { package: null };
   const check = await verifySealed(bytes, await trustedCertificates(db));
-  if (!check.signed) return { sealedHere: false, unaltered: false, message: "This file carries no seal of this instance: it has no digital signature we can read.", ...none };
+  if (!check.signed)
+    return { sealedHere: false, unaltered: false, message: "This file carries no seal of this instance: it has no digital signature we can read.", ...none };
   if (!check.signerMatches) return { sealedHere: false, unaltered: false, message: "This file was not sealed by this instance.", ...none };
   if (!check.intact) return { sealedHere: true, unaltered: false, message: "This file was changed after it was sealed.", ...none };
 
@@ -45,9 +46,18 @@ export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TV
     .where(and(eq(sealedFiles.sha256, sha256), eq(packages.status, "COMPLETED"), isNull(packages.deletedAt)))
     .limit(1);
   if (!found) {
-    return { sealedHere: true, unaltered: false, message: "The seal is intact, but this instance keeps no completed package with this exact file (it may have been deleted).", ...none };
+    return {
+      sealedHere: true,
+      unaltered: false,
+      message: "The seal is intact, but this instance keeps no completed package with this exact file (it may have been deleted).",
+      ...none,
+    };
   }
-  const sessions = await db.select({ name: recipientSessions.name, position: recipientSessions.position }).from(recipientSessions).where(eq(recipientSessions.packageId, found.pkg.id)).orderBy(asc(recipientSessions.position));
+  const sessions = await db
+    .select({ name: recipientSessions.name, position: recipientSessions.position })
+    .from(recipientSessions)
+    .where(eq(recipientSessions.packageId, found.pkg.id))
+    .orderBy(asc(recipientSessions.position));
   return {
     sealedHere: true,
     unaltered: true,

@@ -12,7 +12,15 @@ export async function listSigningGroups(db: Db, actor: TActor) {
     .where(eq(signingGroups.workspaceId, actor.workspace.id))
     .orderBy(sql`lower(${signingGroups.name})`, asc(signingGroups.name), asc(signingGroups.id));
   const members = groups.length
-    ? await db.select().from(signingGroupMembers).where(inArray(signingGroupMembers.groupId, groups.map((g) => g.id)))
+    ? await db
+        .select()
+        .from(signingGroupMembers)
+        .where(
+          inArray(
+            signingGroupMembers.groupId,
+            groups.map((g) => g.id),
+          ),
+        )
     : [];
   return { signingGroups: groups.map((g) => toSigningGroupView(g, members)) };
 }

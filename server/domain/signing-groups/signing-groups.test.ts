@@ -76,10 +76,15 @@ describe("the app's signing groups", () => {
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
     await createGroup(org, { name: "Sales" }, siblingId);
 
-    const bad = await callApp(create, { as: owner(org), body: { name: "", members: [{ email: "nope" }, { email: "b@example.com" }, { email: "B@example.com" }] } });
+    const bad = await callApp(create, {
+      as: owner(org),
+      body: { name: "", members: [{ email: "nope" }, { email: "b@example.com" }, { email: "B@example.com" }] },
+    });
     expect(bad).toMatchObject({
       status: 422,
-      body: { details: { name: ["Enter a name"], "members.0.email": ["Enter a valid email address"], "members.2.email": ["Each email address may appear once"] } },
+      body: {
+        details: { name: ["Enter a name"], "members.0.email": ["Enter a valid email address"], "members.2.email": ["Each email address may appear once"] },
+      },
     });
   });
 
@@ -103,7 +108,11 @@ describe("the app's signing groups", () => {
   it("members: add (lower-cased, 409 when already there), remove (404 when unknown), both audited", async () => {
     const org = await createTestOrg(t.db);
     const g = await createGroup(org, { name: "Ops" });
-    const added = await callApp<TData<TSigningGroup>>(addMember, { as: owner(org), params: { groupId: g.id }, body: { email: " Kim@Example.com ", name: "Kim" } });
+    const added = await callApp<TData<TSigningGroup>>(addMember, {
+      as: owner(org),
+      params: { groupId: g.id },
+      body: { email: " Kim@Example.com ", name: "Kim" },
+    });
     expect(added).toMatchObject({ status: 201, body: { data: { members: [{ email: "kim@example.com", name: "Kim" }] } } });
     expect(await callApp(addMember, { as: owner(org), params: { groupId: g.id }, body: { email: "KIM@example.com" } })).toEqual({
       status: 409,
@@ -124,7 +133,9 @@ describe("the app's signing groups", () => {
     expect(actions).toEqual(["signing_group.created", "signing_group.member_added", "signing_group.member_removed"]);
 
     const siblingId = await createTestWorkspace(t.db, org.organisationId, "sibling");
-    expect((await callApp(addMember, { as: owner(org), params: { groupId: g.id }, body: { email: "z@example.com" }, workspaceId: siblingId })).status).toBe(404);
+    expect((await callApp(addMember, { as: owner(org), params: { groupId: g.id }, body: { email: "z@example.com" }, workspaceId: siblingId })).status).toBe(
+      404,
+    );
   });
 
   it("delete: 200, then 404; a template role that named the group loses the link", async () => {

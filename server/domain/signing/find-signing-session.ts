@@ -16,10 +16,7 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
  * token, one replaced by a newer link (revoked), or a signing URL past its `token_expires_at` are all the same
  * NOT_FOUND refusal, so a link never tells which. The package is returned even when deleted: the page says so.
  */
-export async function findSigningSession(
-  db: Db,
-  request: TSigningRequest,
-): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
+export async function findSigningSession(db: Db, request: TSigningRequest): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
   if (!TOKEN_PATTERN.test(request.token)) throw new SigningRefusal("NOT_FOUND");
   const [row] = await db
     .select({ session: recipientSessions, pkg: packages })

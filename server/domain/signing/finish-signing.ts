@@ -46,7 +46,10 @@ async function fillInOnFinish(tx: Db, session: TSessionRow, timeZone: string | u
     await tx.update(recipientSessions).set({ timeZone, updatedAt: at }).where(eq(recipientSessions.id, session.id));
   }
   const mine = eq(packageFields.sessionId, session.id);
-  await tx.update(packageFields).set({ value: at.toISOString().slice(0, 10), valueKind: "text", valueSetAt: at }).where(and(mine, eq(packageFields.type, "date")));
+  await tx
+    .update(packageFields)
+    .set({ value: at.toISOString().slice(0, 10), valueKind: "text", valueSetAt: at })
+    .where(and(mine, eq(packageFields.type, "date")));
   const prefill = [
     ["name", session.name],
     ["email", session.email],

@@ -14,7 +14,8 @@ import type { TSigningRequest, TSigningView } from "./schemas";
 export async function getSigningView(db: Db, request: TSigningRequest): Promise<TSigningView> {
   const { pkg, session } = await findSigningSession(db, request);
   const reason = closedReason(pkg, session);
-  if (reason) return { state: "CLOSED", reason, packageTitle: reason === "DELETED" ? null : pkg.title, signedCopy: reason === "COMPLETED" && pkg.status === "COMPLETED" };
+  if (reason)
+    return { state: "CLOSED", reason, packageTitle: reason === "DELETED" ? null : pkg.title, signedCopy: reason === "COMPLETED" && pkg.status === "COMPLETED" };
   const docs = await db
     .select({ id: documents.id, name: documents.name, pageCount: documents.pageCount, pageSizes: documents.pageSizes })
     .from(documents)

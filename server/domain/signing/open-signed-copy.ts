@@ -18,7 +18,8 @@ import type { TSigningRequest } from "./schemas";
 export async function openSignedCopy(db: Db, request: TSigningRequest): Promise<{ name: string; size: number; sha256: string; body: Readable }> {
   const { pkg, session } = await findSigningSession(db, request);
   if (pkg.deletedAt) throw errors.notFound("Package");
-  if (pkg.status !== "COMPLETED" || session.status !== "COMPLETED") throw errors.conflict("The signed copy is available once everyone has signed and it is sealed");
+  if (pkg.status !== "COMPLETED" || session.status !== "COMPLETED")
+    throw errors.conflict("The signed copy is available once everyone has signed and it is sealed");
   const [file] = await db
     .select()
     .from(sealedFiles)

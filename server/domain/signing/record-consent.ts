@@ -19,7 +19,13 @@ export async function recordConsent(db: Db, request: TSigningRequest, input: TSi
     const at = now();
     await tx
       .update(recipientSessions)
-      .set({ consentAt: at, clientAddress: recipient.clientAddress, userAgent: recipient.userAgent, timeZone: input.timeZone ?? locked.timeZone, updatedAt: at })
+      .set({
+        consentAt: at,
+        clientAddress: recipient.clientAddress,
+        userAgent: recipient.userAgent,
+        timeZone: input.timeZone ?? locked.timeZone,
+        updatedAt: at,
+      })
       .where(eq(recipientSessions.id, locked.id));
     await auditChange(tx, recipient, pkg, "session.consented", {
       email: locked.email,

@@ -36,9 +36,11 @@ export async function setFieldImage(
   if (!bytes) throw errors.payloadTooLarge(`The signature image is larger than ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB`);
   sniffPng(bytes);
   // Check the turn, consent and field before storing anything; checked again under the lock below.
-  await db.transaction((tx) => lockSigningField(tx, session.id, fieldId)).then(({ field }) => {
-    if (field.type !== "signature" && field.type !== "initials") throw errors.conflict("Only a signature or initials field takes an image");
-  });
+  await db
+    .transaction((tx) => lockSigningField(tx, session.id, fieldId))
+    .then(({ field }) => {
+      if (field.type !== "signature" && field.type !== "initials") throw errors.conflict("Only a signature or initials field takes an image");
+    });
   const store = await getFileStore();
   const key = `signatures/${session.id}/${fieldId}-${randomBytes(8).toString("hex")}.png`;
   await store.put(key, Readable.from([bytes]), { size: bytes.byteLength, maxBytes: SIGNATURE_IMAGE_MAX_BYTES, contentType: "image/png" });

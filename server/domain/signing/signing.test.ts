@@ -41,7 +41,14 @@ const T0 = new Date("2031-03-01T10:00:00Z");
 
 afterEach(() => setClock(undefined));
 
-type TView = { state: "OPEN" | "CLOSED"; reason?: string; fields?: TField[]; documents?: { id: string }[]; recipient?: { name: string | null; email: string | null }; consentAt?: string | null };
+type TView = {
+  state: "OPEN" | "CLOSED";
+  reason?: string;
+  fields?: TField[];
+  documents?: { id: string }[];
+  recipient?: { name: string | null; email: string | null };
+  consentAt?: string | null;
+};
 type TField = { id: string; type: string; value: string | null; required: boolean; readOnly: boolean; hasImage: boolean; valueKind: string | null };
 type TBody<T> = { data: T; error?: string; details?: Record<string, string[]> };
 
@@ -63,7 +70,12 @@ function png(width = 2, noise = false): Buffer {
   ihdr[9] = 6;
   const row = Buffer.alloc(1 + width * 4);
   for (let i = 1; i < row.length; i++) row[i] = noise ? Math.floor(Math.random() * 256) : 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(row, { level: 0 })), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(row, { level: 0 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 async function setup() {
@@ -102,7 +114,11 @@ const put = (token: string, fieldId: string, value: string | null) => callJson<T
 
 async function putImage(token: string, fieldId: string, bytes: Buffer, kind = "drawn") {
   const url = new URL(`/api/app/sign/${token}/fields/${fieldId}/image?kind=${kind}`, "http://localhost:3000");
-  const req = new Request(url, { method: "PUT", headers: { "content-type": "image/png", [CLIENT_ADDRESS_HEADER]: "127.0.0.1", "sec-fetch-site": "same-origin" }, body: new Uint8Array(bytes) });
+  const req = new Request(url, {
+    method: "PUT",
+    headers: { "content-type": "image/png", [CLIENT_ADDRESS_HEADER]: "127.0.0.1", "sec-fetch-site": "same-origin" },
+    body: new Uint8Array(bytes),
+  });
   const res = await imageRoute(req, { params: Promise.resolve({ token, fieldId }) });
   return { status: res.status, body: (await res.json()) as TBody<TField> };
 }
@@ -182,7 +198,10 @@ describe("consent and field values", () => {
     expect((await consent(token, { "user-agent": "Other" })).body.data.consentAt).toBe(T0.toISOString());
     const [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
     expect(row).toMatchObject({ consentAt: T0, clientAddress: "127.0.0.1", userAgent: "Phone/1.0" });
-    const audits = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, s.packageId), eq(auditEvents.action, "session.consented")));
+    const audits = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, s.packageId), eq(auditEvents.action, "session.consented")));
     expect(audits).toHaveLength(1);
   });
 
@@ -205,7 +224,10 @@ describe("consent and field values", () => {
     expect((await callJson(consentRoute, { params: { token }, query: { timeZone: "Asia/Kolkata" } })).status).toBe(200);
     let [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
     expect(row!.timeZone).toBe("Asia/Kolkata");
-    const [audit] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, s.packageId), eq(auditEvents.action, "session.consented")));
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, s.packageId), eq(auditEvents.action, "session.consented")));
     expect(audit!.data).toMatchObject({ timeZone: "Asia/Kolkata" });
 
     const sig = (await fieldsOf(token)).find((f) => f.type === "signature")!;
@@ -297,7 +319,10 @@ describe("finish and decline", () => {
     // Before its turn, the second recipient has no link (409), and a link to a waiting session reads "not your turn".
     const early = await callJson(signingUrlRoute, { key: s.key, params: { packageId: s.packageId }, body: { sessionId: s.second } });
     expect(early.status).toBe(409);
-    await t.db.update(recipientSessions).set({ tokenHash: sha256Hex("w".repeat(43)) }).where(eq(recipientSessions.id, s.second));
+    await t.db
+      .update(recipientSessions)
+      .set({ tokenHash: sha256Hex("w".repeat(43)) })
+      .where(eq(recipientSessions.id, s.second));
     expect((await view("w".repeat(43))).body.data).toMatchObject({ state: "CLOSED", reason: "NOT_YOUR_TURN" });
 
     expect((await callJson(finishRoute, { params: { token } })).status).toBe(409);
@@ -307,7 +332,11 @@ describe("finish and decline", () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe("Fill in every required field before finishing");
 
-    const [date] = await t.db.update(packageFields).set({ type: "date", mergeFieldKey: null, value: null, required: true }).where(and(eq(packageFields.sessionId, s.first), eq(packageFields.type, "text"))).returning();
+    const [date] = await t.db
+      .update(packageFields)
+      .set({ type: "date", mergeFieldKey: null, value: null, required: true })
+      .where(and(eq(packageFields.sessionId, s.first), eq(packageFields.type, "text")))
+      .returning();
     await put(token, sig.id, "Tina Tenant");
     const both = await Promise.all([callJson<TBody<TView>>(finishRoute, { params: { token } }), callJson<TBody<TView>>(finishRoute, { params: { token } })]);
     for (const res of both) expect(res.body.data).toMatchObject({ state: "CLOSED", reason: "FINISHED" });
@@ -334,7 +363,10 @@ describe("finish and decline", () => {
     const s = await setup();
     const token = await linkFor(s.key, s.packageId, s.first);
     expect((await callJson(consentRoute, { params: { token }, query: { timeZone: "Asia/Kolkata" } })).status).toBe(200);
-    const [sig] = await t.db.select().from(packageFields).where(and(eq(packageFields.sessionId, s.first), eq(packageFields.type, "signature")));
+    const [sig] = await t.db
+      .select()
+      .from(packageFields)
+      .where(and(eq(packageFields.sessionId, s.first), eq(packageFields.type, "signature")));
     const empty = { required: false, value: null, valueKind: null, valueSetAt: null };
     await t.db.insert(packageFields).values([
       { ...sig!, ...empty, id: newId("pfl"), type: "date" },

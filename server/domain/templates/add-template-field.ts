@@ -37,6 +37,10 @@ export async function addTemplateField(db: Db, actor: TActor, templateId: string
         updatedAt: at,
       })
       .returning();
-    return { result: toFieldView(row!, input.roleIndex), action: "template.field_added", data: { fieldId: row!.id, type: row!.type, documentId: row!.documentId } };
+    return {
+      result: toFieldView(row!, input.roleIndex),
+      action: "template.field_added",
+      data: { fieldId: row!.id, type: row!.type, documentId: row!.documentId },
+    };
   });
 }

@@ -34,7 +34,8 @@ export async function checkFieldPlacement(tx: Db, template: typeof templates.$in
     .where(and(eq(documents.id, field.documentId), eq(documents.templateId, template.id)));
   if (!doc) add("documentId", "No document with this id in this template");
   else if (doc.uploadState !== "UPLOADED") add("documentId", `“${doc.name}” is not uploaded yet`);
-  else if (doc.contentType !== "application/pdf" || !doc.pageSizes || !doc.pageCount) add("documentId", `Convert “${doc.name}” to PDF before placing fields on it`);
+  else if (doc.contentType !== "application/pdf" || !doc.pageSizes || !doc.pageCount)
+    add("documentId", `Convert “${doc.name}” to PDF before placing fields on it`);
   else {
     const pageCount = Math.min(doc.pageCount, doc.pageSizes.length);
     const size = field.page <= pageCount ? doc.pageSizes[field.page - 1] : undefined;

@@ -57,7 +57,11 @@ describe("template edit lock", () => {
     as(alice);
     const taken = await callJson<TBody<TLock>>(appLock.POST, { params: p });
     expect(taken.status).toBe(200);
-    expect(taken.body.data).toMatchObject({ user: { id: alice.user.id, email: alice.user.email }, mine: true, expiresAt: new Date(clock + 120_000).toISOString() });
+    expect(taken.body.data).toMatchObject({
+      user: { id: alice.user.id, email: alice.user.email },
+      mine: true,
+      expiresAt: new Date(clock + 120_000).toISOString(),
+    });
 
     // The API (a key issued by the owner) is refused on every kind of change, and reads still work.
     const documentId = await insertDocument(t.db, org, p.templateId);

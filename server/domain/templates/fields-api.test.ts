@@ -19,7 +19,20 @@ import { A4, A4_ROTATED, insertDocument, templatesOrg } from "./test-support/fix
 
 const t = useTestDb();
 
-type TField = { id: string; documentId: string; roleIndex: number; page: number; x: number; y: number; width: number; height: number; required: boolean; label: string | null; mergeFieldKey: string | null; type: string };
+type TField = {
+  id: string;
+  documentId: string;
+  roleIndex: number;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  mergeFieldKey: string | null;
+  type: string;
+};
 type TBody<T> = { data: T; error?: string; details?: Record<string, string[]> };
 
 async function setup() {
@@ -41,7 +54,19 @@ describe("fields", () => {
     const { key, p, documentId, add, tpl } = await setup();
     const res = await add({ roleIndex: 1, label: "Sign here" });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ documentId, roleIndex: 1, type: "signature", page: 1, x: 50, y: 700, width: 200, height: 50, required: true, label: "Sign here", mergeFieldKey: null });
+    expect(res.body.data).toMatchObject({
+      documentId,
+      roleIndex: 1,
+      type: "signature",
+      page: 1,
+      x: 50,
+      y: 700,
+      width: 200,
+      height: 50,
+      required: true,
+      label: "Sign here",
+      mergeFieldKey: null,
+    });
     const listed = await callJson<TBody<{ fields: TField[] }>>(fieldsRoute.GET, { key, params: p });
     expect(listed.body.data.fields.map((f) => f.id)).toEqual([res.body.data.id]);
     const after = await callJson<TBody<{ updatedAt: string; fields: TField[] }>>(one.GET, { key, params: p });
@@ -87,7 +112,9 @@ describe("fields", () => {
     expect((await add({ roleIndex: 2 })).body.details).toEqual({ roleIndex: ["No role at this index in this template"] });
     // Out of any integer column's range: a 422, never a database error.
     expect((await add({ roleIndex: 1e12, page: 1e12 })).body.details).toMatchObject({ roleIndex: expect.any(Array), page: expect.any(Array) });
-    expect((await add({ type: "text", mergeFieldKey: "landlordName" })).body.details).toEqual({ mergeFieldKey: ["No merge field “landlordName” on this template"] });
+    expect((await add({ type: "text", mergeFieldKey: "landlordName" })).body.details).toEqual({
+      mergeFieldKey: ["No merge field “landlordName” on this template"],
+    });
     expect((await add({ mergeFieldKey: "tenantName" })).body.details).toEqual({ mergeFieldKey: ["Only text fields take a merge field"] });
     const ok = await add({ type: "text", mergeFieldKey: "tenantName", required: false });
     expect(ok.body.data).toMatchObject({ type: "text", mergeFieldKey: "tenantName", required: false });
@@ -122,7 +149,11 @@ describe("fields", () => {
     expect((await callJson(fieldsOne.DELETE, { key: useKey, params: at })).status).toBe(403);
 
     await expectOtherWorkspaceGets404(t.db, fieldsRoute.GET, { org, params: p, ownKey: key });
-    await expectOtherWorkspaceGets404(t.db, fieldsRoute.POST, { org, params: p, body: { documentId: field.documentId, roleIndex: 0, type: "date", page: 1, x: 1, y: 1, width: 10, height: 10 } });
+    await expectOtherWorkspaceGets404(t.db, fieldsRoute.POST, {
+      org,
+      params: p,
+      body: { documentId: field.documentId, roleIndex: 0, type: "date", page: 1, x: 1, y: 1, width: 10, height: 10 },
+    });
     await expectOtherWorkspaceGets404(t.db, fieldsOne.PATCH, { org, params: at, body: { x: 60 }, ownKey: key });
     await expectOtherWorkspaceGets404(t.db, fieldsOne.DELETE, { org, params: at });
     const fields = (await callJson<TBody<{ fields: TField[] }>>(fieldsRoute.GET, { key, params: p })).body.data.fields;

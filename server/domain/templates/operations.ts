@@ -44,7 +44,8 @@ const publicOps = {
     method: "GET",
     path: "/api/v1/templates",
     summary: "List the workspace's templates, newest `updatedAt` first",
-    description: "Paged. `status` filters (DRAFT, ACTIVE, ARCHIVED; `all` or omitted: every status); `search` matches the name, case-insensitive. Each template carries its document, role and field counts.",
+    description:
+      "Paged. `status` filters (DRAFT, ACTIVE, ARCHIVED; `all` or omitted: every status); `search` matches the name, case-insensitive. Each template carries its document, role and field counts.",
     query: ZListTemplatesQuery,
     response: ZTemplateList,
   },
@@ -54,7 +55,8 @@ const publicOps = {
     method: "POST",
     path: "/api/v1/templates",
     summary: "Create a DRAFT template",
-    description: "Needs template access CREATE. 402 `Your plan's limit of N templates would be exceeded` when the organisation (all its workspaces) already holds the plan's maximum.",
+    description:
+      "Needs template access CREATE. 402 `Your plan's limit of N templates would be exceeded` when the organisation (all its workspaces) already holds the plan's maximum.",
     successStatus: 201,
     body: ZCreateTemplate,
     response: ZTemplate,
@@ -226,7 +228,8 @@ export const appLockTemplate = defineOperation({
   method: "POST",
   path: "/api/app/templates/{templateId}/lock",
   summary: "Take or renew the editor's edit lock (a 2-minute lease)",
-  description: "While held, other members and API keys cannot change the template's documents, roles or fields (409). 409 naming the holder when another member holds a live lock; an expired lock is taken over.",
+  description:
+    "While held, other members and API keys cannot change the template's documents, roles or fields (409). 409 naming the holder when another member holds a live lock; an expired lock is taken over.",
   params: ZTemplateParams,
   response: ZLockHolder,
   errors: [404, 409],
@@ -239,7 +242,8 @@ export const appUnlockTemplate = defineOperation({
   method: "DELETE",
   path: "/api/app/templates/{templateId}/lock",
   summary: "Release the edit lock; `force=true` lets the owner break another member's",
-  description: "Another member's live lock without `force` is 409 naming them; `force` by anyone but the owner is 403. Breaking a lock is recorded in the audit log.",
+  description:
+    "Another member's live lock without `force` is 409 naming them; `force` by anyone but the owner is 403. Breaking a lock is recorded in the audit log.",
   params: ZTemplateParams,
   query: ZUnlockQuery,
   response: ZReleasedLock,

@@ -9,5 +9,12 @@ export async function readTemplateFields(db: Db, templateId: string) {
     .from(templateFields)
     .innerJoin(templateRoles, eq(templateRoles.id, templateFields.roleId))
     .where(eq(templateFields.templateId, templateId))
-    .orderBy(asc(templateRoles.position), asc(templateFields.documentId), asc(templateFields.page), asc(templateFields.y), asc(templateFields.x), asc(templateFields.id));
+    .orderBy(
+      asc(templateRoles.position),
+      asc(templateFields.documentId),
+      asc(templateFields.page),
+      asc(templateFields.y),
+      asc(templateFields.x),
+      asc(templateFields.id),
+    );
 }

@@ -26,7 +26,8 @@ async function setup() {
   const tpl = (await callJson<TBody<{ id: string }>>(list.POST, { key: ctx.key, body: { name: "Lease" } })).body.data;
   const p = { templateId: tpl.id };
   const add = (body: unknown, key = ctx.key) => callJson<TBody<TRole>>(rolesRoute.POST, { key, params: p, body });
-  const names = async () => (await callJson<TBody<{ roles: TRole[] }>>(rolesRoute.GET, { key: ctx.key, params: p })).body.data.roles.map((r) => `${r.roleIndex}:${r.name}`);
+  const names = async () =>
+    (await callJson<TBody<{ roles: TRole[] }>>(rolesRoute.GET, { key: ctx.key, params: p })).body.data.roles.map((r) => `${r.roleIndex}:${r.name}`);
   return { ...ctx, tpl, p, add, names };
 }
 

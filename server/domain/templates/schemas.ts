@@ -10,7 +10,8 @@ import { valueError, z } from "@/server/lib/zod";
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
 export const ZTemplateStatus = z.enum(TEMPLATE_STATUSES).openapi({
-  description: "DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)",
+  description:
+    "DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)",
 });
 
 export const ZTemplateParams = z.object({ templateId: z.string().min(1).openapi({ example: "tpl_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4" }) });
@@ -75,7 +76,10 @@ export const ZUpdateTemplate = z
   .openapi("UpdateTemplate");
 
 export const ZListTemplatesQuery = ZPageQuery.extend({
-  status: z.enum([...TEMPLATE_STATUSES, "all"]).optional().openapi({ description: "DRAFT, ACTIVE, ARCHIVED, or all (the same as omitted)" }),
+  status: z
+    .enum([...TEMPLATE_STATUSES, "all"])
+    .optional()
+    .openapi({ description: "DRAFT, ACTIVE, ARCHIVED, or all (the same as omitted)" }),
   search: z.string().trim().max(200).optional().openapi({ description: "Case-insensitive match on the name" }),
 });
 
@@ -171,7 +175,14 @@ export const ZCreateField = z
     ...ZGeometry,
     required: z.boolean().default(true),
     label: z.string().trim().max(200).nullable().optional(),
-    mergeFieldKey: z.string().trim().min(1).max(64).nullable().optional().openapi({ description: "Pre-fills a text field from the package's merge field value" }),
+    mergeFieldKey: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({ description: "Pre-fills a text field from the package's merge field value" }),
   })
   .openapi("CreateTemplateField");
 // `required` has no default here: a PATCH without it keeps the field's value (partial() would apply the default).

@@ -12,8 +12,7 @@ const PARK = 1_000_000;
  * The caller holds the template row locked, so nobody else moves positions meanwhile.
  */
 export async function shiftRolePositions(tx: Db, templateId: string, range: { from: number; to?: number }, delta: number): Promise<void> {
-  const inRange =
-    range.to === undefined ? gte(templateRoles.position, range.from) : between(templateRoles.position, range.from, range.to);
+  const inRange = range.to === undefined ? gte(templateRoles.position, range.from) : between(templateRoles.position, range.from, range.to);
   await tx
     .update(templateRoles)
     .set({ position: sql`${templateRoles.position} + ${PARK}` })

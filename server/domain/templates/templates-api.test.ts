@@ -81,7 +81,9 @@ describe("POST and GET /api/v1/templates", () => {
     await insertDocument(t.db, org, a.id);
     await t.db.update(templates).set({ status: "ARCHIVED" }).where(eq(templates.id, c.id));
 
-    type TList = { data: { templates: { id: string; documentCount: number; roleCount: number; fieldCount: number }[]; totalCount: number; page: number; pageSize: number } };
+    type TList = {
+      data: { templates: { id: string; documentCount: number; roleCount: number; fieldCount: number }[]; totalCount: number; page: number; pageSize: number };
+    };
     const all = await callJson<TList>(list.GET, { key });
     expect(all.body.data.templates.map((x) => x.id)).toEqual([a.id, c.id, b.id]);
     expect(all.body.data.templates[0]).toMatchObject({ documentCount: 1, roleCount: 1, fieldCount: 0 });
@@ -118,9 +120,22 @@ describe("PATCH /api/v1/templates/{templateId}", () => {
       body: { name: "NDA v2", description: null, mergeFields: [{ key: "customerName", label: "Customer" }], questions: [{ key: "term", label: "Term?" }] },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: "NDA v2", mergeFields: [{ key: "customerName", label: "Customer", defaultValue: null }], questions: [{ key: "term", label: "Term?", required: true }] });
+    expect(res.body.data).toMatchObject({
+      name: "NDA v2",
+      mergeFields: [{ key: "customerName", label: "Customer", defaultValue: null }],
+      questions: [{ key: "term", label: "Term?", required: true }],
+    });
     expect(Date.parse(res.body.data.updatedAt)).toBeGreaterThan(Date.parse(tpl.updatedAt));
-    const dup = await callJson<TTemplateBody>(one.PATCH, { key, params: { templateId: tpl.id }, body: { mergeFields: [{ key: "a", label: "A" }, { key: "a", label: "B" }] } });
+    const dup = await callJson<TTemplateBody>(one.PATCH, {
+      key,
+      params: { templateId: tpl.id },
+      body: {
+        mergeFields: [
+          { key: "a", label: "A" },
+          { key: "a", label: "B" },
+        ],
+      },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.details).toHaveProperty(["mergeFields.1.key"]);
   });
@@ -128,7 +143,16 @@ describe("PATCH /api/v1/templates/{templateId}", () => {
   it("refuses to drop a merge field a field still uses (422 at mergeFields)", async () => {
     const { org, key } = await templatesOrg(t.db);
     const tpl = (await createVia(key, { name: "NDA" })).body.data;
-    await callJson(one.PATCH, { key, params: { templateId: tpl.id }, body: { mergeFields: [{ key: "customerName", label: "Customer" }, { key: "city", label: "City" }] } });
+    await callJson(one.PATCH, {
+      key,
+      params: { templateId: tpl.id },
+      body: {
+        mergeFields: [
+          { key: "customerName", label: "Customer" },
+          { key: "city", label: "City" },
+        ],
+      },
+    });
     await callJson(rolesRoute.POST, { key, params: { templateId: tpl.id }, body: { name: "Signer" } });
     const documentId = await insertDocument(t.db, org, tpl.id);
     const field = await callJson(fieldsRoute.POST, {
@@ -140,7 +164,11 @@ describe("PATCH /api/v1/templates/{templateId}", () => {
     const res = await callJson<TTemplateBody>(one.PATCH, { key, params: { templateId: tpl.id }, body: { mergeFields: [{ key: "city", label: "City" }] } });
     expect(res.status).toBe(422);
     expect(res.body.details?.mergeFields?.[0]).toContain("customerName");
-    const ok = await callJson<TTemplateBody>(one.PATCH, { key, params: { templateId: tpl.id }, body: { mergeFields: [{ key: "customerName", label: "Client" }] } });
+    const ok = await callJson<TTemplateBody>(one.PATCH, {
+      key,
+      params: { templateId: tpl.id },
+      body: { mergeFields: [{ key: "customerName", label: "Client" }] },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -189,7 +217,10 @@ describe("DELETE /api/v1/templates/{templateId}", () => {
     expect(res.body.data).toEqual({ id: tpl.id, deleted: true });
     expect((await callJson(one.GET, { key, params: { templateId: tpl.id } })).status).toBe(404);
     expect((await callJson(one.DELETE, { key, params: { templateId: tpl.id } })).status).toBe(404);
-    const [audit] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, tpl.id), eq(auditEvents.action, "template.deleted")));
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, tpl.id), eq(auditEvents.action, "template.deleted")));
     expect(audit).toBeDefined();
   });
 });

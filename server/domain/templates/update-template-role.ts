@@ -34,9 +34,7 @@ export async function updateTemplateRole(db: Db, actor: TActor, templateId: stri
       else await shiftRolePositions(tx, template.id, { from: input.order, to: roleIndex - 1 }, 1);
       changes.position = input.order;
     }
-    const [row] = Object.keys(changes).length
-      ? await tx.update(templateRoles).set(changes).where(eq(templateRoles.id, role.id)).returning()
-      : [role];
+    const [row] = Object.keys(changes).length ? await tx.update(templateRoles).set(changes).where(eq(templateRoles.id, role.id)).returning() : [role];
     return {
       result: toRoleView(row!),
       action: "template.role_updated",

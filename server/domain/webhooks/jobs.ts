@@ -26,7 +26,12 @@ export type TIdBatch = TDueItem & { ids: string[] };
  * Locks up to BATCH rows of `table` that `where` selects, skipping those another transaction holds (they wait
  * for the next batch) and those the runner asked to skip.
  */
-async function lockBatch(tx: Db, table: typeof webhookDeliveries | typeof webhookEvents, where: SQL | undefined, skip: readonly string[]): Promise<TIdBatch | undefined> {
+async function lockBatch(
+  tx: Db,
+  table: typeof webhookDeliveries | typeof webhookEvents,
+  where: SQL | undefined,
+  skip: readonly string[],
+): Promise<TIdBatch | undefined> {
   const rows = await tx
     .select({ id: table.id })
     .from(table)
@@ -40,7 +45,13 @@ const idArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
 /** `retentionDays` overrides WEBHOOK_RETENTION_DAYS (tests); read when a job looks, not when it is declared. */
 export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
   const cutoff = (at: Date) => new Date(at.getTime() - (opts.retentionDays ?? env().WEBHOOK_RETENTION_DAYS) * DAY);
-  const orphanEvents = (db: Db) => notExists(db.select({ one: sql`1` }).from(webhookDeliveries).where(sql`${webhookDeliveries.eventId} = ${webhookEvents.id}`));
+  const orphanEvents = (db: Db) =>
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(webhookDeliveries)
+        .where(sql`${webhookDeliveries.eventId} = ${webhookEvents.id}`),
+    );
 
   return {
     dropPaused: defineJob<TDueItem>({

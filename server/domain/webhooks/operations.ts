@@ -123,7 +123,6 @@ export const rotateWebhookSecret = defineOperation({
   errors: [404],
 });
 
-
 export const sendWebhookTestEvent = defineOperation({
   ...common,
   operationId: "sendWebhookTestEvent",

@@ -53,7 +53,6 @@ export const ZWebhookDelivery = z
   })
   .openapi("WebhookDelivery");
 
-
 export const ZEndpointParams = z.object({
   endpointId: z.string().min(1).openapi({ description: "The endpoint's id, as `id` in its answers", example: "whep_0abc" }),
 });
@@ -80,11 +79,9 @@ const ZDescription = z
   .nullable();
 
 /** One body for both doors: `events` omitted means every event (the app always sends its choice). */
-export const ZCreateWebhook = z
-  .object({ url: ZUrl, events: ZEvents.optional(), description: ZDescription.optional() })
-  .openapi("CreateWebhook", {
-    example: { url: "https://hooks.example.com/foliosign", events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"], description: "CRM sync" },
-  });
+export const ZCreateWebhook = z.object({ url: ZUrl, events: ZEvents.optional(), description: ZDescription.optional() }).openapi("CreateWebhook", {
+  example: { url: "https://hooks.example.com/foliosign", events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"], description: "CRM sync" },
+});
 export const ZUpdateWebhook = z
   .object({ url: ZUrl.optional(), events: ZEvents.optional(), description: ZDescription.optional(), enabled: z.boolean().optional() })
   .openapi("UpdateWebhook", { example: { enabled: true } });
@@ -98,7 +95,9 @@ export const ZDeletedWebhook = z.object({ id: z.string(), deleted: z.literal(tru
 
 // ——— The app's dashboards (internal operations) ———
 
-const ZDeliveryCounts = z.object(Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof DELIVERY_STATUSES)[number], z.ZodNumber>);
+const ZDeliveryCounts = z.object(
+  Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof DELIVERY_STATUSES)[number], z.ZodNumber>,
+);
 const ZWorkspaceRef = z.object({ id: z.string(), name: z.string() });
 
 export const ZEndpointHealth = z.object({
@@ -240,7 +239,9 @@ export const ZEndpointChart = z.object({
 });
 
 export const ZTestEventBody = z
-  .object({ event: z.enum(EVENT_NAMES, valueError("Choose one of the fifteen events")).openapi({ description: "The event to sample", example: "PACKAGE_SENT" }) })
+  .object({
+    event: z.enum(EVENT_NAMES, valueError("Choose one of the fifteen events")).openapi({ description: "The event to sample", example: "PACKAGE_SENT" }),
+  })
   .openapi("SendWebhookTestEvent", { example: { event: "PACKAGE_SENT" } });
 /**
  * The payload schemas, named once; the test operation's answer references every one of them (a union on

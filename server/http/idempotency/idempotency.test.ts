@@ -227,7 +227,9 @@ describe("Idempotency-Key on POST /api/v1", () => {
     const t0 = new Date("2030-01-01T00:00:00Z");
     setClock(() => t0);
     // What a process that died inside the handler leaves behind: a reservation with no answer.
-    await t.db.insert(idempotencyKeys).values({ id: "idem_dead", apiKeyId: key.id, key: "dead", requestHash: "h", expiresAt: new Date(t0.getTime() + IDEMPOTENCY_LEASE_MS) });
+    await t.db
+      .insert(idempotencyKeys)
+      .values({ id: "idem_dead", apiKeyId: key.id, key: "dead", requestHash: "h", expiresAt: new Date(t0.getTime() + IDEMPOTENCY_LEASE_MS) });
     expect((await post(createWebhook, key.value, "dead", { body: HOOK })).status).toBe(422); // other hash
     setClock(() => new Date(t0.getTime() + IDEMPOTENCY_LEASE_MS));
     const taken = await post(createWebhook, key.value, "dead", { body: HOOK });
@@ -313,7 +315,10 @@ describe("Idempotency-Key on POST /api/v1", () => {
       const [row] = await t.db.select({ n: count() }).from(webhookEndpoints);
       expect(row!.n).toBe(round + 1);
     }
-    const stored = await t.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.apiKeyId, key.id)));
+    const stored = await t.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiKeyId, key.id)));
     expect(stored).toHaveLength(5);
     expect(stored.every((r) => r.responseStatus === 201)).toBe(true);
   });

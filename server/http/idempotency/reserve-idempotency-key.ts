@@ -22,8 +22,7 @@ export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
 export type TIdempotencyRequest = { apiKeyId: string; key: string; requestHash: string };
 export type TIdempotencyReservation = { id: string; reservedAt: Date };
 export type TIdempotencyClaim =
-  | { reservation: TIdempotencyReservation; replay?: undefined }
-  | { reservation?: undefined; replay: { status: number; body: string } };
+  { reservation: TIdempotencyReservation; replay?: undefined } | { reservation?: undefined; replay: { status: number; body: string } };
 
 /**
  * A reservation (run the handler, then settle it), a stored answer to replay, or a thrown 422 (the key was

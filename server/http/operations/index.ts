@@ -16,11 +16,21 @@ import * as signingGroups from "@/server/domain/signing-groups/operations";
 import * as templates from "@/server/domain/templates/operations";
 import * as webhooks from "@/server/domain/webhooks/operations";
 
-const isOperation = (v: unknown): v is TOperation =>
-  typeof v === "object" && v !== null && "operationId" in v && "path" in v && "method" in v;
+const isOperation = (v: unknown): v is TOperation => typeof v === "object" && v !== null && "operationId" in v && "path" in v && "method" in v;
 
-export const allOperations: TOperation[] = [customFields, documents, keys, library, mail, organisation, packages, sealing, signing, signingGroups, templates, webhooks].flatMap((mod) =>
-  Object.values(mod as Record<string, unknown>).filter(isOperation),
-);
+export const allOperations: TOperation[] = [
+  customFields,
+  documents,
+  keys,
+  library,
+  mail,
+  organisation,
+  packages,
+  sealing,
+  signing,
+  signingGroups,
+  templates,
+  webhooks,
+].flatMap((mod) => Object.values(mod as Record<string, unknown>).filter(isOperation));
 
 export const publicOperations: TOperation[] = allOperations.filter((op) => !op.internal);

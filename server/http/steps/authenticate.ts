@@ -18,11 +18,7 @@ export function bearerToken(req: Request): string {
   return token;
 }
 
-export async function authenticate(
-  db: Db,
-  req: Request,
-  base: Pick<TActor, "requestId" | "clientAddress">,
-): Promise<TKeyActor> {
+export async function authenticate(db: Db, req: Request, base: Pick<TActor, "requestId" | "clientAddress">): Promise<TKeyActor> {
   const found = await loadKeyActor(db, bearerToken(req), base);
   if (!found) throw errors.unauthorized();
   return found;

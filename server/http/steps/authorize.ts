@@ -13,9 +13,7 @@ function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (!ipaddr.isValid(value)) return null;
   const addr = ipaddr.parse(value);
   // An IPv4 client seen through an IPv6 socket arrives as ::ffff:a.b.c.d.
-  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()
-    ? (addr as ipaddr.IPv6).toIPv4Address()
-    : addr;
+  return addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
 
 /** Whether one allowlist entry (an address or a CIDR range) covers an already parsed client address. */

@@ -45,8 +45,7 @@ function bagOf(s: TSchema): TBag {
     else if (c.check === "length_equals") {
       lower("minimum", num("length"));
       upper("maximum", num("length"));
-    }
-    else if (c.check === "number_format") bag.format = c.format as string;
+    } else if (c.check === "number_format") bag.format = c.format as string;
     else if (c.check === "string_format") {
       bag.format = c.format as string;
       if (c.pattern instanceof RegExp) (bag.patterns ??= new Set()).add(c.pattern);
@@ -222,7 +221,11 @@ export function mutationsOf(schema: TSchema, valid: unknown, root: string): TMut
       if (d.type === "enum" || d.type === "literal") push("not an option", "not-an-option");
       if (d.type === "array" && Array.isArray(value)) {
         if (bag.minimum !== undefined && bag.minimum > 0) push("too small", value.slice(0, bag.minimum - 1));
-        if (bag.maximum !== undefined) push("too big", Array.from({ length: bag.maximum + 1 }, (_, i) => exampleOf(d.element as TSchema, i + 1)));
+        if (bag.maximum !== undefined)
+          push(
+            "too big",
+            Array.from({ length: bag.maximum + 1 }, (_, i) => exampleOf(d.element as TSchema, i + 1)),
+          );
         if (value.length > 0) walk(d.element as TSchema, value[0], [...path, 0]);
       }
       if (d.type === "record" && value && typeof value === "object") {
@@ -242,7 +245,13 @@ export function mutationsOf(schema: TSchema, valid: unknown, root: string): TMut
               .flatMap((form) => Object.entries(shapeOf(form)))
               .filter(([other, schema]) => isRequired(schema) && !rest.includes(other))
               .map(([other]) => [...path, other].join("."));
-            pushAt(childPath, "missing", mutated, checkedSides(child).some((side) => def(side).coerce === true), others);
+            pushAt(
+              childPath,
+              "missing",
+              mutated,
+              checkedSides(child).some((side) => def(side).coerce === true),
+              others,
+            );
           }
           if (Object.hasOwn(value, k)) walk(child, (value as Record<string, unknown>)[k], childPath);
         }

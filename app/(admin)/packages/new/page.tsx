@@ -10,7 +10,10 @@ export default async function NewPackagePage() {
   const actor = await requireSessionActor();
   return (
     <>
-      <PageHeader title="New package from template" description="Choose an active template, name a recipient for each of its roles, then send, schedule or keep a draft." />
+      <PageHeader
+        title="New package from template"
+        description="Choose an active template, name a recipient for each of its roles, then send, schedule or keep a draft."
+      />
       <NewPackageForm canSend={actor.role.permissions.canSendPackages} />
     </>
   );

@@ -13,8 +13,8 @@ export default async function ApiKeysPage() {
         title="API keys"
         description={
           <>
-            Keys let your servers call the Foliosign API (<code className="font-mono text-xs">Authorization: Bearer fsk_…</code>). A key&apos;s
-            value is shown once, when it is created; only its first characters are kept for display.
+            Keys let your servers call the Foliosign API (<code className="font-mono text-xs">Authorization: Bearer fsk_…</code>). A key&apos;s value is shown
+            once, when it is created; only its first characters are kept for display.
           </>
         }
       />

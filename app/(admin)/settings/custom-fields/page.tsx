@@ -12,7 +12,10 @@ export default async function CustomFieldsPage() {
   const templates = await listTemplateChoices(await getDb(), actor);
   return (
     <>
-      <PageHeader title="Custom fields" description="Definitions of this workspace. Only active ones are listed by the API and accepted in a package's metadata." />
+      <PageHeader
+        title="Custom fields"
+        description="Definitions of this workspace. Only active ones are listed by the API and accepted in a package's metadata."
+      />
       <CustomFieldsPanel canManage={actor.role.templateAccess === "CREATE"} templates={templates} />
     </>
   );

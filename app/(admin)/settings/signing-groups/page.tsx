@@ -9,7 +9,10 @@ export default async function SigningGroupsPage() {
   const actor = await requireSessionActor();
   return (
     <>
-      <PageHeader title="Signing groups" description="Named lists of people of this workspace. Any one of them may sign for a template role that names the group." />
+      <PageHeader
+        title="Signing groups"
+        description="Named lists of people of this workspace. Any one of them may sign for a template role that names the group."
+      />
       <SigningGroupsPanel canManage={actor.role.templateAccess === "CREATE"} />
     </>
   );

@@ -56,7 +56,10 @@ describe("/api/app/api-keys", () => {
   it("answers 422 with details by field for a bad body", async () => {
     const org = await createTestOrg(t.db);
     as(ownerActor(org));
-    const res = await create(request("POST", { name: "", roleId: org.roleIds.admin, workspaceId: org.workspaceId, expiresOn: "31/12/2030", timeZone: "Europe/Paris" }), noParams);
+    const res = await create(
+      request("POST", { name: "", roleId: org.roleIds.admin, workspaceId: org.workspaceId, expiresOn: "31/12/2030", timeZone: "Europe/Paris" }),
+      noParams,
+    );
     expect(res.status).toBe(422);
     const body = (await res.json()) as { details: Record<string, string[]> };
     expect(Object.keys(body.details).sort()).toEqual(["expiresOn", "name"]);

@@ -13,8 +13,7 @@ import { GET as me } from "./route";
 const t = useTestDb();
 afterEach(() => setSessionLookup(undefined));
 
-const get = (cookie?: string) =>
-  me(new Request("http://localhost:3000/api/app/me", { headers: cookie ? { cookie } : {} }), { params: Promise.resolve({}) });
+const get = (cookie?: string) => me(new Request("http://localhost:3000/api/app/me", { headers: cookie ? { cookie } : {} }), { params: Promise.resolve({}) });
 
 describe("GET /api/app/me", () => {
   it("answers the owner, the organisation, the current workspace and the effective role", async () => {

@@ -28,8 +28,5 @@ export function manyPagesPdf(count: number): Buffer {
 }
 
 /** Damaged PDFs on which the parser throws: an xref chain that points at itself, and 200,000 nested arrays. */
-export const LOOPING_XREF_PDF = Buffer.from(
-  "%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Size 1 /Prev 9 >>\nstartxref\n9\n%%EOF\n",
-  "latin1",
-);
+export const LOOPING_XREF_PDF = Buffer.from("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Size 1 /Prev 9 >>\nstartxref\n9\n%%EOF\n", "latin1");
 export const DEEPLY_NESTED_PDF = Buffer.from(`%PDF-1.4\n1 0 obj ${"[".repeat(200_000)} endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);

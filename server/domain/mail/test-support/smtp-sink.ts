@@ -10,13 +10,14 @@ export type TReceivedMail = { from: string; to: string[]; subject: string; raw: 
 
 /** `=?UTF-8?Q?…?=` / `=?UTF-8?B?…?=` encoded words, as nodemailer writes non-ASCII subjects. */
 function decodeWords(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, "?==?")
-    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
-      enc.toLowerCase() === "b"
-        ? Buffer.from(data, "base64").toString("utf8")
-        : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
-    );
+  return value.replace(/\?=\s+=\?/g, "?==?").replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
+    enc.toLowerCase() === "b"
+      ? Buffer.from(data, "base64").toString("utf8")
+      : Buffer.from(
+          data.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+          "latin1",
+        ).toString("utf8"),
+  );
 }
 
 function decodePart(headers: string, body: string): string {
@@ -38,7 +39,10 @@ function parse(raw: string): Pick<TReceivedMail, "subject" | "text" | "html"> {
     const split = part.search(/\r?\n\r?\n/);
     if (split < 0) continue;
     const headers = part.slice(0, split);
-    const body = part.slice(split).replace(/^\r?\n\r?\n/, "").replace(/\r?\n--[^\r\n]*--\s*$/, "");
+    const body = part
+      .slice(split)
+      .replace(/^\r?\n\r?\n/, "")
+      .replace(/\r?\n--[^\r\n]*--\s*$/, "");
     if (/content-type:\s*text\/plain/i.test(headers)) text = decodePart(headers, body).replace(/\r\n/g, "\n");
     else if (/content-type:\s*text\/html/i.test(headers)) html = decodePart(headers, body);
   }

@@ -7,7 +7,12 @@ import { newId } from "@/server/lib/ids";
 export async function createActiveTemplate(
   db: Db,
   org: { organisationId: string; workspaceId: string },
-  opts: { roles?: string[]; questions?: { key: string; label: string; required: boolean }[]; status?: "ACTIVE" | "DRAFT"; documentState?: "UPLOADED" | "AWAITING_UPLOAD" } = {},
+  opts: {
+    roles?: string[];
+    questions?: { key: string; label: string; required: boolean }[];
+    status?: "ACTIVE" | "DRAFT";
+    documentState?: "UPLOADED" | "AWAITING_UPLOAD";
+  } = {},
 ) {
   const id = newId("tpl");
   await db.insert(templates).values({
@@ -38,10 +43,28 @@ export async function createActiveTemplate(
     const roleId = newId("trl");
     roleIds.push(roleId);
     await db.insert(templateRoles).values({ id: roleId, templateId: id, position, name });
-    await db.insert(templateFields).values({ id: newId("tfl"), templateId: id, documentId: docId, roleId, type: "signature", page: 1, x: 10, y: 10, width: 100, height: 30 });
+    await db
+      .insert(templateFields)
+      .values({ id: newId("tfl"), templateId: id, documentId: docId, roleId, type: "signature", page: 1, x: 10, y: 10, width: 100, height: 30 });
   }
-  await db.insert(templateFields).values({ id: newId("tfl"), templateId: id, documentId: docId, roleId: roleIds[0]!, type: "text", page: 1, x: 10, y: 60, width: 100, height: 20, required: false, mergeFieldKey: "customerName" });
-  await db.insert(customFieldDefinitions).values({ id: newId("cfd"), organisationId: org.organisationId, workspaceId: org.workspaceId, key: "contract", label: "Contract" }).onConflictDoNothing();
+  await db.insert(templateFields).values({
+    id: newId("tfl"),
+    templateId: id,
+    documentId: docId,
+    roleId: roleIds[0]!,
+    type: "text",
+    page: 1,
+    x: 10,
+    y: 60,
+    width: 100,
+    height: 20,
+    required: false,
+    mergeFieldKey: "customerName",
+  });
+  await db
+    .insert(customFieldDefinitions)
+    .values({ id: newId("cfd"), organisationId: org.organisationId, workspaceId: org.workspaceId, key: "contract", label: "Contract" })
+    .onConflictDoNothing();
   return { templateId: id, documentId: docId };
 }
 

@@ -68,7 +68,14 @@ describe("a worker lost mid-attempt", () => {
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
 
     const late = await recordAttemptOutcome(t.db, ninth!, {
-      ok: true, status: 200, body: "late", error: null, durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock,
+      ok: true,
+      status: 200,
+      body: "late",
+      error: null,
+      durationMs: 1,
+      remoteAddress: "93.184.216.34",
+      retryAfterMs: null,
+      startedAt: clock,
     });
     expect(late).toEqual({ kind: "stale" });
     expect((await deliveryRow(t.db, id!)).status).toBe("EXHAUSTED");
@@ -76,7 +83,12 @@ describe("a worker lost mid-attempt", () => {
     const logged = await t.db.select().from(webhookAttempts);
     expect(logged).toEqual([
       expect.objectContaining({
-        deliveryId: id, attemptNumber: 9, error: LOST_ATTEMPT_ERROR, responseStatus: null, durationMs: null, responseBody: null,
+        deliveryId: id,
+        attemptNumber: 9,
+        error: LOST_ATTEMPT_ERROR,
+        responseStatus: null,
+        durationMs: null,
+        responseBody: null,
         startedAt: new Date("2030-01-01T00:00:00.000Z"),
       }),
     ]);
@@ -128,7 +140,12 @@ describe("fairness across endpoints", () => {
 
     // A batch with room for A's cap and B's three: B's are in it although A alone has 60 older ones.
     const claims = await claimDeliveries(t.db, { limit: CAP + 3 });
-    expect(claims.filter((c) => c.endpointId === b.id).map((c) => c.id).sort()).toEqual([...bIds].sort());
+    expect(
+      claims
+        .filter((c) => c.endpointId === b.id)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...bIds].sort());
     expect(claims.filter((c) => c.endpointId === a.id)).toHaveLength(CAP);
     // Handed out oldest first: A's (older) before B's.
     expect(claims.map((c) => c.endpointId)).toEqual([...Array<string>(CAP).fill(a.id), b.id, b.id, b.id]);

@@ -21,7 +21,6 @@ import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoi
 const t = useTestDb();
 const rx = useLocalReceiver(answer(500));
 
-
 describe("a claim made just before a pause", () => {
   it("is dropped unsent: EXHAUSTED 'endpoint paused', no failure counted, no attempt logged", async () => {
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);

@@ -43,7 +43,11 @@ describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", ()
 
     const a = await spawnWorker(url, "A");
     await a.logged((l) => l.msg === "worker started");
-    const [id] = (await withEvents(t.db, (tx) => recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() }))).deliveryIds;
+    const [id] = (
+      await withEvents(t.db, (tx) =>
+        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent() }),
+      )
+    ).deliveryIds;
     await rx.waitFor(1);
     const claimedByA = await deliveryRow(t.db, id!);
     expect(claimedByA).toMatchObject({ status: "PENDING", attempts: 1 });
@@ -83,7 +87,10 @@ describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", ()
     expect(await deliveryRow(t.db, id!)).toEqual(done);
     // Attempt 1 (A's, lost) is logged as such when B takes the delivery over; attempt 2 is B's answer.
     const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!)).orderBy(webhookAttempts.attemptNumber);
-    expect(logged.map((x) => [x.attemptNumber, x.error === LOST_ATTEMPT_ERROR, x.responseStatus])).toEqual([[1, true, null], [2, false, 200]]);
+    expect(logged.map((x) => [x.attemptNumber, x.error === LOST_ATTEMPT_ERROR, x.responseStatus])).toEqual([
+      [1, true, null],
+      [2, false, 200],
+    ]);
 
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);

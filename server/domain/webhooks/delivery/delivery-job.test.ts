@@ -17,7 +17,6 @@ import { withEvents } from "@/server/domain/transaction";
 const t = useTestDb();
 const rx = useLocalReceiver();
 
-
 describe("the webhook delivery job", () => {
   it("keeps claiming as attempts finish, without waiting for the poll", async () => {
     const { actor } = await setupEndpoint(t.db, rx.url);

@@ -268,14 +268,24 @@ describe("claims", () => {
 
     expect(await performDelivery(t.db, second!, deps)).toMatchObject({ kind: "recorded", status: "DELIVERED" });
     const late = await recordAttemptOutcome(t.db, first!, {
-      ok: false, status: 500, body: "late", error: "HTTP 500", durationMs: 1, remoteAddress: "127.0.0.1", retryAfterMs: null, startedAt: clock,
+      ok: false,
+      status: 500,
+      body: "late",
+      error: "HTTP 500",
+      durationMs: 1,
+      remoteAddress: "127.0.0.1",
+      retryAfterMs: null,
+      startedAt: clock,
     });
     expect(late).toEqual({ kind: "stale" });
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "DELIVERED", attempts: 2, lastResponseStatus: 200 });
     // The log: the lost first attempt (logged when the delivery was taken over) and the delivered second — the
     // stale worker's late 500 wrote nothing, and counted nothing against the endpoint.
     const logged = await t.db.select().from(webhookAttempts).orderBy(webhookAttempts.attemptNumber);
-    expect(logged.map((a) => [a.attemptNumber, a.responseStatus, a.error])).toEqual([[1, null, LOST_ATTEMPT_ERROR], [2, 200, null]]);
+    expect(logged.map((a) => [a.attemptNumber, a.responseStatus, a.error])).toEqual([
+      [1, null, LOST_ATTEMPT_ERROR],
+      [2, 200, null],
+    ]);
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
   });
 

@@ -17,8 +17,26 @@ import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/ser
 
 const t = useTestDb();
 const at = new Date("2030-06-01T00:00:00.000Z");
-const ok = (): TAttemptResult => ({ ok: true, status: 204, body: "", error: null, durationMs: 3, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: at });
-const fail = (): TAttemptResult => ({ ok: false, status: 500, body: "boom", error: "HTTP 500", durationMs: 4, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: at });
+const ok = (): TAttemptResult => ({
+  ok: true,
+  status: 204,
+  body: "",
+  error: null,
+  durationMs: 3,
+  remoteAddress: "93.184.216.34",
+  retryAfterMs: null,
+  startedAt: at,
+});
+const fail = (): TAttemptResult => ({
+  ok: false,
+  status: 500,
+  body: "boom",
+  error: "HTTP 500",
+  durationMs: 4,
+  remoteAddress: "93.184.216.34",
+  retryAfterMs: null,
+  startedAt: at,
+});
 
 async function claimed(n: number): Promise<TClaim[]> {
   setClock(() => at);
@@ -31,7 +49,12 @@ describe("group commit of outcomes", () => {
   it("writes a mixed batch as the single-row path would", async () => {
     const claims = await claimed(4);
     const writer = createOutcomeWriter(t.db, { random: () => 0 });
-    const outcomes = await Promise.all([writer.record(claims[0]!, ok()), writer.record(claims[1]!, fail()), writer.record(claims[2]!, ok()), writer.record(claims[3]!, fail())]);
+    const outcomes = await Promise.all([
+      writer.record(claims[0]!, ok()),
+      writer.record(claims[1]!, fail()),
+      writer.record(claims[2]!, ok()),
+      writer.record(claims[3]!, fail()),
+    ]);
     expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "FAILED", "DELIVERED", "FAILED"]);
     expect(await deliveryRow(t.db, claims[0]!.id)).toMatchObject({ status: "DELIVERED", claimToken: null, lastResponseStatus: 204, completedAt: at });
     const failed = await deliveryRow(t.db, claims[1]!.id);
@@ -48,7 +71,10 @@ describe("group commit of outcomes", () => {
     const claims = await claimed(3);
     // Another worker took the second delivery over: its token changed.
     await t.db.update(webhookDeliveries).set({ claimToken: "someone-else", attempts: 2 }).where(eq(webhookDeliveries.id, claims[1]!.id));
-    const outcomes = await recordDeliveredOutcomes(t.db, claims.map((claim) => ({ claim, result: ok() })));
+    const outcomes = await recordDeliveredOutcomes(
+      t.db,
+      claims.map((claim) => ({ claim, result: ok() })),
+    );
     expect(outcomes.map((o) => o.kind)).toEqual(["recorded", "stale", "recorded"]);
     expect(await deliveryRow(t.db, claims[1]!.id)).toMatchObject({ status: "PENDING", claimToken: "someone-else", attempts: 2 });
     expect(await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, claims[1]!.id))).toEqual([]);

@@ -100,7 +100,11 @@ function readAtMost(body: Readable, limit: number): Promise<Buffer> {
     let size = 0;
     const finish = () => {
       // Destroying an unfinished body makes undici emit an abort error: swallowed, the answer is complete here.
-      body.off("data", onData).off("end", finish).off("error", onError).on("error", () => {});
+      body
+        .off("data", onData)
+        .off("end", finish)
+        .off("error", onError)
+        .on("error", () => {});
       if (!body.destroyed) body.destroy();
       resolve(Buffer.concat(chunks, size).subarray(0, limit));
     };

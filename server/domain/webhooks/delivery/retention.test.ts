@@ -44,7 +44,10 @@ describe("retention", () => {
     const [held] = (await raisePackageSent(t.db, actor, "a")).deliveryIds;
     const [orphan] = (await raisePackageSent(t.db, actor, "b")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpoint.id));
-    await t.db.update(webhookDeliveries).set({ claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) }).where(eq(webhookDeliveries.id, held!));
+    await t.db
+      .update(webhookDeliveries)
+      .set({ claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) })
+      .where(eq(webhookDeliveries.id, held!));
     const claimedAt = new Date(at.getTime() - 30_001);
     await t.db
       .update(webhookDeliveries)
@@ -56,7 +59,9 @@ describe("retention", () => {
     expect(await deliveryRow(t.db, held!)).toMatchObject({ status: "PENDING", claimToken: "alive" });
     // The orphan's attempt (counted at its claim, its worker lost) is in the log; the held one's is not yet.
     const logged = await t.db.select().from(webhookAttempts);
-    expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 1, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR, responseStatus: null })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ deliveryId: orphan, attemptNumber: 1, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR, responseStatus: null }),
+    ]);
   });
 
   it("a pause logs the lost attempt of a delivery whose worker's lease had expired, as it drops it", async () => {

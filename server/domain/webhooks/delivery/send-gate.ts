@@ -24,7 +24,10 @@ export function createSendGate(db: Db, opts: { maxBatch?: number } = {}): TSendG
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(maxBatch);
         try {
-          const verdicts = await confirmClaims(db, batch.map((p) => p.claim));
+          const verdicts = await confirmClaims(
+            db,
+            batch.map((p) => p.claim),
+          );
           batch.forEach((p, i) => p.resolve(verdicts[i]!));
         } catch (err) {
           for (const p of batch) p.reject(err);

@@ -13,7 +13,11 @@ import { generateWebhookSecret } from "@/server/domain/webhooks/endpoints/genera
 const body = JSON.stringify({ event: "PACKAGE_SENT", timestamp: "2030-01-01T00:00:00.000Z", data: { packageTitle: "Ünïcode ✓" } });
 
 function independentlyVerifies(header: string, secret: string, timestamp: string, raw: string): boolean {
-  const expected = Buffer.from(createHmac("sha256", secret).update(timestamp + "." + raw).digest("hex"));
+  const expected = Buffer.from(
+    createHmac("sha256", secret)
+      .update(timestamp + "." + raw)
+      .digest("hex"),
+  );
   return header
     .split(",")
     .map((entry) => entry.trim())

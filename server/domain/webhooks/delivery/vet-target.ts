@@ -13,9 +13,7 @@ import { resolveHost } from "./resolver";
 
 export type TVetRefusal = "invalid_url" | "private_address" | "unresolvable";
 
-export type TVetResult =
-  | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: TVetRefusal; message: string };
+export type TVetResult = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; reason: TVetRefusal; message: string };
 
 export type TVetOptions = {
   /** Development switch WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private/loopback targets are allowed. */

@@ -193,7 +193,8 @@ describe("audit", () => {
     expect(rows.map((r) => r.action).sort()).toEqual(
       ["webhook.endpoint_created", "webhook.endpoint_deleted", "webhook.endpoint_updated", "webhook.secret_rotated"].sort(),
     );
-    for (const r of rows) expect(r).toMatchObject({ organisationId: org.organisationId, workspaceId: org.workspaceId, actorUserId: org.userId, apiKeyId: key.id });
+    for (const r of rows)
+      expect(r).toMatchObject({ organisationId: org.organisationId, workspaceId: org.workspaceId, actorUserId: org.userId, apiKeyId: key.id });
     expect(rows.find((r) => r.action === "webhook.endpoint_updated")!.data).toEqual({ description: "CRM", enabled: false });
     const everything = JSON.stringify(rows);
     expect(everything).not.toContain(created.body.data.secret as string);
@@ -266,7 +267,9 @@ describe("gates and tenancy", () => {
 
 describe("OpenAPI", () => {
   it("publishes WebhookPayload_<EVENT> for all fifteen events", () => {
-    const doc = buildOpenApiDocument() as { components: { schemas: Record<string, { properties: Record<string, { properties?: Record<string, { nullable?: boolean }> }> }> } };
+    const doc = buildOpenApiDocument() as {
+      components: { schemas: Record<string, { properties: Record<string, { properties?: Record<string, { nullable?: boolean }> }> }> };
+    };
     for (const event of EVENT_NAMES) expect(doc.components.schemas).toHaveProperty(`WebhookPayload_${event}`);
     const sessionSent = doc.components.schemas.WebhookPayload_SESSION_SENT!;
     expect(Object.keys(sessionSent.properties)).toEqual(["event", "timestamp", "sequence", "data", "test"]);

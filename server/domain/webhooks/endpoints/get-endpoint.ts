@@ -8,17 +8,10 @@ import { toDeliveryView, toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
 
 /** One endpoint with its delivery log: newest first, paged, optionally one status; `deliveryCount` counts the filter. */
-export async function getEndpoint(
-  db: Db,
-  actor: TActor,
-  input: TEndpointRef & TPageQuery & { status?: TDeliveryStatus },
-) {
+export async function getEndpoint(db: Db, actor: TActor, input: TEndpointRef & TPageQuery & { status?: TDeliveryStatus }) {
   const endpoint = await findEndpoint(db, actor, input.endpointId);
   const { limit, offset } = pageWindow(input);
-  const where = and(
-    eq(webhookDeliveries.endpointId, endpoint.id),
-    input.status ? eq(webhookDeliveries.status, input.status) : undefined,
-  );
+  const where = and(eq(webhookDeliveries.endpointId, endpoint.id), input.status ? eq(webhookDeliveries.status, input.status) : undefined);
   const [rows, [total]] = await Promise.all([
     db
       .select({ delivery: webhookDeliveries, test: webhookEvents.test })

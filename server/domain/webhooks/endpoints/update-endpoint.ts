@@ -55,4 +55,3 @@ export async function updateEndpoint(db: Db, actor: TActor, input: TUpdateEndpoi
     return toEndpointView(row!);
   });
 }
-

@@ -17,23 +17,14 @@ export const PACKAGE_EVENTS = [
   "PACKAGE_DELETED",
 ] as const;
 
-export const SESSION_EVENTS = [
-  "SESSION_SENT",
-  "SESSION_OPENED",
-  "SESSION_COMPLETED",
-  "SESSION_DECLINED",
-  "SESSION_REMINDED",
-  "SESSION_CANCELLED",
-] as const;
+export const SESSION_EVENTS = ["SESSION_SENT", "SESSION_OPENED", "SESSION_COMPLETED", "SESSION_DECLINED", "SESSION_REMINDED", "SESSION_CANCELLED"] as const;
 
 export const EVENT_NAMES = [...PACKAGE_EVENTS, ...SESSION_EVENTS] as const;
 export type TEventName = (typeof EVENT_NAMES)[number];
 export const ZEventName = z.enum(EVENT_NAMES).openapi("WebhookEventName");
 
 const ZIsoTime = z.iso.datetime({ offset: false }).openapi({ description: "ISO 8601 UTC", example: "2030-01-01T12:00:00.000Z" });
-const ZMetadata = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: "Package custom field values keyed by field key; `{}` when none" });
+const ZMetadata = z.record(z.string(), z.unknown()).openapi({ description: "Package custom field values keyed by field key; `{}` when none" });
 const ZActor = z.string().openapi({ description: "A member's email address, or `the service`" });
 
 const packageBase = { packageId: z.string(), packageTitle: z.string(), metadata: ZMetadata };

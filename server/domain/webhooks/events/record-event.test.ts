@@ -72,9 +72,7 @@ describe("recordEvent", () => {
     const { actor } = await setupEndpoint(t.db, URL_A);
     const bad = { ...packageSent(), signerCount: "two" } as unknown as ReturnType<typeof packageSent>;
     await expect(
-      t.db.transaction((tx) =>
-        recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: bad }),
-      ),
+      t.db.transaction((tx) => recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: bad })),
     ).rejects.toThrow();
     expect(await counts()).toEqual({ events: 0, deliveries: 0 });
   });

@@ -69,9 +69,6 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
         from webhook_endpoints e where ${target}
         returning id`;
   // Sent together (pipelined on the transaction's connection), run in order: the event, then its deliveries.
-  const [, rows] = await Promise.all([
-    queryPrepared(tx, insertEvent, PREPARED),
-    queryPrepared<{ id: string }>(tx, insertDeliveries, PREPARED),
-  ]);
+  const [, rows] = await Promise.all([queryPrepared(tx, insertEvent, PREPARED), queryPrepared<{ id: string }>(tx, insertDeliveries, PREPARED)]);
   return { eventId, sequence, deliveryIds: rows.map((r) => r.id) };
 }

@@ -34,17 +34,38 @@ describe("the sequence field", () => {
     const packagesOnly = await createEndpoint(t.db, actor, { url: URL_A, events: ["PACKAGE_SENT", "PACKAGE_COMPLETED"] });
     const raise = (fn: Parameters<typeof t.db.transaction>[0]) => t.db.transaction(fn);
     const base = { organisationId: actor.organisation.id, workspaceId: actor.workspace.id };
-    const session = { packageId: "pkg_a", sessionId: "ses_1", recipientName: null, recipientEmail: "r@example.com", packageTitle: "Lease renewal", metadata: {} };
+    const session = {
+      packageId: "pkg_a",
+      sessionId: "ses_1",
+      recipientName: null,
+      recipientEmail: "r@example.com",
+      packageTitle: "Lease renewal",
+      metadata: {},
+    };
     await raise((tx) => recordEvent(tx, { ...base, event: "PACKAGE_SENT", data: packageSent("pkg_a") }));
     await raise((tx) => recordEvent(tx, { ...base, event: "SESSION_SENT", data: session }));
     await raise((tx) => recordEvent(tx, { ...base, event: "PACKAGE_SENT", data: packageSent("pkg_b") }));
     await raise((tx) => recordEvent(tx, { ...base, event: "SESSION_COMPLETED", data: session }));
     await raise((tx) =>
-      recordEvent(tx, { ...base, event: "PACKAGE_COMPLETED", data: { packageId: "pkg_a", packageTitle: "Lease renewal", completedAt: "2030-01-01T00:00:00.000Z", metadata: {} } }),
+      recordEvent(tx, {
+        ...base,
+        event: "PACKAGE_COMPLETED",
+        data: { packageId: "pkg_a", packageTitle: "Lease renewal", completedAt: "2030-01-01T00:00:00.000Z", metadata: {} },
+      }),
     );
 
-    expect(await sequencesSeenBy(everything.id)).toEqual([["pkg_a", 1], ["pkg_a", 2], ["pkg_a", 3], ["pkg_a", 4], ["pkg_b", 1]]);
-    expect(await sequencesSeenBy(packagesOnly.id)).toEqual([["pkg_a", 1], ["pkg_a", 4], ["pkg_b", 1]]);
+    expect(await sequencesSeenBy(everything.id)).toEqual([
+      ["pkg_a", 1],
+      ["pkg_a", 2],
+      ["pkg_a", 3],
+      ["pkg_a", 4],
+      ["pkg_b", 1],
+    ]);
+    expect(await sequencesSeenBy(packagesOnly.id)).toEqual([
+      ["pkg_a", 1],
+      ["pkg_a", 4],
+      ["pkg_b", 1],
+    ]);
   });
 
   it("is documented as per package, with gaps for subset subscribers meaning only 're-read the package'", () => {

@@ -66,7 +66,13 @@ export async function checkDeliverySignature(db: Db, actor: TActor, input: { end
   const body = event.body;
   const signedString = `${ts}.${body}`;
   const verdict = (match: boolean, differs: TSignatureVerdict["differs"], identified: boolean, message: string): TSignatureVerdict => ({
-    match, differs, identified, message, attemptNumber: attempt.attemptNumber, timestamp: ts, signedString,
+    match,
+    differs,
+    identified,
+    message,
+    attemptNumber: attempt.attemptNumber,
+    timestamp: ts,
+    signedString,
   });
 
   const sentOurs = (headers["x-foliosign-signature"] ?? "").split(",").map((e) => e.trim().replace(/^v1=/, ""));
@@ -84,23 +90,46 @@ export async function checkDeliverySignature(db: Db, actor: TActor, input: { end
 
   for (const s of secrets) {
     if (!signing.includes(s) && hmacHex(s.value, signedString) === digest) {
-      return verdict(false, "secret", true, `The secret differs: you used ${s.label}, which did not sign attempt ${attempt.attemptNumber} (it was sent before or after a rotation). Timestamp and body are right.`);
+      return verdict(
+        false,
+        "secret",
+        true,
+        `The secret differs: you used ${s.label}, which did not sign attempt ${attempt.attemptNumber} (it was sent before or after a rotation). Timestamp and body are right.`,
+      );
     }
     if (hmacHex(standardKey(s.value), signedString) === digest) {
-      return verdict(false, "secret", true, "The secret differs: you keyed the HMAC with the base64-decoded secret (the Standard Webhooks way). x-foliosign-signature is keyed with the whole secret string, whsec_ included, as UTF-8.");
+      return verdict(
+        false,
+        "secret",
+        true,
+        "The secret differs: you keyed the HMAC with the base64-decoded secret (the Standard Webhooks way). x-foliosign-signature is keyed with the whole secret string, whsec_ included, as UTF-8.",
+      );
     }
   }
   const keys = signing.length ? signing : secrets;
   const otherTimestamps = [
-    ...attempts.filter((a) => a.id !== attempt.id).map((a) => ({ label: `the timestamp of attempt ${a.attemptNumber}`, value: a.requestHeaders?.["x-foliosign-timestamp"] })),
+    ...attempts
+      .filter((a) => a.id !== attempt.id)
+      .map((a) => ({ label: `the timestamp of attempt ${a.attemptNumber}`, value: a.requestHeaders?.["x-foliosign-timestamp"] })),
     { label: "the envelope's timestamp field", value: (event.payload as { timestamp?: string }).timestamp },
     { label: "the timestamp in milliseconds", value: `${ts}000` },
   ];
   for (const s of keys) {
-    if (hmacHex(s.value, body) === digest) return verdict(false, "timestamp", true, "The timestamp differs: you signed the body alone. Sign the x-foliosign-timestamp header value, a full stop, then the body.");
+    if (hmacHex(s.value, body) === digest)
+      return verdict(
+        false,
+        "timestamp",
+        true,
+        "The timestamp differs: you signed the body alone. Sign the x-foliosign-timestamp header value, a full stop, then the body.",
+      );
     for (const t of otherTimestamps) {
       if (t.value && t.value !== ts && hmacHex(s.value, `${t.value}.${body}`) === digest) {
-        return verdict(false, "timestamp", true, `The timestamp differs: you used ${t.label} instead of this attempt's x-foliosign-timestamp (${ts}). Every attempt has a fresh timestamp.`);
+        return verdict(
+          false,
+          "timestamp",
+          true,
+          `The timestamp differs: you used ${t.label} instead of this attempt's x-foliosign-timestamp (${ts}). Every attempt has a fresh timestamp.`,
+        );
       }
     }
     for (const b of reformatted(body)) {
@@ -109,7 +138,11 @@ export async function checkDeliverySignature(db: Db, actor: TActor, input: { end
       }
     }
   }
-  return verdict(false, null, false,
+  return verdict(
+    false,
+    null,
+    false,
     "No match, and we cannot tell which input differs: an HMAC reveals nothing about its inputs, and none of the usual mistakes (old or decoded secret, another or missing timestamp, re-formatted body) reproduces your digest. " +
-      "Check the secret first (secrets older than the previous one are no longer kept), then that you sign exactly the signed string shown here.");
+      "Check the secret first (secrets older than the previous one are no longer kept), then that you sign exactly the signed string shown here.",
+  );
 }

@@ -31,11 +31,7 @@ export async function getDeliveryLog(db: Db, actor: TActor, input: TDeliveryLogI
   const endpoint = await findEndpoint(db, actor, input.endpointId);
   const { limit, offset } = pageWindow(input);
   const d = webhookDeliveries;
-  const where = and(
-    eq(d.endpointId, endpoint.id),
-    input.status ? eq(d.status, input.status) : undefined,
-    input.event ? eq(d.event, input.event) : undefined,
-  );
+  const where = and(eq(d.endpointId, endpoint.id), input.status ? eq(d.status, input.status) : undefined, input.event ? eq(d.event, input.event) : undefined);
   const [rows, [total], waiting] = await Promise.all([
     db
       .select({ d, test: webhookEvents.test, replayedBy: users.name })

@@ -50,8 +50,12 @@ export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): 
       endpointId: webhookDeliveries.endpointId,
       attempts: sql<number>`count(*)::int`,
       ok: sql<number>`count(*) filter (where ${webhookAttempts.responseStatus} between 200 and 299)::int`,
-      p50: sql<number | null>`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
-      p95: sql<number | null>`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p50: sql<
+        number | null
+      >`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p95: sql<
+        number | null
+      >`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
     })
     .from(webhookAttempts)
     .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))

@@ -22,17 +22,11 @@ function emptyCounts(): Record<TDeliveryStatus, number> {
   return Object.fromEntries(DELIVERY_STATUSES.map((s) => [s, 0])) as Record<TDeliveryStatus, number>;
 }
 
-export async function getEndpointTimeline(
-  db: Db,
-  endpointId: string,
-  range: TTimelineRange,
-  at: Date,
-): Promise<TTimelineBucket[]> {
+export async function getEndpointTimeline(db: Db, endpointId: string, range: TTimelineRange, at: Date): Promise<TTimelineBucket[]> {
   const hours = range === "24h" ? 24 : 24 * 7;
   const firstHour = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
   const since = new Date(firstHour);
-  const hourOf = (col: typeof webhookDeliveries.createdAt | typeof webhookAttempts.startedAt) =>
-    sql<string>`floor(extract(epoch from ${col}) / 3600)::bigint`;
+  const hourOf = (col: typeof webhookDeliveries.createdAt | typeof webhookAttempts.startedAt) => sql<string>`floor(extract(epoch from ${col}) / 3600)::bigint`;
 
   const deliveries = await db
     .select({ h: hourOf(webhookDeliveries.createdAt), status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
@@ -44,8 +38,12 @@ export async function getEndpointTimeline(
     .select({
       h: hourOf(webhookAttempts.startedAt),
       n: sql<number>`count(*)::int`,
-      p50: sql<number | null>`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
-      p95: sql<number | null>`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p50: sql<
+        number | null
+      >`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p95: sql<
+        number | null
+      >`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
     })
     .from(webhookAttempts)
     .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))

@@ -64,7 +64,11 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
     .where(and(eq(packages.status, "IN_PROGRESS"), isNotNull(packages.sealRequestedAt), isNull(packages.deletedAt)));
   const sealFailed = Number(sealing?.failed ?? 0);
   const sealRetrying = Number(sealing?.retrying ?? 0);
-  metric("foliosign_sealing_packages", "gauge", "Packages every recipient has finished, still being sealed, by state (FAILED: stopped retrying, needs someone).");
+  metric(
+    "foliosign_sealing_packages",
+    "gauge",
+    "Packages every recipient has finished, still being sealed, by state (FAILED: stopped retrying, needs someone).",
+  );
   lines.push(`foliosign_sealing_packages{state="PENDING"} ${Number(sealing?.total ?? 0) - sealFailed - sealRetrying}`);
   lines.push(`foliosign_sealing_packages{state="RETRYING"} ${sealRetrying}`);
   lines.push(`foliosign_sealing_packages{state="FAILED"} ${sealFailed}`);

@@ -27,7 +27,10 @@ export async function replayDeliveries(db: Db, actor: TActor, input: TReplayInpu
     const exhausted = and(eq(d.endpointId, endpoint.id), eq(d.status, "EXHAUSTED"));
     let ids: string[];
     if ("deliveryId" in input) {
-      const [row] = await tx.select({ id: d.id, status: d.status }).from(d).where(and(eq(d.id, input.deliveryId), eq(d.endpointId, endpoint.id)));
+      const [row] = await tx
+        .select({ id: d.id, status: d.status })
+        .from(d)
+        .where(and(eq(d.id, input.deliveryId), eq(d.endpointId, endpoint.id)));
       if (!row) throw errors.notFound("Webhook delivery");
       if (row.status !== "EXHAUSTED") throw errors.conflict(`Only an EXHAUSTED delivery can be replayed; this one is ${row.status}.`);
       ids = [row.id];

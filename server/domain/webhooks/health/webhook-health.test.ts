@@ -181,7 +181,11 @@ describe("webhook health figures", () => {
     ]);
     await seedDelivery(t.db, org, org.workspaceId, a, ago(3), "DELIVERED", [{ at: ago(3), status: 200, ms: 700 }]);
     await seedDelivery(t.db, org, org.workspaceId, b, ago(2), "EXHAUSTED", [{ at: ago(2), status: null, ms: 10_000, error: "timeout" }]);
-    const histogram = (text: string) => text.split("\n").filter((l) => l.startsWith("foliosign_webhook_attempt_duration_seconds")).join("\n");
+    const histogram = (text: string) =>
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("foliosign_webhook_attempt_duration_seconds"))
+        .join("\n");
     const before = histogram(await renderMetrics(t.db, AT));
     expect(before).toContain('foliosign_webhook_attempt_duration_seconds_bucket{le="0.05"} 1');
     expect(before).toContain('foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} 4');

@@ -120,7 +120,10 @@ describe("replayDeliveries", () => {
     expect(await replayDeliveries(t.db, scope, { endpointId: endpoint.id, deliveryId: id })).toEqual({ replayed: 1, deliveryIds: [id] });
     const queued = (await getDeliveryLog(t.db, scope, { endpointId: endpoint.id, page: 1, pageSize: 25 })).deliveries[0]!;
     expect(queued).toMatchObject({ id, status: "PENDING", attempts: 0, replayedAt: clock.toISOString(), replayedBy: "Acme Owner" });
-    const [audit] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.subjectId, endpoint.id), eq(auditEvents.action, "webhook.deliveries_replayed")));
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, endpoint.id), eq(auditEvents.action, "webhook.deliveries_replayed")));
     expect(audit).toMatchObject({ actorUserId: org.userId, workspaceId: org.workspaceId, data: { deliveryIds: [id] } });
 
     await deliverDueWebhooks(t.db, deps);

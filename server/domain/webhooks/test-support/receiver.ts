@@ -18,9 +18,11 @@ export type TReceiver = {
   close(): Promise<void>;
 };
 
-export const answer = (status: number, body = "ok"): TReceiverHandler => (_req, res) => {
-  res.writeHead(status, { "content-type": "text/plain" }).end(body);
-};
+export const answer =
+  (status: number, body = "ok"): TReceiverHandler =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "text/plain" }).end(body);
+  };
 
 export async function startReceiver(handler: TReceiverHandler = answer(200)): Promise<TReceiver> {
   let current = handler;

@@ -4,4 +4,6 @@ import { openSealedDownload } from "@/server/domain/packages/open-sealed-downloa
 import { appGetPackageCertificateOp } from "@/server/domain/packages/operations";
 
 // GET /api/app/packages/{packageId}/certificate – the certificate of completion, streamed
-export const GET = appRoute(appGetPackageCertificateOp, async ({ db, actor, params }) => pdfResponse(await openSealedDownload(db, actor, params.packageId, "certificate"), { disposition: "attachment" }));
+export const GET = appRoute(appGetPackageCertificateOp, async ({ db, actor, params }) =>
+  pdfResponse(await openSealedDownload(db, actor, params.packageId, "certificate"), { disposition: "attachment" }),
+);

@@ -8,4 +8,7 @@ import { sharePackage } from "@/server/domain/packages/share-package";
 export const GET = appRoute(appListPackageSharesOp, ({ db, actor, params }) => listPackageShares(db, actor, params.packageId));
 
 // POST /api/app/packages/{packageId}/shares – share with a member (200 with the existing share when already shared)
-export const POST = appRoute(appSharePackageOp, async ({ db, actor, params, body }) => { const r = await sharePackage(db, actor, params.packageId, body); return r.created ? r.share : new WithStatus(200, r.share); });
+export const POST = appRoute(appSharePackageOp, async ({ db, actor, params, body }) => {
+  const r = await sharePackage(db, actor, params.packageId, body);
+  return r.created ? r.share : new WithStatus(200, r.share);
+});

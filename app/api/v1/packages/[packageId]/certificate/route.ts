@@ -4,4 +4,6 @@ import { openSealedDownload } from "@/server/domain/packages/open-sealed-downloa
 import { getPackageCertificateOp } from "@/server/domain/packages/operations";
 
 // GET /api/v1/packages/{packageId}/certificate – the certificate of completion, streamed (409 before completion)
-export const GET = apiRoute(getPackageCertificateOp, async ({ db, actor, params }) => pdfResponse(await openSealedDownload(db, actor, params.packageId, "certificate"), { disposition: "attachment" }));
+export const GET = apiRoute(getPackageCertificateOp, async ({ db, actor, params }) =>
+  pdfResponse(await openSealedDownload(db, actor, params.packageId, "certificate"), { disposition: "attachment" }),
+);

@@ -4,4 +4,6 @@ import { setFieldValue } from "@/server/domain/signing/set-field-value";
 import { signingRequest } from "@/server/http/signing-request";
 
 // PUT /api/app/sign/{token}/fields/{fieldId} – store a typed value
-export const PUT = publicAppRoute(appSetSigningField, ({ db, req, params, body }) => setFieldValue(db, signingRequest(req, params.token), params.fieldId, body));
+export const PUT = publicAppRoute(appSetSigningField, ({ db, req, params, body }) =>
+  setFieldValue(db, signingRequest(req, params.token), params.fieldId, body),
+);

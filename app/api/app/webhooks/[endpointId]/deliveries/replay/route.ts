@@ -3,6 +3,4 @@ import { replayDeliveries } from "@/server/domain/webhooks/health/replay-deliver
 import { appReplayDeliveries } from "@/server/domain/webhooks/operations";
 
 // POST /api/app/webhooks/{endpointId}/deliveries/replay – re-queue one EXHAUSTED delivery, or all in a time range (same ids)
-export const POST = appRoute(appReplayDeliveries, ({ db, actor, params, body }) =>
-  replayDeliveries(db, actor, { ...body, endpointId: params.endpointId }),
-);
+export const POST = appRoute(appReplayDeliveries, ({ db, actor, params, body }) => replayDeliveries(db, actor, { ...body, endpointId: params.endpointId }));

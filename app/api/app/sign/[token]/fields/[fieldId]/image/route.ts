@@ -7,7 +7,11 @@ import { signingRequest } from "@/server/http/signing-request";
 
 // PUT /api/app/sign/{token}/fields/{fieldId}/image – store a drawn or uploaded signature (PNG bytes)
 export const PUT = publicAppRoute(appSetSigningFieldImage, ({ db, req, params, query }) =>
-  setFieldImage(db, signingRequest(req, params.token), params.fieldId, { kind: query.kind, body: req.body, declaredSize: Number(req.headers.get("content-length")) || null }),
+  setFieldImage(db, signingRequest(req, params.token), params.fieldId, {
+    kind: query.kind,
+    body: req.body,
+    declaredSize: Number(req.headers.get("content-length")) || null,
+  }),
 );
 
 // GET /api/app/sign/{token}/fields/{fieldId}/image – the stored signature image
