@@ -1,7 +1,7 @@
 /**
  * File storage behind one interface. Two backends keep files: chunked in the database (the default: no extra
  * component, shared by every replica) and an S3-compatible bucket. Both stream: neither ever holds a whole
- * file in memory, and both pass the same contract tests (`file-store.contract.ts`).
+ * file in memory, and both pass the same contract tests (`file-store-contract.ts`).
  */
 import type { Readable } from "node:stream";
 import type { Db } from "@/server/db/client";
