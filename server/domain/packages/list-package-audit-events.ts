@@ -4,11 +4,12 @@ import { auditEvents, users } from "@/server/db/schema";
 import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
 import { findPackage } from "./find-package";
 import type { TPackageActor } from "./package-actor";
+import type { TPackageRef } from "./schemas";
 
 /** The package's audit trail, newest first, paged: who (member or key issuer, and the key), from where, what. */
-export async function listPackageAuditEvents(db: Db, actor: TPackageActor, packageId: string, page: TPageQuery) {
-  const pkg = await findPackage(db, actor, packageId);
-  const { limit, offset } = pageWindow(page);
+export async function listPackageAuditEvents(db: Db, actor: TPackageActor, input: TPackageRef & TPageQuery) {
+  const pkg = await findPackage(db, actor, input.packageId);
+  const { limit, offset } = pageWindow(input);
   const where = and(eq(auditEvents.organisationId, pkg.organisationId), eq(auditEvents.subjectType, "package"), eq(auditEvents.subjectId, pkg.id));
   const [rows, [total]] = await Promise.all([
     db
@@ -35,7 +36,7 @@ export async function listPackageAuditEvents(db: Db, actor: TPackageActor, packa
       hash: e.hash,
     })),
     totalCount: total?.n ?? 0,
-    page: page.page,
-    pageSize: page.pageSize,
+    page: input.page,
+    pageSize: input.pageSize,
   };
 }

@@ -5,6 +5,7 @@ import { errors } from "@/server/lib/errors";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { findSealedFiles } from "./find-sealed-files";
 import type { TPackageActor } from "./package-actor";
+import type { TPackageRef } from "./schemas";
 
 export type TDownload = { name: string; size: number; sha256: string; body: Readable };
 
@@ -12,7 +13,8 @@ export type TDownload = { name: string; size: number; sha256: string; body: Read
  * The merged sealed PDF (op 23) or the certificate alone (op 25), streamed from the file store. The merged
  * file is refused with 413 past MAX_MERGED_DOWNLOAD_BYTES (the zip, op 24, has no such cap).
  */
-export async function openSealedDownload(db: Db, actor: TPackageActor, packageId: string, kind: "merged" | "certificate"): Promise<TDownload> {
+export async function openSealedDownload(db: Db, actor: TPackageActor, input: TPackageRef & { kind: "merged" | "certificate" }): Promise<TDownload> {
+  const { packageId, kind } = input;
   const { pkg, files } = await findSealedFiles(db, actor, packageId);
   const file = files.find((f) => f.kind === kind);
   if (!file) throw errors.conflict("The signed files of this package are not available");

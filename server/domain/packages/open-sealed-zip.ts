@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/client";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { findSealedFiles } from "./find-sealed-files";
 import type { TPackageActor } from "./package-actor";
+import type { TPackageRef } from "./schemas";
 
 export type TZipDownload = { name: string; size: number | null; body: Readable };
 
@@ -17,8 +18,8 @@ function safeName(name: string): string {
  * store only when the zip reaches it, and entries are stored uncompressed (PDFs are compressed already), which
  * also makes the zip's total size known in advance for Content-Length.
  */
-export async function openSealedZip(db: Db, actor: TPackageActor, packageId: string): Promise<TZipDownload> {
-  const { pkg, files } = await findSealedFiles(db, actor, packageId);
+export async function openSealedZip(db: Db, actor: TPackageActor, input: TPackageRef): Promise<TZipDownload> {
+  const { pkg, files } = await findSealedFiles(db, actor, input.packageId);
   const store = await getFileStore();
   const zip = new ZipFile();
   const used = new Set<string>();

@@ -5,7 +5,7 @@ import { appDeletePackageOp, appGetPackageOp, appUpdatePackageOp } from "@/serve
 import { updatePackage } from "@/server/domain/packages/update-package";
 
 // GET /api/app/packages/{packageId} – a package with its sessions and documents
-export const GET = appRoute(appGetPackageOp, ({ db, actor, params }) => getPackage(db, actor, params.packageId));
+export const GET = appRoute(appGetPackageOp, ({ db, actor, params }) => getPackage(db, actor, params));
 
 // DELETE /api/app/packages/{packageId} – delete a package
 export const DELETE = appRoute(appDeletePackageOp, ({ db, actor, params }) => deletePackage(db, actor, params.packageId));

@@ -5,5 +5,5 @@ import { appGetPackageCertificateOp } from "@/server/domain/packages/operations"
 
 // GET /api/app/packages/{packageId}/certificate – the certificate of completion, streamed
 export const GET = appRoute(appGetPackageCertificateOp, async ({ db, actor, params }) =>
-  pdfResponse(await openSealedDownload(db, actor, params.packageId, "certificate"), { disposition: "attachment" }),
+  pdfResponse(await openSealedDownload(db, actor, { ...params, kind: "certificate" }), { disposition: "attachment" }),
 );

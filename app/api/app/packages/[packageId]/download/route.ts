@@ -5,5 +5,5 @@ import { appDownloadPackageOp } from "@/server/domain/packages/operations";
 
 // GET /api/app/packages/{packageId}/download – the merged sealed PDF, streamed (409 before completion, 413 too large)
 export const GET = appRoute(appDownloadPackageOp, async ({ db, actor, params }) =>
-  pdfResponse(await openSealedDownload(db, actor, params.packageId, "merged"), { disposition: "attachment" }),
+  pdfResponse(await openSealedDownload(db, actor, { ...params, kind: "merged" }), { disposition: "attachment" }),
 );

@@ -5,7 +5,7 @@ import { appListPackageSharesOp, appSharePackageOp } from "@/server/domain/packa
 import { sharePackage } from "@/server/domain/packages/share-package";
 
 // GET /api/app/packages/{packageId}/shares – whom the package is shared with
-export const GET = appRoute(appListPackageSharesOp, ({ db, actor, params }) => listPackageShares(db, actor, params.packageId));
+export const GET = appRoute(appListPackageSharesOp, ({ db, actor, params }) => listPackageShares(db, actor, params));
 
 // POST /api/app/packages/{packageId}/shares – share with a member (200 with the existing share when already shared)
 export const POST = appRoute(appSharePackageOp, async ({ db, actor, params, body }) => {

@@ -4,7 +4,7 @@ import { apiRoute } from "@/server/http/api-route";
 import { addPackageDocumentOp, listPackageDocumentsOp } from "@/server/domain/packages/operations";
 
 // GET /api/v1/packages/{packageId}/documents – the package's documents
-export const GET = apiRoute(listPackageDocumentsOp, ({ db, actor, params }) => listPackageDocuments(db, actor, params.packageId));
+export const GET = apiRoute(listPackageDocumentsOp, ({ db, actor, params }) => listPackageDocuments(db, actor, params));
 
 // POST /api/v1/packages/{packageId}/documents – add a document (upload URL)
 export const POST = apiRoute(addPackageDocumentOp, ({ db, actor, params, body }) => addPackageDocument(db, actor, params.packageId, body));
