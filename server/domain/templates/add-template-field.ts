@@ -5,15 +5,15 @@ import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import type { z } from "@/server/lib/zod";
 import { checkFieldPlacement } from "./check-field-placement";
-import type { ZCreateField } from "./schemas";
+import type { TTemplateRef, ZCreateField } from "./schemas";
 import { toFieldView } from "./template-view";
 import { withTemplateEdit } from "./with-template-edit";
 
-export type TAddTemplateFieldInput = z.output<typeof ZCreateField>;
+export type TAddTemplateFieldInput = TTemplateRef & z.output<typeof ZCreateField>;
 
 /** Places a field for a role on a page of one of the template's uploaded PDFs (see checkFieldPlacement). */
-export async function addTemplateField(db: Db, actor: TActor, templateId: string, input: TAddTemplateFieldInput) {
-  return withTemplateEdit(db, actor, templateId, async (tx, template) => {
+export async function addTemplateField(db: Db, actor: TActor, input: TAddTemplateFieldInput) {
+  return withTemplateEdit(db, actor, input.templateId, async (tx, template) => {
     const mergeFieldKey = input.mergeFieldKey ?? null;
     const roleId = await checkFieldPlacement(tx, template, { ...input, mergeFieldKey });
     const at = now();

@@ -5,10 +5,10 @@ import type { TActor } from "@/server/domain/access/actor";
 import { errors } from "@/server/lib/errors";
 
 /** A role's signing group must be one of the actor's workspace (422 at `signingGroupId` otherwise). */
-export async function assertSigningGroup(db: Db, actor: TActor, signingGroupId: string): Promise<void> {
+export async function assertSigningGroup(db: Db, actor: TActor, input: { signingGroupId: string }): Promise<void> {
   const [group] = await db
     .select({ id: signingGroups.id })
     .from(signingGroups)
-    .where(and(eq(signingGroups.id, signingGroupId), eq(signingGroups.workspaceId, actor.workspace.id)));
+    .where(and(eq(signingGroups.id, input.signingGroupId), eq(signingGroups.workspaceId, actor.workspace.id)));
   if (!group) throw errors.validation({ signingGroupId: ["No signing group with this id in the workspace"] });
 }

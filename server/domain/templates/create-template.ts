@@ -49,5 +49,5 @@ export async function createTemplate(db: Db, actor: TActor, input: TCreateTempla
     await auditChange(tx, actor, row!.id, "template.created", { name: row!.name });
     return row!.id;
   });
-  return getTemplate(db, actor, id);
+  return getTemplate(db, actor, { templateId: id });
 }

@@ -26,6 +26,10 @@ export const ZRoleParams = ZTemplateParams.extend({
     .transform(Number)
     .openapi({ type: "integer", description: "The role's 0-based position in signing order", example: 0 }),
 });
+/** Domain inputs: the operation's params (and body or query) merged, as the route parsed them. */
+export type TTemplateRef = z.output<typeof ZTemplateParams>;
+export type TFieldRef = z.output<typeof ZFieldParams>;
+export type TRoleRef = z.output<typeof ZRoleParams>;
 
 const ZKey = z
   .string()

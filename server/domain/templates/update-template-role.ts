@@ -6,21 +6,22 @@ import { errors } from "@/server/lib/errors";
 import type { z } from "@/server/lib/zod";
 import { assertSigningGroup } from "./assert-signing-group";
 import { findTemplateRole } from "./find-template-role";
-import type { ZUpdateRole } from "./schemas";
+import type { TRoleRef, ZUpdateRole } from "./schemas";
 import { shiftRolePositions } from "./shift-role-positions";
 import { toRoleView } from "./template-view";
 import { withTemplateEdit } from "./with-template-edit";
 
-export type TUpdateTemplateRoleInput = z.output<typeof ZUpdateRole>;
+export type TUpdateTemplateRoleInput = TRoleRef & z.output<typeof ZUpdateRole>;
 
 /**
  * Renames a role, sets or clears its signing group, or moves it to `order` (the roles in between close up
  * behind it). Its fields go with it: they belong to the role, not to a position.
  */
-export async function updateTemplateRole(db: Db, actor: TActor, templateId: string, roleIndex: number, input: TUpdateTemplateRoleInput) {
-  return withTemplateEdit(db, actor, templateId, async (tx, template) => {
+export async function updateTemplateRole(db: Db, actor: TActor, input: TUpdateTemplateRoleInput) {
+  const { roleIndex } = input;
+  return withTemplateEdit(db, actor, input.templateId, async (tx, template) => {
     const role = await findTemplateRole(tx, template.id, roleIndex);
-    if (input.signingGroupId) await assertSigningGroup(tx, actor, input.signingGroupId);
+    if (input.signingGroupId) await assertSigningGroup(tx, actor, { signingGroupId: input.signingGroupId });
     const changes: Partial<typeof templateRoles.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.signingGroupId !== undefined) changes.signingGroupId = input.signingGroupId;

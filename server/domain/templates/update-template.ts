@@ -6,10 +6,10 @@ import { errors } from "@/server/lib/errors";
 import type { z } from "@/server/lib/zod";
 import { findActivationBlockers } from "./find-activation-blockers";
 import { getTemplate } from "./get-template";
-import type { ZUpdateTemplate } from "./schemas";
+import type { TTemplateRef, ZUpdateTemplate } from "./schemas";
 import { withTemplateEdit } from "./with-template-edit";
 
-export type TUpdateTemplateInput = z.output<typeof ZUpdateTemplate>;
+export type TUpdateTemplateInput = TTemplateRef & z.output<typeof ZUpdateTemplate>;
 
 export const ACTIVATION_REFUSED = "A template needs at least one uploaded PDF document and one role to become ACTIVE";
 
@@ -19,8 +19,8 @@ export const ACTIVATION_REFUSED = "A template needs at least one uploaded PDF do
  * while the template has activation blockers (400 with the reasons). A merge field still named by a field's
  * `mergeFieldKey` cannot be removed (422 at `mergeFields`).
  */
-export async function updateTemplate(db: Db, actor: TActor, templateId: string, input: TUpdateTemplateInput) {
-  await withTemplateEdit(db, actor, templateId, async (tx, template) => {
+export async function updateTemplate(db: Db, actor: TActor, input: TUpdateTemplateInput) {
+  await withTemplateEdit(db, actor, input.templateId, async (tx, template) => {
     const changes: Partial<typeof templates.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description;
@@ -41,7 +41,7 @@ export async function updateTemplate(db: Db, actor: TActor, templateId: string, 
       ? { result: null, action: "template.status_changed", data: { from, to: statusChange, changed: Object.keys(changes) } }
       : { result: null, action: "template.updated", data: { changed: Object.keys(changes) } };
   });
-  return getTemplate(db, actor, templateId);
+  return getTemplate(db, actor, { templateId: input.templateId });
 }
 
 async function assertMergeFieldsKeepUsedKeys(tx: Db, templateId: string, kept: Set<string>): Promise<void> {

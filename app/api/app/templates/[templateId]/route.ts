@@ -5,10 +5,10 @@ import { appRoute } from "@/server/auth/app-route";
 import * as ops from "@/server/domain/templates/operations";
 
 // GET /api/app/templates/{templateId} – the template with its documents, roles and fields
-export const GET = appRoute(ops.appGetTemplate, ({ db, actor, params }) => getTemplate(db, actor, params.templateId));
+export const GET = appRoute(ops.appGetTemplate, ({ db, actor, params }) => getTemplate(db, actor, params));
 
 // PATCH /api/app/templates/{templateId} – change name, description, status, merge fields, questions
-export const PATCH = appRoute(ops.appUpdateTemplate, ({ db, actor, params, body }) => updateTemplate(db, actor, params.templateId, body));
+export const PATCH = appRoute(ops.appUpdateTemplate, ({ db, actor, params, body }) => updateTemplate(db, actor, { ...params, ...body }));
 
 // DELETE /api/app/templates/{templateId} – delete the template
-export const DELETE = appRoute(ops.appDeleteTemplate, ({ db, actor, params }) => deleteTemplate(db, actor, params.templateId));
+export const DELETE = appRoute(ops.appDeleteTemplate, ({ db, actor, params }) => deleteTemplate(db, actor, params));

@@ -4,7 +4,7 @@ import { appRoute } from "@/server/auth/app-route";
 import * as ops from "@/server/domain/templates/operations";
 
 // GET /api/app/templates/{templateId}/fields – the template's fields
-export const GET = appRoute(ops.appListTemplateFields, ({ db, actor, params }) => listTemplateFields(db, actor, params.templateId));
+export const GET = appRoute(ops.appListTemplateFields, ({ db, actor, params }) => listTemplateFields(db, actor, params));
 
 // POST /api/app/templates/{templateId}/fields – place a field
-export const POST = appRoute(ops.appCreateTemplateField, ({ db, actor, params, body }) => addTemplateField(db, actor, params.templateId, body));
+export const POST = appRoute(ops.appCreateTemplateField, ({ db, actor, params, body }) => addTemplateField(db, actor, { ...params, ...body }));

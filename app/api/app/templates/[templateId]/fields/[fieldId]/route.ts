@@ -4,9 +4,7 @@ import { appRoute } from "@/server/auth/app-route";
 import * as ops from "@/server/domain/templates/operations";
 
 // PATCH /api/app/templates/{templateId}/fields/{fieldId} – change a field
-export const PATCH = appRoute(ops.appUpdateTemplateField, ({ db, actor, params, body }) =>
-  updateTemplateField(db, actor, params.templateId, params.fieldId, body),
-);
+export const PATCH = appRoute(ops.appUpdateTemplateField, ({ db, actor, params, body }) => updateTemplateField(db, actor, { ...params, ...body }));
 
 // DELETE /api/app/templates/{templateId}/fields/{fieldId} – remove a field
-export const DELETE = appRoute(ops.appDeleteTemplateField, ({ db, actor, params }) => deleteTemplateField(db, actor, params.templateId, params.fieldId));
+export const DELETE = appRoute(ops.appDeleteTemplateField, ({ db, actor, params }) => deleteTemplateField(db, actor, params));
