@@ -6,12 +6,14 @@
  * the template's, on a text field. PATCH validates the field as it would become and keeps what it does not
  * name. USE keys get 403 on writes; another workspace's key gets 404 on every field route.
  */
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as fieldsOne from "@/app/api/v1/templates/[templateId]/fields/[fieldId]/route";
 import * as fieldsRoute from "@/app/api/v1/templates/[templateId]/fields/route";
 import * as rolesRoute from "@/app/api/v1/templates/[templateId]/roles/route";
 import * as one from "@/app/api/v1/templates/[templateId]/route";
 import * as list from "@/app/api/v1/templates/route";
+import { auditEvents } from "@/server/db/schema";
 import { expectOtherWorkspaceGets404 } from "@/server/test/cross-workspace";
 import { useTestDb } from "@/server/test/db";
 import { callJson } from "@/server/test/http";
@@ -127,6 +129,12 @@ describe("fields", () => {
     const at = { ...p, fieldId: field.id };
     const moved = await callJson<TBody<TField>>(fieldsOne.PATCH, { key, params: at, body: { x: 300, roleIndex: 1 } });
     expect(moved.body.data).toMatchObject({ x: 300, y: 700, roleIndex: 1, required: false, label: "Initials" });
+    // The audit names the changed body keys only: the path's ids are not changes.
+    const updates = await t.db
+      .select({ data: auditEvents.data })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.subjectId, p.templateId), eq(auditEvents.action, "template.field_updated")));
+    expect(updates.map((u) => u.data)).toEqual([{ fieldId: field.id, changed: ["roleIndex", "x"] }]);
     // x 300 + width 300 leaves A4.
     const tooWide = await callJson<TBody<TField>>(fieldsOne.PATCH, { key, params: at, body: { width: 300 } });
     expect(tooWide.status).toBe(422);
