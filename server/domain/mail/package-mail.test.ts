@@ -150,7 +150,7 @@ describe("invitations on SESSION_SENT", () => {
     const s = await setup({ send: false });
     await t.db
       .transaction(async (tx) => {
-        await sendPackage(tx, serviceActor(s.org.organisationId, s.org.workspaceId), s.packageId);
+        await sendPackage(tx, serviceActor(s.org.organisationId, s.org.workspaceId), { packageId: s.packageId });
         expect((await tx.select().from(mailMessages)).length).toBe(1); // queued inside…
         throw new Error("the rest of the change failed");
       })

@@ -9,6 +9,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { issueSigningToken } from "./issue-signing-token";
 import type { TPackageActor } from "./package-actor";
+import type { TPackageRef, TSigningUrlBody } from "./schemas";
 
 export const SIGNING_URL_MINUTES = 60;
 
@@ -17,9 +18,9 @@ export const SIGNING_URL_MINUTES = 60;
  * valid 60 minutes. One token per session: the new token replaces the session's previous one (the
  * invitation's link or an earlier signing URL), which stops working.
  */
-export async function createSigningUrl(db: Db, actor: TPackageActor, packageId: string, input: { sessionId: string }) {
+export async function createSigningUrl(db: Db, actor: TPackageActor, input: TPackageRef & TSigningUrlBody) {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     const [session] = await tx
       .select()
       .from(recipientSessions)

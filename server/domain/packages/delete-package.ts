@@ -9,6 +9,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { cancelOpenSessions } from "./cancel-open-sessions";
 import { findPackage } from "./find-package";
 import { recordPackageEvent } from "./record-package-event";
+import type { TPackageRef } from "./schemas";
 
 const ANNOUNCED = new Set(["SCHEDULED", "IN_PROGRESS", "ON_HOLD"]);
 
@@ -18,9 +19,9 @@ const ANNOUNCED = new Set(["SCHEDULED", "IN_PROGRESS", "ON_HOLD"]);
  * released (kept in the audit event) so the caller may use it again. Any package but a DRAFT needs
  * canSendPackages (403; assert-can-act-on.ts): a draft is its preparer's to discard.
  */
-export async function deletePackage(db: Db, actor: TActor, packageId: string): Promise<{ id: string; deleted: true }> {
+export async function deletePackage(db: Db, actor: TActor, input: TPackageRef): Promise<{ id: string; deleted: true }> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);
     const at = now();
     const [deleted] = await tx

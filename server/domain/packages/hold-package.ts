@@ -10,12 +10,12 @@ import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
-import type { TPackage } from "./schemas";
+import type { TPackage, TPackageRef } from "./schemas";
 
 /** IN_PROGRESS → ON_HOLD (recipients cannot sign; no reminders); PACKAGE_ON_HOLD. 409 in any other state. */
-export async function holdPackage(db: Db, actor: TPackageActor, packageId: string): Promise<TPackage> {
+export async function holdPackage(db: Db, actor: TPackageActor, input: TPackageRef): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (pkg.status !== "IN_PROGRESS") throw errors.conflict("Only IN_PROGRESS packages can be put on hold");
     if (pkg.sealRequestedAt) throw errors.conflict("Every recipient has signed and the package is being sealed; it can no longer be put on hold");
     const at = now();

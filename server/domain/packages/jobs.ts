@@ -100,7 +100,7 @@ export function packageJobs() {
         const actor = serviceActor(item.organisationId, item.workspaceId);
         try {
           // A savepoint: a refused send rolls back alone, and the package's return to DRAFT commits instead.
-          await sendPackage(tx, actor, item.id);
+          await sendPackage(tx, actor, { packageId: item.id });
         } catch (err) {
           // An unexpected error is the runner's (rolled back, stays due, retried later); a refusal is the package's.
           if (!(err instanceof AppError)) throw err;

@@ -225,7 +225,7 @@ describe("from template and send", () => {
     const pkg = (await fromTemplate(s.key, s.templateId, { sendAt: "2030-01-02T10:00:00Z" })).body.data;
     expect(pkg.status).toBe("SCHEDULED");
     setClock(() => new Date("2030-01-02T10:00:01Z"));
-    const sent = await sendPackage(t.db, serviceActor(s.org.organisationId, s.org.workspaceId), pkg.id);
+    const sent = await sendPackage(t.db, serviceActor(s.org.organisationId, s.org.workspaceId), { packageId: pkg.id });
     expect(sent.status).toBe("IN_PROGRESS");
     expect(await eventNames(t.db, pkg.id)).toEqual(["PACKAGE_SCHEDULED", "PACKAGE_SENT", "SESSION_SENT"]);
   });

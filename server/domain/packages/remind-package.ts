@@ -12,6 +12,7 @@ import { loadMailPackage } from "./load-mail-package";
 import { mailSigningToken } from "./mail-signing-token";
 import type { TPackageActor } from "./package-actor";
 import { recordSessionEvent } from "./record-session-event";
+import type { TPackageRef, TRemindPackage } from "./schemas";
 
 /**
  * A manual reminder to every open session (or to `sessionId`): SESSION_REMINDED with trigger `manual` each.
@@ -19,9 +20,9 @@ import { recordSessionEvent } from "./record-session-event";
  * Manual reminders do not count against the automatic schedule's `max`. Each reminded recipient's mail is queued
  * in the same transaction, with the same link as the invitation (mailSigningToken).
  */
-export async function remindPackage(db: Db, actor: TPackageActor, packageId: string, input: { sessionId?: string } = {}) {
+export async function remindPackage(db: Db, actor: TPackageActor, input: TPackageRef & TRemindPackage) {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (pkg.status !== "IN_PROGRESS") throw errors.conflict("Only IN_PROGRESS packages can be reminded");
     const where = [eq(recipientSessions.packageId, pkg.id)];
     if (input.sessionId) where.push(eq(recipientSessions.id, input.sessionId));

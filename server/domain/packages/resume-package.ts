@@ -11,15 +11,15 @@ import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
-import type { TPackage } from "./schemas";
+import type { TPackage, TPackageRef } from "./schemas";
 
 /**
  * ON_HOLD → IN_PROGRESS; PACKAGE_RESUMED. The expiry (and every open session's next automatic reminder) moves
  * later by the time spent on hold, so a hold never eats into the recipients' time. 409 unless ON_HOLD.
  */
-export async function resumePackage(db: Db, actor: TPackageActor, packageId: string): Promise<TPackage> {
+export async function resumePackage(db: Db, actor: TPackageActor, input: TPackageRef): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (pkg.status !== "ON_HOLD") throw errors.conflict("Only ON_HOLD packages can be resumed");
     const at = now();
     const heldMs = Math.max(0, at.getTime() - (pkg.holdStartedAt ?? at).getTime());

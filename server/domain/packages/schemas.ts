@@ -188,15 +188,18 @@ export const ZSendPackage = z
 export type TSendPackage = z.output<typeof ZSendPackage>;
 
 export const ZVoidPackage = z.object({ reason: z.string().trim().max(1000).optional() }).openapi("VoidPackage");
+export type TVoidPackage = z.output<typeof ZVoidPackage>;
 export const ZRemindPackage = z
   .object({ sessionId: z.string().min(1).optional().openapi({ description: "Only this recipient; every open session when omitted" }) })
   .openapi("RemindPackage");
+export type TRemindPackage = z.output<typeof ZRemindPackage>;
 export const ZTransferPackage = z
   .object({ userId: z.string().min(1).optional(), email: ZEmail.optional() })
   .refine((b) => (b.userId === undefined) !== (b.email === undefined), { message: "Give either userId or email", path: ["userId"] })
   .openapi("TransferPackage", { description: "The new owner: a member of the organisation, by user id or email (400 outside it)" });
 export type TTransferPackage = z.output<typeof ZTransferPackage>;
 export const ZSigningUrlBody = z.object({ sessionId: z.string().min(1) }).openapi("CreateSigningUrl");
+export type TSigningUrlBody = z.output<typeof ZSigningUrlBody>;
 
 export const ZAddRecipient = z
   .object({

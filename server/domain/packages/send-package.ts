@@ -4,7 +4,7 @@ import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { performSend } from "./perform-send";
-import type { TPackage, TSendPackage } from "./schemas";
+import type { TPackage, TPackageRef, TSendPackage } from "./schemas";
 
 /**
  * Sends a package now, or schedules it (a future `sendAt`): one transaction with its audit event and its
@@ -12,9 +12,9 @@ import type { TPackage, TSendPackage } from "./schemas";
  * canSendPackages is the operation's gate (sendPackageOp, asserted before this runs); the scheduler's service
  * actor needs none, so this function does not check it again. Then visibility (404) → performSend's conditions.
  */
-export async function sendPackage(db: Db, actor: TPackageActor, packageId: string, input: TSendPackage = {}): Promise<TPackage> {
+export async function sendPackage(db: Db, actor: TPackageActor, input: TPackageRef & TSendPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     const { package: sent } = await performSend(tx, actor, pkg, input.sendAt);
     return loadPackageView(tx, sent);
   });

@@ -9,7 +9,7 @@ import { assertCanActOn } from "./assert-can-act-on";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
-import type { TPackage, TTransferPackage } from "./schemas";
+import type { TPackage, TPackageRef, TTransferPackage } from "./schemas";
 
 /**
  * A new owner, by user id or email, who must be a (not removed) member of the organisation (400 otherwise).
@@ -17,9 +17,9 @@ import type { TPackage, TTransferPackage } from "./schemas";
  * the transaction, as the actor may no longer see the package once it is someone else's. Any package but a
  * DRAFT needs canSendPackages (403; assert-can-act-on.ts): a draft may be handed to someone who can send it.
  */
-export async function transferPackage(db: Db, actor: TActor, packageId: string, input: TTransferPackage): Promise<TPackage> {
+export async function transferPackage(db: Db, actor: TActor, input: TPackageRef & TTransferPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);
     const who = input.userId ? eq(users.id, input.userId) : eq(users.email, input.email ?? "");
     const [member] = await tx

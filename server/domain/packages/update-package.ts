@@ -14,7 +14,7 @@ import { findPackage } from "./find-package";
 import { loadPackageView } from "./load-package-view";
 import { recordPackageEvent } from "./record-package-event";
 import { resolveMetadata } from "./resolve-metadata";
-import type { TPackage, TUpdatePackage } from "./schemas";
+import type { TPackage, TPackageRef, TUpdatePackage } from "./schemas";
 
 /**
  * Changes a DRAFT or SCHEDULED package (400 otherwise; 409 while another member holds its edit lock).
@@ -22,7 +22,8 @@ import type { TPackage, TUpdatePackage } from "./schemas";
  * scheduled with send instead, where the send conditions are checked. A SCHEDULED package needs
  * canSendPackages (403; assert-can-act-on.ts): moving or changing a scheduled send is the sender's decision.
  */
-export async function updatePackage(db: Db, actor: TActor, packageId: string, input: TUpdatePackage): Promise<TPackage> {
+export async function updatePackage(db: Db, actor: TActor, input: TPackageRef & TUpdatePackage): Promise<TPackage> {
+  const { packageId, ...changes } = input;
   try {
     return await withEvents(db, async (tx) => {
       const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
@@ -53,7 +54,7 @@ export async function updatePackage(db: Db, actor: TActor, packageId: string, in
         .returning();
       const moved = input.sendAt && pkg.sendAt?.getTime() !== input.sendAt.getTime();
       if (moved) await recordPackageEvent(tx, updated!, "PACKAGE_SCHEDULED", { scheduledAt: input.sendAt!.toISOString() });
-      const changed = Object.keys(input).filter((k) => input[k as keyof TUpdatePackage] !== undefined);
+      const changed = Object.keys(changes).filter((k) => changes[k as keyof TUpdatePackage] !== undefined);
       await auditChange(tx, actor, updated!, "package.updated", { fields: changed });
       return loadPackageView(tx, updated!);
     });

@@ -14,16 +14,16 @@ import { loadMailPackage } from "./load-mail-package";
 import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
-import type { TPackage } from "./schemas";
+import type { TPackage, TPackageRef, TVoidPackage } from "./schemas";
 
 /**
  * A sent package that has not ended → VOID: PACKAGE_VOIDED, then SESSION_CANCELLED for every open session, and the
  * voided notice to every recipient who was invited.
  * 400 for a package never sent (DRAFT, SCHEDULED: delete it instead); 409 once ended.
  */
-export async function voidPackage(db: Db, actor: TPackageActor, packageId: string, input: { reason?: string } = {}): Promise<TPackage> {
+export async function voidPackage(db: Db, actor: TPackageActor, input: TPackageRef & TVoidPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (pkg.status === "DRAFT" || pkg.status === "SCHEDULED")
       throw errors.badRequest("Only a sent package can be voided; delete a draft or scheduled package instead");
     if (pkg.status !== "IN_PROGRESS" && pkg.status !== "ON_HOLD") throw errors.conflict("The package has already ended");

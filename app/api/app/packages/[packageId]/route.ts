@@ -8,7 +8,7 @@ import { updatePackage } from "@/server/domain/packages/update-package";
 export const GET = appRoute(appGetPackageOp, ({ db, actor, params }) => getPackage(db, actor, params));
 
 // DELETE /api/app/packages/{packageId} – delete a package
-export const DELETE = appRoute(appDeletePackageOp, ({ db, actor, params }) => deletePackage(db, actor, params.packageId));
+export const DELETE = appRoute(appDeletePackageOp, ({ db, actor, params }) => deletePackage(db, actor, params));
 
 // PATCH /api/app/packages/{packageId} – change a DRAFT or SCHEDULED package (e.g. move its send time)
-export const PATCH = appRoute(appUpdatePackageOp, ({ db, actor, params, body }) => updatePackage(db, actor, params.packageId, body));
+export const PATCH = appRoute(appUpdatePackageOp, ({ db, actor, params, body }) => updatePackage(db, actor, { ...params, ...body }));

@@ -8,7 +8,7 @@ import { deletePackageOp, getPackageOp, updatePackageOp } from "@/server/domain/
 export const GET = apiRoute(getPackageOp, ({ db, actor, params }) => getPackage(db, actor, params));
 
 // PATCH /api/v1/packages/{packageId} – change a draft or scheduled package
-export const PATCH = apiRoute(updatePackageOp, ({ db, actor, params, body }) => updatePackage(db, actor, params.packageId, body));
+export const PATCH = apiRoute(updatePackageOp, ({ db, actor, params, body }) => updatePackage(db, actor, { ...params, ...body }));
 
 // DELETE /api/v1/packages/{packageId} – delete a package
-export const DELETE = apiRoute(deletePackageOp, ({ db, actor, params }) => deletePackage(db, actor, params.packageId));
+export const DELETE = apiRoute(deletePackageOp, ({ db, actor, params }) => deletePackage(db, actor, params));

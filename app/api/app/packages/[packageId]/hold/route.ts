@@ -3,4 +3,4 @@ import { appRoute } from "@/server/auth/app-route";
 import { appHoldPackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/app/packages/{packageId}/hold – put on hold
-export const POST = appRoute(appHoldPackageOp, ({ db, actor, params }) => holdPackage(db, actor, params.packageId));
+export const POST = appRoute(appHoldPackageOp, ({ db, actor, params }) => holdPackage(db, actor, params));

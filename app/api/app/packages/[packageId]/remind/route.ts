@@ -3,4 +3,4 @@ import { appRoute } from "@/server/auth/app-route";
 import { appRemindPackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/app/packages/{packageId}/remind – remind open sessions
-export const POST = appRoute(appRemindPackageOp, ({ db, actor, params, body }) => remindPackage(db, actor, params.packageId, body));
+export const POST = appRoute(appRemindPackageOp, ({ db, actor, params, body }) => remindPackage(db, actor, { ...params, ...body }));

@@ -3,4 +3,4 @@ import { appRoute } from "@/server/auth/app-route";
 import { appResumePackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/app/packages/{packageId}/resume – resume from hold
-export const POST = appRoute(appResumePackageOp, ({ db, actor, params }) => resumePackage(db, actor, params.packageId));
+export const POST = appRoute(appResumePackageOp, ({ db, actor, params }) => resumePackage(db, actor, params));

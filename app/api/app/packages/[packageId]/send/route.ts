@@ -3,4 +3,4 @@ import { appRoute } from "@/server/auth/app-route";
 import { appSendPackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/app/packages/{packageId}/send – send now or schedule
-export const POST = appRoute(appSendPackageOp, ({ db, actor, params, body }) => sendPackage(db, actor, params.packageId, body));
+export const POST = appRoute(appSendPackageOp, ({ db, actor, params, body }) => sendPackage(db, actor, { ...params, ...body }));

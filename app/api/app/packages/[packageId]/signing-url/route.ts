@@ -3,4 +3,4 @@ import { appRoute } from "@/server/auth/app-route";
 import { appCreateSigningUrlOp } from "@/server/domain/packages/operations";
 
 // POST /api/app/packages/{packageId}/signing-url – a 60-minute signing link
-export const POST = appRoute(appCreateSigningUrlOp, ({ db, actor, params, body }) => createSigningUrl(db, actor, params.packageId, body));
+export const POST = appRoute(appCreateSigningUrlOp, ({ db, actor, params, body }) => createSigningUrl(db, actor, { ...params, ...body }));

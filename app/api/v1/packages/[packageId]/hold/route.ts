@@ -3,4 +3,4 @@ import { apiRoute } from "@/server/http/api-route";
 import { holdPackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/v1/packages/{packageId}/hold – put on hold
-export const POST = apiRoute(holdPackageOp, ({ db, actor, params }) => holdPackage(db, actor, params.packageId));
+export const POST = apiRoute(holdPackageOp, ({ db, actor, params }) => holdPackage(db, actor, params));

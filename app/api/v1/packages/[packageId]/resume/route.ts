@@ -3,4 +3,4 @@ import { apiRoute } from "@/server/http/api-route";
 import { resumePackageOp } from "@/server/domain/packages/operations";
 
 // POST /api/v1/packages/{packageId}/resume – resume from hold
-export const POST = apiRoute(resumePackageOp, ({ db, actor, params }) => resumePackage(db, actor, params.packageId));
+export const POST = apiRoute(resumePackageOp, ({ db, actor, params }) => resumePackage(db, actor, params));

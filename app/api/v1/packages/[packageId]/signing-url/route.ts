@@ -3,4 +3,4 @@ import { apiRoute } from "@/server/http/api-route";
 import { createSigningUrlOp } from "@/server/domain/packages/operations";
 
 // POST /api/v1/packages/{packageId}/signing-url – a 60-minute signing link
-export const POST = apiRoute(createSigningUrlOp, ({ db, actor, params, body }) => createSigningUrl(db, actor, params.packageId, body));
+export const POST = apiRoute(createSigningUrlOp, ({ db, actor, params, body }) => createSigningUrl(db, actor, { ...params, ...body }));
