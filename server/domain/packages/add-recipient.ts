@@ -13,7 +13,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
-import type { TAddRecipient, TPackage } from "./schemas";
+import type { TAddRecipient, TPackage, TPackageRef } from "./schemas";
 
 /**
  * Correction: a new recipient at `order` (the end when omitted), later ones moving down. In a sent package
@@ -21,9 +21,9 @@ import type { TAddRecipient, TPackage } from "./schemas";
  * a position after every recipient already invited (422 at `order`) and invites them when their turn comes.
  * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
-export async function addRecipient(db: Db, actor: TActor, packageId: string, input: TAddRecipient): Promise<TPackage> {
+export async function addRecipient(db: Db, actor: TActor, input: TPackageRef & TAddRecipient): Promise<TPackage> {
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);
     assertCorrectable(pkg);
     const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));

@@ -11,6 +11,7 @@ import { assertCorrectable } from "./assert-correctable";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { recordSessionEvent } from "./record-session-event";
+import type { TPackageSessionRef } from "./schemas";
 
 /**
  * Correction: removes a recipient who has not finished. An open session raises SESSION_CANCELLED; the session
@@ -18,7 +19,8 @@ import { recordSessionEvent } from "./record-session-event";
  * recipient (409) and then moves on (the next recipient's turn, or completion if everyone left has signed).
  * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
-export async function removeRecipient(db: Db, actor: TActor, packageId: string, sessionId: string): Promise<{ id: string; deleted: true }> {
+export async function removeRecipient(db: Db, actor: TActor, input: TPackageSessionRef): Promise<{ id: string; deleted: true }> {
+  const { packageId, sessionId } = input;
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);

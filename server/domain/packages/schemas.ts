@@ -30,6 +30,8 @@ export const ZPackageParams = z.object({ packageId: z.string().min(1).openapi({ 
 export type TPackageRef = z.output<typeof ZPackageParams>;
 export const ZPackageDocumentParams = ZPackageParams.extend({ documentId: z.string().min(1) });
 export const ZPackageSessionParams = ZPackageParams.extend({ sessionId: z.string().min(1) });
+export type TPackageDocumentRef = z.output<typeof ZPackageDocumentParams>;
+export type TPackageSessionRef = z.output<typeof ZPackageSessionParams>;
 
 const ZEmail = z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address").max(320)).openapi({ example: "jane@example.com" });
 const ZName = z.string().trim().min(1, "Enter a name").max(200, "At most 200 characters");
@@ -348,6 +350,7 @@ export const ZFileResponse = z.unknown().openapi({ description: "The file itself
 // ——— Shares (the app only: /api/app/packages/{packageId}/shares) ———
 
 export const ZPackageShareParams = ZPackageParams.extend({ userId: z.string().min(1) });
+export type TPackageShareRef = z.output<typeof ZPackageShareParams>;
 export const ZSharePackage = z
   .object({ userId: z.string().trim().min(1, "Choose a member").openapi({ example: "usr_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f70" }) })
   .openapi("SharePackage", {

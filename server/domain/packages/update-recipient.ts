@@ -11,14 +11,15 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
-import type { TPackage, TUpdateRecipient } from "./schemas";
+import type { TPackage, TPackageSessionRef, TUpdateRecipient } from "./schemas";
 
 /**
  * Correction: a recipient's email or name. A recipient already invited (SENT or OPENED) whose email changes is
  * invited again: a new token (the old link stops working), SESSION_SENT again. A finished recipient is 409.
  * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
-export async function updateRecipient(db: Db, actor: TActor, packageId: string, sessionId: string, input: TUpdateRecipient): Promise<TPackage> {
+export async function updateRecipient(db: Db, actor: TActor, input: TPackageSessionRef & TUpdateRecipient): Promise<TPackage> {
+  const { packageId, sessionId } = input;
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);

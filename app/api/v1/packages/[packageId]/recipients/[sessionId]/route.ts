@@ -4,7 +4,7 @@ import { apiRoute } from "@/server/http/api-route";
 import { removeRecipientOp, updateRecipientOp } from "@/server/domain/packages/operations";
 
 // PATCH /api/v1/packages/{packageId}/recipients/{sessionId} – correction: change a recipient
-export const PATCH = apiRoute(updateRecipientOp, ({ db, actor, params, body }) => updateRecipient(db, actor, params.packageId, params.sessionId, body));
+export const PATCH = apiRoute(updateRecipientOp, ({ db, actor, params, body }) => updateRecipient(db, actor, { ...params, ...body }));
 
 // DELETE /api/v1/packages/{packageId}/recipients/{sessionId} – correction: remove a recipient
-export const DELETE = apiRoute(removeRecipientOp, ({ db, actor, params }) => removeRecipient(db, actor, params.packageId, params.sessionId));
+export const DELETE = apiRoute(removeRecipientOp, ({ db, actor, params }) => removeRecipient(db, actor, params));
