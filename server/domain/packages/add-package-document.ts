@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import type { TActor } from "@/server/domain/access/actor";
 import { addDocument } from "@/server/domain/documents/add-document";
-import type { TAddPackageDocument } from "./schemas";
+import type { TAddPackageDocument, TPackageRef } from "./schemas";
 
 /**
  * Adds a document to a DRAFT package through the documents capability (one upload flow for templates and
@@ -10,6 +10,7 @@ import type { TAddPackageDocument } from "./schemas";
  * package is no longer a DRAFT or while another member holds its edit lock. A DOCX must be converted
  * (convertPackageDocument) before the package can be sent.
  */
-export async function addPackageDocument(db: Db, actor: TActor, packageId: string, input: TAddPackageDocument) {
-  return addDocument(db, actor, { ...input, owner: { packageId } });
+export async function addPackageDocument(db: Db, actor: TActor, input: TPackageRef & TAddPackageDocument) {
+  const { packageId, ...document } = input;
+  return addDocument(db, actor, { ...document, owner: { packageId } });
 }

@@ -7,4 +7,4 @@ import { addPackageDocumentOp, listPackageDocumentsOp } from "@/server/domain/pa
 export const GET = apiRoute(listPackageDocumentsOp, ({ db, actor, params }) => listPackageDocuments(db, actor, params));
 
 // POST /api/v1/packages/{packageId}/documents – add a document (upload URL)
-export const POST = apiRoute(addPackageDocumentOp, ({ db, actor, params, body }) => addPackageDocument(db, actor, params.packageId, body));
+export const POST = apiRoute(addPackageDocumentOp, ({ db, actor, params, body }) => addPackageDocument(db, actor, { ...params, ...body }));
