@@ -9,7 +9,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { canManageShares } from "./can-manage-shares";
 import { findPackage } from "./find-package";
 import { loadPackageShares } from "./package-share-view";
-import type { TPackageShare, TSharePackage } from "./schemas";
+import type { TPackageRef, TPackageShare, TSharePackage } from "./schemas";
 
 export const SHARE_FORBIDDEN = "Only the package's owner or a member who can view all packages can share it";
 
@@ -22,9 +22,9 @@ export const SHARE_FORBIDDEN = "Only the package's owner or a member who can vie
  * up. Sharing again is idempotent: the existing share is answered with `created: false`, no second row and no
  * second audit event. The package row is locked first, so two shares of one package apply one after the other.
  */
-export async function sharePackage(db: Db, actor: TActor, packageId: string, input: TSharePackage): Promise<{ share: TPackageShare; created: boolean }> {
+export async function sharePackage(db: Db, actor: TActor, input: TPackageRef & TSharePackage): Promise<{ share: TPackageShare; created: boolean }> {
   return db.transaction(async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
+    const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     if (!canManageShares(actor, pkg)) throw errors.forbidden(SHARE_FORBIDDEN);
     const [member] = await tx
       .select({ id: users.id, email: users.email })

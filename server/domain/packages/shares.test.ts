@@ -295,7 +295,7 @@ describe.runIf(onPostgres)("concurrency on PostgreSQL", () => {
   it("two shares of one package with one member at once: one row, one audit event, one created", async () => {
     const s = await setup();
     const actor = (await loadSessionActor(t.db, { userId: s.org.userId, organisationId: s.org.organisationId }))!;
-    const results = await Promise.all([0, 1, 2].map(() => sharePackage(t.db, actor, s.packageId, { userId: s.narrow.user.id })));
+    const results = await Promise.all([0, 1, 2].map(() => sharePackage(t.db, actor, { packageId: s.packageId, userId: s.narrow.user.id })));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await t.db.select().from(packageShares)).toHaveLength(1);
     expect(await auditActions(s.packageId)).toHaveLength(1);

@@ -6,7 +6,7 @@ import { errors } from "@/server/lib/errors";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { canManageShares } from "./can-manage-shares";
 import { findPackage } from "./find-package";
-import type { TRemovedShare } from "./schemas";
+import type { TPackageShareRef, TRemovedShare } from "./schemas";
 import { SHARE_FORBIDDEN } from "./share-package";
 
 /**
@@ -14,7 +14,8 @@ import { SHARE_FORBIDDEN } from "./share-package";
  * key of theirs created it). The same rights as sharing (404, then 403); 404 `Share not found` when the
  * package is not shared with that user.
  */
-export async function unsharePackage(db: Db, actor: TActor, packageId: string, userId: string): Promise<TRemovedShare> {
+export async function unsharePackage(db: Db, actor: TActor, input: TPackageShareRef): Promise<TRemovedShare> {
+  const { packageId, userId } = input;
   return db.transaction(async (tx) => {
     const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
     if (!canManageShares(actor, pkg)) throw errors.forbidden(SHARE_FORBIDDEN);

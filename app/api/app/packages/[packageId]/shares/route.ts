@@ -9,6 +9,6 @@ export const GET = appRoute(appListPackageSharesOp, ({ db, actor, params }) => l
 
 // POST /api/app/packages/{packageId}/shares – share with a member (200 with the existing share when already shared)
 export const POST = appRoute(appSharePackageOp, async ({ db, actor, params, body }) => {
-  const r = await sharePackage(db, actor, params.packageId, body);
+  const r = await sharePackage(db, actor, { ...params, ...body });
   return r.created ? r.share : new WithStatus(200, r.share);
 });
