@@ -61,6 +61,11 @@ export const AUDIT_SUBJECTS = {
   webhook_endpoint: {
     actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated", "webhook.deliveries_replayed"],
   },
+  organisation: { actions: ["organisation.created", "organisation.ip_allowlist_changed", "organisation.plan_changed"] },
+  workspace: { actions: ["workspace.created", "workspace.renamed"] },
+  role: { actions: ["role.created", "role.updated", "role.deleted"] },
+  member: { actions: ["member.added", "member.invite_accepted", "member.role_changed", "member.removed"] },
+  api_key: { actions: ["api_key.created", "api_key.revoked"] },
 } as const satisfies Record<string, { actions: readonly string[]; records?: readonly string[] }>;
 
 export type TAuditSubjectType = keyof typeof AUDIT_SUBJECTS;

@@ -9,9 +9,16 @@ import { recordAudit } from "./record-audit";
  * Who a change is attributed to: a member or key (its issuing user, the key, the client address), the service
  * (scheduled work: nobody, `by: "the service"`), a recipient on the signing page (their session and address),
  * or nobody (`null`: the upload PUT, whose only credential is the upload URL — the event names nobody rather
- * than guessing).
+ * than guessing). Organisation administration and keys name the user alone (`TUserAttribution`: no key, no
+ * address; also the new owner creating an organisation and the invited user accepting), and the operator's
+ * plan change names nobody but says `by: "operator"` (`OPERATOR`).
  */
-export type TAuditActor = Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | null;
+export type TAuditActor = Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | TUserAttribution | typeof OPERATOR | null;
+
+/** A person named by user id alone, without key or client address. */
+export type TUserAttribution = { kind: "user"; userId: string };
+/** The operator (the CLI): no user; the event's data says `by: "operator"`. */
+export const OPERATOR = { kind: "operator" } as const;
 
 /** The changed thing: its id, and the organisation and workspace it lives in. */
 type TAuditSubject = { id: string; organisationId: string; workspaceId: string | null };
@@ -42,6 +49,8 @@ export async function auditChange(
     return recordAudit(tx, { ...base, clientAddress: actor.clientAddress, data: { sessionId: actor.sessionId, ...recorded, ...data } });
   }
   if ("kind" in actor && actor.kind === "service") return recordAudit(tx, { ...base, data: { by: "the service", ...recorded, ...data } });
+  if ("kind" in actor && actor.kind === "operator") return recordAudit(tx, { ...base, data: { by: "operator", ...recorded, ...data } });
+  if ("kind" in actor && actor.kind === "user") return recordAudit(tx, { ...base, actorUserId: actor.userId, data: { ...recorded, ...data } });
   const member = actor as Pick<TActor, "user" | "apiKey" | "clientAddress">;
   await recordAudit(tx, {
     ...base,

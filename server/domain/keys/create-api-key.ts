@@ -2,7 +2,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, organisations, roles, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -61,14 +61,11 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       expiresAt,
       createdAt: now(),
     });
-    await recordAudit(tx, {
-      organisationId: orgId,
-      workspaceId: workspace.id,
-      subjectType: "api_key",
-      subjectId: id,
-      action: "api_key.created",
-      actorUserId: actor.user.id,
-      data: { name: input.name, prefix, roleId: role.id, expiresAt: expiresAt?.toISOString() ?? null },
+    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: workspace.id }, "api_key.created", {
+      name: input.name,
+      prefix,
+      roleId: role.id,
+      expiresAt: expiresAt?.toISOString() ?? null,
     });
     return { id, name: input.name, prefix, value, expiresAt };
   });

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import type { TRevokeApiKey, TRevokedApiKey } from "./schemas";
@@ -28,15 +28,13 @@ export async function revokeApiKey(db: Db, actor: TActor, input: TRevokeApiKey):
       if (!existing?.revokedAt) throw errors.notFound("API key");
       return { id, revokedAt: existing.revokedAt, alreadyRevoked: true };
     }
-    await recordAudit(tx, {
-      organisationId: actor.organisation.id,
-      workspaceId: revoked.workspaceId,
-      subjectType: "api_key",
-      subjectId: id,
-      action: "api_key.revoked",
-      actorUserId: actor.user.id,
-      data: { name: revoked.name, prefix: revoked.prefix },
-    });
+    await auditChange(
+      tx,
+      { kind: "user", userId: actor.user.id },
+      { id, organisationId: actor.organisation.id, workspaceId: revoked.workspaceId },
+      "api_key.revoked",
+      { name: revoked.name, prefix: revoked.prefix },
+    );
     return { id, revokedAt: at, alreadyRevoked: false };
   });
 }

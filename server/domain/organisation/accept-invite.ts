@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
@@ -42,13 +42,7 @@ export async function acceptInvite(db: Db, input: TAcceptInvite): Promise<TAccep
       .returning({ id: users.id, email: users.email });
     const [membership] = await tx.select({ orgId: memberships.organisationId }).from(memberships).where(eq(memberships.userId, used.userId));
     if (!user || !membership) throw invalid();
-    await recordAudit(tx, {
-      organisationId: membership.orgId,
-      subjectType: "member",
-      subjectId: user.id,
-      action: "member.invite_accepted",
-      actorUserId: user.id,
-    });
+    await auditChange(tx, { kind: "user", userId: user.id }, { id: user.id, organisationId: membership.orgId, workspaceId: null }, "member.invite_accepted");
     return { userId: user.id, email: user.email };
   });
 }

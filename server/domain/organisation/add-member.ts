@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, invites, memberships, roles, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { hashPassword, sha256Hex } from "@/server/lib/crypto";
@@ -73,13 +73,11 @@ async function insertMember(db: Db, actor: TActor, input: TAddMember, passwordHa
       await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });
       invite = { path: `/invite/${token}`, expiresAt };
     }
-    await recordAudit(tx, {
-      organisationId: orgId,
-      subjectType: "member",
-      subjectId: userId,
-      action: "member.added",
-      actorUserId: actor.user.id,
-      data: { email: input.email, roleId: role.id, method: input.method, readmitted: Boolean(existing) },
+    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: userId, organisationId: orgId, workspaceId: null }, "member.added", {
+      email: input.email,
+      roleId: role.id,
+      method: input.method,
+      readmitted: Boolean(existing),
     });
     return { userId, invite };
   });

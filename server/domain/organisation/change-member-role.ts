@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { memberships, roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import type { TChangedMemberRole, TChangeMemberRole } from "./schemas";
 
@@ -24,13 +24,8 @@ export async function changeMemberRole(db: Db, actor: TActor, input: TChangeMemb
       .where(and(eq(memberships.userId, input.userId), eq(memberships.organisationId, orgId)))
       .returning({ id: memberships.id });
     if (!changed) throw errors.notFound("Member");
-    await recordAudit(tx, {
-      organisationId: orgId,
-      subjectType: "member",
-      subjectId: input.userId,
-      action: "member.role_changed",
-      actorUserId: actor.user.id,
-      data: { roleId: role.id },
+    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.role_changed", {
+      roleId: role.id,
     });
     return { userId: input.userId, roleId: role.id };
   });

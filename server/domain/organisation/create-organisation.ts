@@ -4,7 +4,7 @@ import { memberships, organisations, roles, users, workspaces } from "@/server/d
 import { errors } from "@/server/lib/errors";
 import { hashPassword } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { BUILT_IN_ROLES } from "./built-in-roles";
 import type { TCreateOwner } from "./schemas";
 
@@ -44,12 +44,6 @@ export async function insertOrganisation(
   const adminRoleId = roleRows.find((r) => r.builtIn === "admin")!.id;
   await tx.insert(memberships).values({ id: newId("mem"), organisationId, userId, roleId: adminRoleId, isOwner: true });
   await tx.insert(workspaces).values({ id: workspaceId, organisationId, name: "Default", slug: "default", isDefault: true });
-  await recordAudit(tx, {
-    organisationId,
-    subjectType: "organisation",
-    subjectId: organisationId,
-    action: "organisation.created",
-    actorUserId: userId,
-  });
+  await auditChange(tx, { kind: "user", userId }, { id: organisationId, organisationId, workspaceId: null }, "organisation.created");
   return { organisationId, userId, workspaceId, adminRoleId };
 }

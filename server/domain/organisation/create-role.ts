@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -18,14 +18,7 @@ export async function createRole(db: Db, actor: TActor, input: TCreateRole): Pro
       const id = newId("role");
       const at = now();
       await tx.insert(roles).values({ id, organisationId: orgId, builtIn: null, ...input, createdAt: at, updatedAt: at });
-      await recordAudit(tx, {
-        organisationId: orgId,
-        subjectType: "role",
-        subjectId: id,
-        action: "role.created",
-        actorUserId: actor.user.id,
-        data: { ...input },
-      });
+      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.created", { ...input });
       return { id };
     });
   } catch (err) {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -22,14 +22,9 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
       if (taken) throw errors.conflict(slugTaken(input.slug));
       const row = { id: newId("ws"), organisationId: orgId, name: input.name, slug: input.slug, isDefault: false, createdAt: now() };
       await tx.insert(workspaces).values({ ...row, updatedAt: row.createdAt });
-      await recordAudit(tx, {
-        organisationId: orgId,
-        workspaceId: row.id,
-        subjectType: "workspace",
-        subjectId: row.id,
-        action: "workspace.created",
-        actorUserId: actor.user.id,
-        data: { name: input.name, slug: input.slug },
+      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: row.id, organisationId: orgId, workspaceId: row.id }, "workspace.created", {
+        name: input.name,
+        slug: input.slug,
       });
       return { id: row.id, name: row.name, slug: row.slug, isDefault: false, createdAt: row.createdAt };
     });

@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, memberships, roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import type { TDeletedRole, TDeleteRole } from "./schemas";
 
@@ -30,14 +30,7 @@ export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Pro
       throw errors.conflict(`The role "${role.name}" is in use by ${members} member(s) and ${keys} API key(s), revoked keys included; it cannot be deleted`);
     }
     await tx.delete(roles).where(eq(roles.id, id));
-    await recordAudit(tx, {
-      organisationId: orgId,
-      subjectType: "role",
-      subjectId: id,
-      action: "role.deleted",
-      actorUserId: actor.user.id,
-      data: { name: role.name },
-    });
+    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.deleted", { name: role.name });
     return { id, deleted: true as const };
   });
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { dropMemberShares } from "@/server/domain/packages/drop-member-shares";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
@@ -30,13 +30,7 @@ export async function removeMember(db: Db, actor: TActor, input: TRemoveMember):
     await tx.delete(invites).where(eq(invites.userId, userId));
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
     await dropMemberShares(tx, actor, { userId, email: user?.email ?? "" });
-    await recordAudit(tx, {
-      organisationId: orgId,
-      subjectType: "member",
-      subjectId: userId,
-      action: "member.removed",
-      actorUserId: actor.user.id,
-    });
+    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: userId, organisationId: orgId, workspaceId: null }, "member.removed");
     return { userId, removed: true as const };
   });
 }

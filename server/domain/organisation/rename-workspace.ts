@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
@@ -28,14 +28,9 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
         .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug), ne(workspaces.id, input.id)));
       if (taken) throw errors.conflict(slugTaken(input.slug));
       await tx.update(workspaces).set({ name: input.name, slug: input.slug, updatedAt: now() }).where(eq(workspaces.id, current.id));
-      await recordAudit(tx, {
-        organisationId: orgId,
-        workspaceId: current.id,
-        subjectType: "workspace",
-        subjectId: current.id,
-        action: "workspace.renamed",
-        actorUserId: actor.user.id,
-        data: { before: { name: current.name, slug: current.slug }, after: { name: input.name, slug: input.slug } },
+      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: current.id, organisationId: orgId, workspaceId: current.id }, "workspace.renamed", {
+        before: { name: current.name, slug: current.slug },
+        after: { name: input.name, slug: input.slug },
       });
       return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, createdAt: current.createdAt };
     });

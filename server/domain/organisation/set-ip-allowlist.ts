@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { now } from "@/server/lib/clock";
 import { type TIpAllowlist, type TSetIpAllowlist } from "./schemas";
 
@@ -15,14 +15,13 @@ export async function setIpAllowlist(db: Db, actor: TActor, input: TSetIpAllowli
   return db.transaction(async (tx) => {
     const [before] = await tx.select({ entries: organisations.ipAllowlist }).from(organisations).where(eq(organisations.id, actor.organisation.id));
     await tx.update(organisations).set({ ipAllowlist: entries, updatedAt: now() }).where(eq(organisations.id, actor.organisation.id));
-    await recordAudit(tx, {
-      organisationId: actor.organisation.id,
-      subjectType: "organisation",
-      subjectId: actor.organisation.id,
-      action: "organisation.ip_allowlist_changed",
-      actorUserId: actor.user.id,
-      data: { before: before?.entries ?? [], after: entries },
-    });
+    await auditChange(
+      tx,
+      { kind: "user", userId: actor.user.id },
+      { id: actor.organisation.id, organisationId: actor.organisation.id, workspaceId: null },
+      "organisation.ip_allowlist_changed",
+      { before: before?.entries ?? [], after: entries },
+    );
     return { entries };
   });
 }

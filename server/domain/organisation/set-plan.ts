@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { organisations } from "@/server/db/schema";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange, OPERATOR } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { readPlan } from "./get-plan";
@@ -28,12 +28,13 @@ export async function setPlan(db: Db, input: TSetPlan): Promise<TPlan> {
       .where(eq(organisations.id, organisationId))
       .returning({ id: organisations.id });
     if (updated.length === 0) throw errors.notFound("Organisation");
-    await recordAudit(tx, {
-      organisationId,
-      subjectType: "organisation",
-      subjectId: organisationId,
-      action: "organisation.plan_changed",
-      data: { by: "operator", publicApi, webhooks, customFields, packageAllowance, maxTemplates, maxRecipientsPerPackage },
+    await auditChange(tx, OPERATOR, { id: organisationId, organisationId, workspaceId: null }, "organisation.plan_changed", {
+      publicApi,
+      webhooks,
+      customFields,
+      packageAllowance,
+      maxTemplates,
+      maxRecipientsPerPackage,
     });
     return readPlan(tx, organisationId);
   });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { roles } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { recordAudit } from "@/server/domain/audit/record-audit";
+import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { assertRoleNameFree, roleNameTaken } from "./role-fields";
@@ -29,14 +29,7 @@ export async function updateRole(db: Db, actor: TActor, input: TUpdateRole): Pro
         .update(roles)
         .set({ ...changes, updatedAt: now() })
         .where(eq(roles.id, id));
-      await recordAudit(tx, {
-        organisationId: orgId,
-        subjectType: "role",
-        subjectId: id,
-        action: "role.updated",
-        actorUserId: actor.user.id,
-        data: { changes },
-      });
+      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.updated", { changes });
       return { id };
     });
   } catch (err) {
