@@ -19,7 +19,15 @@ describe("organisation and key audit attribution", () => {
   it("records the user alone for role and key changes, and the operator for a plan change", async () => {
     const org = await createTestOrg(t.db);
     const actor = { ...ownerActor(org), clientAddress: "203.0.113.7" };
-    const role = await createRole(t.db, actor, { name: "Integrations", apiAccess: true });
+    const roleInput = {
+      name: "Integrations",
+      apiAccess: true,
+      canSendPackages: false,
+      canViewAllPackages: false,
+      canManageWebhooks: false,
+      templateAccess: "USE" as const,
+    };
+    const role = await createRole(t.db, actor, roleInput);
     const key = await createApiKey(t.db, actor, { name: "CRM", roleId: org.roleIds.admin, workspaceId: org.workspaceId });
     await setPlan(t.db, { organisationId: org.organisationId, webhooks: false });
 
@@ -66,7 +74,7 @@ describe("organisation and key audit attribution", () => {
         workspaceId: null,
         actorUserId: org.userId,
         ...none,
-        data: { name: "Integrations", apiAccess: true },
+        data: roleInput,
       },
     ]);
   });
