@@ -6,10 +6,8 @@ import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { advancePackage } from "./advance-package";
-import { assertCanActOn } from "./assert-can-act-on";
-import { assertCorrectable } from "./assert-correctable";
 import { auditChange } from "@/server/domain/audit/audit-change";
-import { findPackage } from "./find-package";
+import { lockRecipientCorrection } from "./lock-recipient-correction";
 import { recordSessionEvent } from "./record-session-event";
 import type { TPackageSessionRef } from "./schemas";
 
@@ -22,14 +20,7 @@ import type { TPackageSessionRef } from "./schemas";
 export async function removeRecipient(db: Db, actor: TActor, input: TPackageSessionRef): Promise<{ id: string; deleted: true }> {
   const { packageId, sessionId } = input;
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
-    assertCanActOn(actor, pkg);
-    const [session] = await tx
-      .select()
-      .from(recipientSessions)
-      .where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
-    if (!session) throw errors.notFound("Recipient session");
-    assertCorrectable(pkg);
+    const { pkg, session } = await lockRecipientCorrection(tx, actor, { packageId, sessionId });
     if (session.status === "COMPLETED" || session.status === "DECLINED") throw errors.conflict("This recipient has already finished and cannot be removed");
     const sent = pkg.status === "IN_PROGRESS" || pkg.status === "ON_HOLD";
     if (sent) {

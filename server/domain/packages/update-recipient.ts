@@ -1,14 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
-import { assertCanActOn } from "./assert-can-act-on";
-import { assertCorrectable } from "./assert-correctable";
 import { auditChange } from "@/server/domain/audit/audit-change";
-import { findPackage } from "./find-package";
+import { lockRecipientCorrection } from "./lock-recipient-correction";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
 import type { TPackage, TPackageSessionRef, TUpdateRecipient } from "./schemas";
@@ -21,14 +19,7 @@ import type { TPackage, TPackageSessionRef, TUpdateRecipient } from "./schemas";
 export async function updateRecipient(db: Db, actor: TActor, input: TPackageSessionRef & TUpdateRecipient): Promise<TPackage> {
   const { packageId, sessionId } = input;
   return withEvents(db, async (tx) => {
-    const pkg = await findPackage(tx, actor, packageId, { forUpdate: true });
-    assertCanActOn(actor, pkg);
-    const [session] = await tx
-      .select()
-      .from(recipientSessions)
-      .where(and(eq(recipientSessions.id, sessionId), eq(recipientSessions.packageId, pkg.id)));
-    if (!session) throw errors.notFound("Recipient session");
-    assertCorrectable(pkg);
+    const { pkg, session } = await lockRecipientCorrection(tx, actor, { packageId, sessionId });
     if (session.status === "COMPLETED" || session.status === "DECLINED" || session.status === "CANCELLED") {
       throw errors.conflict("This recipient has already finished and can no longer be changed");
     }
