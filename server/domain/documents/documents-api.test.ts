@@ -136,14 +136,14 @@ describe("POST /api/v1/templates/{templateId}/documents", () => {
   });
 
   it.each([
-    ["no name", { fileSize: 10 }],
-    ["an image type", { name: "a.png", fileSize: 10, contentType: "image/png" }],
-    ["an empty file", { name: "a.pdf", fileSize: 0 }],
-  ])("answers 422 on %s", async (_label, body) => {
+    ["no name", { fileSize: 10 }, "name"],
+    ["an image type", { name: "a.png", fileSize: 10, contentType: "image/png" }, "contentType"],
+    ["an empty file", { name: "a.pdf", fileSize: 0 }, "fileSize"],
+  ])("answers 422 on %s, naming the field", async (_label, body, field) => {
     const { key, templateId } = await setup();
     const res = await add(key, templateId, body);
     expect(res.status).toBe(422);
-    expect(res.body.details).toBeDefined();
+    expect(Object.keys(res.body.details as Record<string, string[]>)).toEqual([field]);
   });
 
   it("adds a library document by reference to its stored file, UPLOADED at once, without an upload URL", async () => {
