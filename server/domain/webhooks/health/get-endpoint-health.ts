@@ -9,6 +9,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { endpointState, type TEndpointState } from "./failing";
+import { answeredLatency } from "./answered-latency";
 
 export type TEndpointHealth = {
   id: string;
@@ -50,12 +51,8 @@ export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): 
       endpointId: webhookDeliveries.endpointId,
       attempts: sql<number>`count(*)::int`,
       ok: sql<number>`count(*) filter (where ${webhookAttempts.responseStatus} between 200 and 299)::int`,
-      p50: sql<
-        number | null
-      >`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
-      p95: sql<
-        number | null
-      >`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p50: answeredLatency(0.5),
+      p95: answeredLatency(0.95),
     })
     .from(webhookAttempts)
     .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))

@@ -6,6 +6,7 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, type TDeliveryStatus, webhookAttempts, webhookDeliveries } from "@/server/db/schema";
+import { answeredLatency } from "./answered-latency";
 
 export type TTimelineRange = "24h" | "7d";
 export type TTimelineBucket = {
@@ -38,12 +39,8 @@ export async function getEndpointTimeline(db: Db, endpointId: string, range: TTi
     .select({
       h: hourOf(webhookAttempts.startedAt),
       n: sql<number>`count(*)::int`,
-      p50: sql<
-        number | null
-      >`percentile_cont(0.5) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
-      p95: sql<
-        number | null
-      >`percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${webhookAttempts.responseStatus} is not null)`,
+      p50: answeredLatency(0.5),
+      p95: answeredLatency(0.95),
     })
     .from(webhookAttempts)
     .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
