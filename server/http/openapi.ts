@@ -185,6 +185,8 @@ export function buildOpenApiDocument(operations: readonly TOperation[] = publicO
         "endpoint, send it a test event, verify the signature.",
       // The instance that serves this document is the contact: Foliosign is self-hosted, so its operator answers.
       contact: { name: "The operator of this Foliosign instance" },
+      // The service is AGPL-3.0-only (LICENSE at the repository's root); OpenAPI 3.0 names a licence by name and URL.
+      license: { name: "AGPL-3.0-only", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
     },
     servers: [{ url: env().publicUrl, description: "This Foliosign instance" }],
     tags: TAGS.filter((t) => used.has(t.name)),
