@@ -14,3 +14,4 @@ export * from "./sealing";
 export * from "./mail";
 export * from "./sealed-files";
 export * from "./sign-in";
+export * from "./evidence";

@@ -1,5 +1,6 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns";
+import type { TEvidenceLevelName } from "@/common/evidence";
+import { createdAt, id, ts } from "./columns";
 import { packages } from "./packages";
 import { tenantColumns } from "./organisations";
 
@@ -10,6 +11,9 @@ export type TSealedFileKind = (typeof SEALED_FILE_KINDS)[number];
  * The outputs of a sealed package (server/domain/sealing/): one sealed PDF per document, the merged PDF and the
  * certificate alone, kept in the file store under `storage_key`. Written in the transaction that completes the
  * package, so a COMPLETED package always has them. `sha256` is what /verify looks a file up by.
+ * A row is the file's NEWEST version (what downloads serve): an evidence upgrade or renewal (issue 20) replaces
+ * `storage_key`, `sha256`, `size` and the evidence columns, bumps `version`, and keeps the version it replaced
+ * in `sealed_file_versions` (evidence.ts), so /verify still recognises an earlier copy.
  */
 export const sealedFiles = pgTable(
   "sealed_files",
@@ -28,6 +32,15 @@ export const sealedFiles = pgTable(
     sha256: text("sha256").notNull(),
     size: integer("size").notNull(),
     pages: integer("pages").notNull(),
+    /** 1 when sealed; +1 per evidence upgrade or renewal (each an incremental update of the previous version). */
+    version: integer("version").notNull().default(1),
+    /** The PAdES baseline level this version reaches (server/pdf/evidence). */
+    evidenceLevel: text("evidence_level").$type<TEvidenceLevelName>().notNull().default("B-B"),
+    /** The signature time-stamp's time and its authority (null at B-B). */
+    timestampedAt: ts("timestamped_at"),
+    timestampAuthority: text("timestamp_authority"),
+    /** When the TSA certificate of the newest document time-stamp expires (B-LTA only): renewal is due before it. */
+    tsaCertificateNotAfter: ts("tsa_certificate_not_after"),
     createdAt: createdAt(),
   },
   (t) => [
