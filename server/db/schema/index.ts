@@ -15,3 +15,4 @@ export * from "./mail";
 export * from "./sealed-files";
 export * from "./sign-in";
 export * from "./evidence";
+export * from "./signer-auth";

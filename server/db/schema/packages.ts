@@ -12,6 +12,7 @@ import { apiKeys } from "./api-keys";
 import { tenantColumns, users } from "./organisations";
 import { signingGroups } from "./signing-groups";
 import { fieldPlacementColumns, templates, type TSenderQuestion } from "./templates";
+import type { TSignerAuthMethod, TSignerIdentity } from "./signer-auth";
 
 export const PACKAGE_STATUSES = ["DRAFT", "SCHEDULED", "IN_PROGRESS", "COMPLETED", "DECLINED", "ON_HOLD", "VOID"] as const;
 export type TPackageStatus = (typeof PACKAGE_STATUSES)[number];
@@ -230,6 +231,20 @@ export const recipientSessions = pgTable(
     timeZone: text("time_zone"),
     remindersSent: integer("reminders_sent").notNull().default(0),
     nextReminderAt: ts("next_reminder_at"),
+    /**
+     * Signer authentication (signer-auth.ts; docs/decisions/signer-authentication.md): the method; the access
+     * code's scrypt hash (never the code); wrong tries counted here under the row's lock (5 lock the session);
+     * `auth_generation` is part of the signer cookie's MAC, bumped by a correction of the method or the email
+     * so every browser must pass again; `auth_passed_at` the last pass (for the certificate).
+     */
+    authMethod: text("auth_method").$type<TSignerAuthMethod>().notNull().default("NONE"),
+    accessCodeHash: text("access_code_hash"),
+    authFailedAttempts: integer("auth_failed_attempts").notNull().default(0),
+    authLockedAt: ts("auth_locked_at"),
+    authGeneration: integer("auth_generation").notNull().default(0),
+    authPassedAt: ts("auth_passed_at"),
+    /** How the integrator says it authenticated the signer itself (printed on the certificate); null when none. */
+    identity: jsonb("identity").$type<TSignerIdentity>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,6 +8,7 @@ import { createdAt, id, updatedAt } from "./columns";
 import { documents } from "./documents";
 import { tenantColumns, users } from "./organisations";
 import { signingGroups } from "./signing-groups";
+import type { TSignerAuthMethod } from "./signer-auth";
 
 export const TEMPLATE_STATUSES = ["DRAFT", "ACTIVE", "ARCHIVED"] as const;
 export type TTemplateStatus = (typeof TEMPLATE_STATUSES)[number];
@@ -52,6 +53,8 @@ export const templateRoles = pgTable(
     position: integer("position").notNull(),
     name: text("name").notNull(),
     signingGroupId: text("signing_group_id").references(() => signingGroups.id, { onDelete: "set null" }),
+    /** The signer authentication the role presets for its recipient (signer-auth.ts); no code is ever kept here. */
+    authMethod: text("auth_method").$type<TSignerAuthMethod>().notNull().default("NONE"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("template_roles_position_uq").on(t.templateId, t.position)],
