@@ -12,6 +12,15 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1"));
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
 const ZEnv = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -90,6 +99,25 @@ const ZEnv = z
     /** The operator's PKCS#12 (.p12/.pfx) for sealing; unset → an instance certificate generated on first start. */
     SIGNING_P12_PATH: z.string().min(1).optional(),
     SIGNING_P12_PASSWORD: z.string().optional(),
+    /**
+     * RFC 3161 time-stamping authorities for the seals (issue 20), comma-separated, tried in order; user:password
+     * in a URL is sent as basic auth and never logged. Unset → seals stay PAdES B-B (this server's clock only).
+     * Loopback and private addresses are allowed: an in-house TSA is the operator's choice.
+     */
+    TSA_URLS: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine((urls) => urls.every(isHttpUrl), "must be a comma-separated list of http:// or https:// URLs"),
+    /** How long one TSA (and each revocation fetch) may take before the next is tried. */
+    TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** Renewal adds a new document time-stamp this many days before the newest one's TSA certificate expires. */
+    EVIDENCE_RENEWAL_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
     /** A folder searched first for the sealing fonts (the Debian Noto packages' file names). */
     SEALING_FONT_DIR: z.string().min(1).optional(),
     /** When set, mail is sent through this SMTP server (smtp:// or smtps://, credentials in the URL); unset → the outbox. */
