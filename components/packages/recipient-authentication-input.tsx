@@ -1,0 +1,87 @@
+"use client";
+
+import { useState } from "react";
+import { Field } from "@/components/ui/field";
+import { Input, Select } from "@/components/ui/input";
+
+export type TAuthenticationMethod = "NONE" | "ACCESS_CODE" | "EMAIL_CODE";
+export type TRecipientAuthenticationInput = { method: TAuthenticationMethod; accessCode: string };
+
+/** The choices a sender has, in the words the form and the package page use. */
+export const AUTHENTICATION_METHODS: { value: TAuthenticationMethod; label: string; short: string }[] = [
+  { value: "NONE", label: "Signing link only", short: "Signing link only" },
+  { value: "ACCESS_CODE", label: "Access code (you give it to them)", short: "Access code" },
+  { value: "EMAIL_CODE", label: "Email code (mailed when they open the link)", short: "Email code" },
+];
+
+export function authenticationLabel(method: string): string {
+  return AUTHENTICATION_METHODS.find((m) => m.value === method)?.short ?? method;
+}
+
+/** The request body's `authentication` for one recipient: the code only with ACCESS_CODE, nothing for NONE. */
+export function authenticationBody(value: TRecipientAuthenticationInput): { method: "ACCESS_CODE"; accessCode: string } | { method: "EMAIL_CODE" } | undefined {
+  if (value.method === "ACCESS_CODE") return { method: "ACCESS_CODE", accessCode: value.accessCode };
+  if (value.method === "EMAIL_CODE") return { method: "EMAIL_CODE" };
+  return undefined;
+}
+
+type TProps = {
+  /** The role's name, so each recipient's controls have their own label ("Identity check for Tenant"). */
+  roleName: string;
+  value: TRecipientAuthenticationInput;
+  onChange: (value: TRecipientAuthenticationInput) => void;
+  errors: { method?: string[]; accessCode?: string[] };
+};
+
+/**
+ * How one recipient proves who they are before the signing page shows the document. The access code is typed
+ * once, masked (with a Show toggle against typos), sent with the package and never shown again.
+ */
+export function RecipientAuthenticationInput({ roleName, value, onChange, errors }: TProps) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <>
+      <Field label={`Identity check for ${roleName}`} error={errors.method}>
+        {(p) => (
+          <Select {...p} value={value.method} onChange={(e) => onChange({ ...value, method: e.target.value as TAuthenticationMethod })}>
+            {AUTHENTICATION_METHODS.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      {value.method === "ACCESS_CODE" ? (
+        <Field
+          label={`Access code for ${roleName}`}
+          hint="4 to 50 characters. Tell it to them yourself (by phone, in person): it is never emailed and cannot be shown again."
+          error={errors.accessCode}
+        >
+          {(p) => (
+            <div className="flex gap-2">
+              <Input
+                {...p}
+                type={visible ? "text" : "password"}
+                autoComplete="new-password"
+                spellCheck={false}
+                minLength={4}
+                maxLength={50}
+                value={value.accessCode}
+                onChange={(e) => onChange({ ...value, accessCode: e.target.value })}
+              />
+              <button
+                type="button"
+                aria-pressed={visible}
+                className="h-10 shrink-0 rounded-md border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+                onClick={() => setVisible((v) => !v)}
+              >
+                Show<span className="sr-only"> the access code for {roleName}</span>
+              </button>
+            </div>
+          )}
+        </Field>
+      ) : null}
+    </>
+  );
+}
