@@ -1,10 +1,11 @@
 /** The one mapping from package rows to the API's shapes (never raw rows). */
 import type { SQL } from "drizzle-orm";
 import { isoText } from "@/server/db/driver";
-import { packages, type documents, type recipientSessions } from "@/server/db/schema";
+import { packages, type documents, type recipientSessions, type TPackageEvidenceRow } from "@/server/db/schema";
 import { toDocumentView } from "@/server/domain/documents/document-view";
 import type { TPackageRow } from "./find-package";
-import type { TPackage } from "./schemas";
+import { toRecipientAuthenticationView } from "./recipient-authentication";
+import type { TPackage, TPackageEvidence } from "./schemas";
 
 type TSession = typeof recipientSessions.$inferSelect;
 type TDocument = typeof documents.$inferSelect;
@@ -76,6 +77,8 @@ export function toSessionView(s: TSession) {
     completedAt: iso(s.completedAt),
     declinedAt: iso(s.declinedAt),
     declineReason: s.declineReason,
+    authentication: toRecipientAuthenticationView(s),
+    identity: s.identity,
   };
 }
 
@@ -97,7 +100,13 @@ export function toSealingView(p: TPackageRow) {
   };
 }
 
-export function toPackageView(p: TPackageRow, sessions: TSession[], docs: TDocument[]): TPackage {
+/** A sealed package's evidence (issue 20): its weakest file's level and time-stamp, and whether an upgrade is pending. */
+export function toEvidenceView(e: TPackageEvidenceRow | undefined): TPackageEvidence | null {
+  if (!e) return null;
+  return { level: e.level, timestampedAt: iso(e.timestampedAt), timestampAuthority: e.timestampAuthority, upgradePending: e.upgradeNextAttemptAt !== null };
+}
+
+export function toPackageView(p: TPackageRow, sessions: TSession[], docs: TDocument[], evidence?: TPackageEvidenceRow): TPackage {
   return {
     ...toPackageSummary(p),
     message: p.message,
@@ -109,5 +118,6 @@ export function toPackageView(p: TPackageRow, sessions: TSession[], docs: TDocum
     recipientSessions: [...sessions].sort((a, b) => a.position - b.position).map(toSessionView),
     documents: [...docs].sort((a, b) => a.position - b.position).map((d, i) => toPackageDocumentView(d, i)),
     sealing: toSealingView(p),
+    evidence: p.status === "COMPLETED" ? toEvidenceView(evidence) : null,
   };
 }

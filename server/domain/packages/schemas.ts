@@ -2,10 +2,12 @@
  * Every schema of the packages capability, for both doors: request bodies, params, queries and every response
  * shape. Decisions where the spec is silent are written into the descriptions (they reach the OpenAPI document).
  */
+import { EVIDENCE_LEVELS } from "@/common/evidence";
 import { PACKAGE_STATUSES, SESSION_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
 import { valueError, z } from "@/server/lib/zod";
 import { ZAddDocument, ZAddedDocument, ZTemplateDocument } from "@/server/domain/templates/schemas";
+import { ZRecipientAuthentication, ZRecipientAuthenticationInput, ZSignerIdentity, ZSignerIdentityInput } from "./recipient-authentication";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
@@ -67,6 +69,8 @@ export const ZBlankRecipient = z.object({
   name: ZName.optional(),
   order: z.number().int().min(0).max(1000).optional().openapi({ description: "Signing order (smaller first); the list order when omitted" }),
   signingGroupId: z.string().min(1).optional().openapi({ description: "A signing group of the workspace (404-free: unknown is 422)" }),
+  authentication: ZRecipientAuthenticationInput.optional(),
+  identity: ZSignerIdentityInput.optional(),
 });
 
 export const ZCreatePackage = z
@@ -87,6 +91,11 @@ export const ZTemplateRecipient = z.object({
   email: ZEmail,
   name: ZName.optional(),
   roleIndex: z.number().int().min(0).openapi({ description: "The template role's 0-based position; every role takes exactly one recipient" }),
+  authentication: ZRecipientAuthenticationInput.optional().openapi({
+    description:
+      "How this signer must authenticate; omitted: the method the role presets (a role presetting ACCESS_CODE needs the code here: 422 at `recipients.N.authentication.accessCode`)",
+  }),
+  identity: ZSignerIdentityInput.optional(),
 });
 
 const ZMergeValues = z
@@ -210,12 +219,25 @@ export const ZAddRecipient = z
     order: z.number().int().min(0).max(1000).optional().openapi({
       description: "0-based signing position; at the end when omitted. In a sent sequential package it must come after every recipient already invited.",
     }),
+    authentication: ZRecipientAuthenticationInput.optional(),
+    identity: ZSignerIdentityInput.optional(),
   })
   .openapi("AddRecipient");
 export type TAddRecipient = z.output<typeof ZAddRecipient>;
 export const ZUpdateRecipient = z
-  .object({ email: ZEmail.optional(), name: ZName.nullable().optional() })
-  .openapi("UpdateRecipient", { description: "An invited recipient whose email changes is invited again (new link, SESSION_SENT)" });
+  .object({
+    email: ZEmail.optional(),
+    name: ZName.nullable().optional(),
+    authentication: ZRecipientAuthenticationInput.optional().openapi({
+      description:
+        "Replaces the method (and access code); also clears the failed attempts and the lock, and every browser must pass the check again. Omitted: unchanged",
+    }),
+    identity: ZSignerIdentityInput.nullable().optional().openapi({ description: "Replaces the asserted identity; null clears it; omitted: unchanged" }),
+  })
+  .openapi("UpdateRecipient", {
+    description:
+      "An invited recipient whose email changes is invited again (new link, SESSION_SENT). Giving `authentication` unlocks a recipient locked after 5 wrong codes.",
+  });
 export type TUpdateRecipient = z.output<typeof ZUpdateRecipient>;
 
 /** The same two forms as a template's document (a PDF or DOCX to upload, or a library document). */
@@ -239,6 +261,8 @@ export const ZRecipientSession = z
     completedAt: ZTime.nullable(),
     declinedAt: ZTime.nullable(),
     declineReason: z.string().nullable(),
+    authentication: ZRecipientAuthentication,
+    identity: ZSignerIdentity.nullable().openapi({ description: "The identity the sender asserted for this signer; null when none" }),
   })
   .openapi("RecipientSession");
 
@@ -287,6 +311,27 @@ export const ZSealing = z
     description: "Sealing in progress: the sealed PDFs and the certificate are being made; PACKAGE_COMPLETED follows when they are stored",
   });
 
+export const ZEvidenceLevel = z.enum(EVIDENCE_LEVELS).openapi("EvidenceLevel", {
+  description:
+    "The PAdES baseline level (ETSI EN 319 142-1) of a sealed file. B-B: signed, with this server's clock only (no trusted time); B-T: plus a signature time-stamp from a time-stamping authority (TSA); B-LT: plus the certificates and revocation data needed to validate it later; B-LTA: plus a document time-stamp over all of it, renewed before the TSA's certificate expires",
+});
+
+export const ZPackageEvidence = z
+  .object({
+    level: ZEvidenceLevel.openapi({ description: "The weakest level among the package's sealed files (each document, the merged PDF, the certificate)" }),
+    timestampedAt: ZTime.nullable().openapi({ description: "The trusted time of that file's signature time-stamp; null at B-B (no trusted time)" }),
+    timestampAuthority: z
+      .string()
+      .nullable()
+      .openapi({ description: "Who issued that time-stamp (the TSA certificate's subject); null at B-B", example: "CN=Example TSA,O=Example" }),
+    upgradePending: z.boolean().openapi({
+      description:
+        "True while the files are below B-LTA because no TSA answered when they were sealed: a job retries (first within 30 s, then backing off to hourly) and upgrades the stored files by an incremental update. Downloads always serve the newest version",
+    }),
+  })
+  .openapi("PackageEvidence", { description: "What the package's seals prove about time, and for how long they stay verifiable" });
+export type TPackageEvidence = z.infer<typeof ZPackageEvidence>;
+
 export const ZPackageSummary = z
   .object({
     ...summaryFields,
@@ -310,6 +355,7 @@ export const ZPackage = z
     sealing: ZSealing.nullable().openapi({
       description: "While every recipient has finished and the sealed files are being made (the package still reads IN_PROGRESS); null otherwise",
     }),
+    evidence: ZPackageEvidence.nullable().openapi({ description: "Once the package is sealed (COMPLETED): its evidence level and time-stamp; null before" }),
   })
   .openapi("Package");
 export type TPackage = z.infer<typeof ZPackage>;
