@@ -32,6 +32,12 @@ export const AUDIT_SUBJECTS = {
       "session.consented",
       "session.declined",
       "session.completed",
+      // Signer authentication (issue 21): a code mailed, a check passed or failed, the lock and its release.
+      "recipient.authentication.requested",
+      "recipient.authentication.passed",
+      "recipient.authentication.failed",
+      "recipient.authentication.locked",
+      "recipient.authentication.unlocked",
     ],
   },
   template: {

@@ -14,6 +14,7 @@ import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
 import type { TAddRecipient, TPackage, TPackageRef } from "./schemas";
+import { authenticationColumns } from "./recipient-authentication";
 
 /**
  * Correction: a new recipient at `order` (the end when omitted), later ones moving down. In a sent package
@@ -22,6 +23,7 @@ import type { TAddRecipient, TPackage, TPackageRef } from "./schemas";
  * Beyond a DRAFT, canSendPackages (403; assert-can-act-on.ts).
  */
 export async function addRecipient(db: Db, actor: TActor, input: TPackageRef & TAddRecipient): Promise<TPackage> {
+  const auth = await authenticationColumns(input.authentication, input.identity);
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
     assertCanActOn(actor, pkg);
@@ -41,10 +43,16 @@ export async function addRecipient(db: Db, actor: TActor, input: TPackageRef & T
       .where(and(eq(recipientSessions.packageId, pkg.id), gte(recipientSessions.position, position)));
     const [session] = await tx
       .insert(recipientSessions)
-      .values({ id: newId("ses"), packageId: pkg.id, position, email: input.email, name: input.name ?? null, createdAt: at, updatedAt: at })
+      .values({ id: newId("ses"), packageId: pkg.id, position, email: input.email, name: input.name ?? null, ...auth, createdAt: at, updatedAt: at })
       .returning();
     if (sent && !pkg.sequential) await inviteSession(tx, pkg, session!, at);
-    await auditChange(tx, actor, pkg, "package.recipient_added", { sessionId: session!.id, email: input.email, order: position });
+    await auditChange(tx, actor, pkg, "package.recipient_added", {
+      sessionId: session!.id,
+      email: input.email,
+      order: position,
+      authentication: session!.authMethod,
+      identity: session!.identity !== null,
+    });
     return loadPackageView(tx, pkg);
   });
 }

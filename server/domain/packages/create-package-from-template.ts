@@ -16,6 +16,7 @@ import { loadPackageView } from "./load-package-view";
 import { performSend } from "./perform-send";
 import { resolveMetadata } from "./resolve-metadata";
 import type { TCreateFromTemplate, TPackage } from "./schemas";
+import { authenticationColumns, resolveRoleAuthentication } from "./recipient-authentication";
 
 export type TCreatedPackage = { created: boolean; package: TPackage };
 
@@ -37,6 +38,14 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
     } else if (byRole.has(r.roleIndex)) details[`recipients.${i}.roleIndex`] = ["This role already has a recipient"];
     else byRole.set(r.roleIndex, r);
   });
+  // Each recipient's authentication: their own, else their role's preset (an ACCESS_CODE role needs the code).
+  const authByRole = new Map<number, Awaited<ReturnType<typeof authenticationColumns>>>();
+  for (const [i, r] of input.recipients.entries()) {
+    const role = roles.find((x) => x.position === r.roleIndex);
+    if (!role || byRole.get(r.roleIndex) !== r) continue;
+    const authentication = resolveRoleAuthentication(r.authentication, role.authMethod, `recipients.${i}`, details);
+    authByRole.set(r.roleIndex, await authenticationColumns(authentication, r.identity));
+  }
   const missing = roles.filter((role) => !byRole.has(role.position));
   if (missing.length > 0 && !details.recipients) {
     details.recipients = missing.map((role) => `Role ${role.position} (${role.name}) needs a recipient`);
@@ -135,6 +144,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
         email: r.email,
         name: r.name ?? null,
         signingGroupId: role.signingGroupId,
+        ...authByRole.get(role.position),
         createdAt: at,
         updatedAt: at,
       };

@@ -12,6 +12,7 @@ import { assertRecipientLimit } from "./assert-recipient-limit";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { loadPackageView } from "./load-package-view";
 import { resolveMetadata } from "./resolve-metadata";
+import { authenticationColumns } from "./recipient-authentication";
 import type { TCreatePackage, TPackage } from "./schemas";
 
 /**
@@ -19,6 +20,8 @@ import type { TCreatePackage, TPackage } from "./schemas";
  * An `externalId` already used in the workspace is 409 (only from-template answers the existing package).
  */
 export async function createPackage(db: Db, actor: TActor, input: TCreatePackage): Promise<TPackage> {
+  // Access codes are hashed (scrypt) before the transaction opens.
+  const auth = await Promise.all(input.recipients.map((r) => authenticationColumns(r.authentication, r.identity)));
   try {
     return await withEvents(db, async (tx) => {
       await assertRecipientLimit(tx, actor.organisation.id, input.recipients.length);
@@ -60,7 +63,8 @@ export async function createPackage(db: Db, actor: TActor, input: TCreatePackage
       // Stable sort: equal or missing `order` keeps the list order.
       const ordered = input.recipients.map((r, i) => ({ r, key: r.order ?? Number.MAX_SAFE_INTEGER, i })).sort((a, b) => a.key - b.key || a.i - b.i);
       await tx.insert(recipientSessions).values(
-        ordered.map(({ r }, position) => ({
+        ordered.map(({ r, i }, position) => ({
+          ...auth[i],
           id: newId("ses"),
           packageId: pkg!.id,
           position,

@@ -426,3 +426,18 @@ export const appUnsharePackageOp = defineOperation({
   response: ZRemovedShare,
   errors: [404],
 });
+
+// ——— Signer authentication: the app only (the public API unlocks with a correction: PATCH …/recipients/{sessionId}) ———
+
+export const appUnlockRecipientAuthenticationOp = defineOperation({
+  tag: "App: packages",
+  internal: true,
+  operationId: "appUnlockRecipientAuthentication",
+  method: "POST",
+  path: "/api/app/packages/{packageId}/recipients/{sessionId}/authentication/unlock",
+  summary: "Unlock a recipient locked after 5 wrong codes (the method and code stay; the count starts again)",
+  description: `${beyondDraft} 409 when the recipient is not locked or the package has ended. The public API unlocks by correcting the recipient's \`authentication\`.`,
+  params: ZPackageSessionParams,
+  response: ZPackage,
+  errors: [404, 409],
+});
