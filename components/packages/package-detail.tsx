@@ -13,6 +13,7 @@ import { PackageActions, unavailable, type TAsk } from "./package-actions";
 import { PackageFiles } from "./package-files";
 import { PackageMail } from "./package-mail";
 import { PackageShares } from "./package-shares";
+import { RecipientAuthentication } from "./recipient-authentication";
 import { packageKeys, useMembers, usePackage, usePackageAudit, type TAuditEventList, type TPackage } from "./query";
 
 type TEvent = TAuditEventList["auditEvents"][number];
@@ -222,6 +223,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                           </span>
                         ) : null}
                       </p>
+                      <RecipientAuthentication packageId={pkg.id} session={s} canSend={canSend} />
                       {s.declineReason ? <p className="mt-1 text-sm text-red-700">Declined: {s.declineReason}</p> : null}
                     </div>
                     <div className="flex flex-col items-end gap-1">

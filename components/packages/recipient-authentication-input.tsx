@@ -18,11 +18,12 @@ export function authenticationLabel(method: string): string {
   return AUTHENTICATION_METHODS.find((m) => m.value === method)?.short ?? method;
 }
 
-/** The request body's `authentication` for one recipient: the code only with ACCESS_CODE, nothing for NONE. */
-export function authenticationBody(value: TRecipientAuthenticationInput): { method: "ACCESS_CODE"; accessCode: string } | { method: "EMAIL_CODE" } | undefined {
-  if (value.method === "ACCESS_CODE") return { method: "ACCESS_CODE", accessCode: value.accessCode };
-  if (value.method === "EMAIL_CODE") return { method: "EMAIL_CODE" };
-  return undefined;
+/**
+ * The request body's `authentication` for one recipient, always explicit: leaving it out would take the
+ * template role's preset even when the sender chose another method here. The code goes only with ACCESS_CODE.
+ */
+export function authenticationBody(value: TRecipientAuthenticationInput): { method: TAuthenticationMethod; accessCode?: string } {
+  return value.method === "ACCESS_CODE" ? { method: "ACCESS_CODE", accessCode: value.accessCode } : { method: value.method };
 }
 
 type TProps = {

@@ -7,15 +7,10 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useUnlockRecipient } from "./authentication-query";
+import type { TPackage } from "./query";
 import { authenticationLabel } from "./recipient-authentication-input";
 
-type TRecipientSession = {
-  id: string;
-  email: string | null;
-  name: string | null;
-  authentication: { method: string; locked: boolean };
-  identity: { method: string; assertionId: string; authenticatedAt: string } | null;
-};
+type TRecipientSession = TPackage["recipientSessions"][number];
 
 /**
  * Under a recipient on the package page: how they prove who they are, the identity the sender asserted, and
@@ -36,8 +31,13 @@ export function RecipientAuthentication({ packageId, session, canSend }: { packa
       </p>
       {session.identity ? (
         <p className="break-words">
-          Identity asserted by the sender: <span className="text-zinc-900">{session.identity.method}</span>, assertion{" "}
-          <span className="font-mono text-xs break-all">{session.identity.assertionId}</span>, {formatDateTime(session.identity.authenticatedAt)}
+          Identity asserted by the sender: <span className="text-zinc-900">{session.identity.method}</span>
+          {session.identity.assertionId ? (
+            <>
+              , assertion <span className="font-mono text-xs break-all">{session.identity.assertionId}</span>
+            </>
+          ) : null}
+          {session.identity.authenticatedAt ? `, ${formatDateTime(session.identity.authenticatedAt)}` : null}
         </p>
       ) : null}
       {locked ? (
@@ -51,7 +51,7 @@ export function RecipientAuthentication({ packageId, session, canSend }: { packa
       <ConfirmDialog
         open={asking}
         title={`Unlock signing for ${who}?`}
-        description="Their link works again and the count of wrong codes starts afresh. Unlock only if you know they are the one trying: otherwise correct the recipient instead."
+        description="Their link works again, with the same identity check and 5 new tries. Unlock only if you know it was them trying: ask them first."
         confirmLabel="Unlock"
         destructive={false}
         pending={unlock.isPending}
