@@ -42,6 +42,11 @@ const ACTIONS: Record<string, string> = {
   "session.declined": "Declined by a recipient",
   "session.consented": "Agreed to sign electronically",
   "package.completed": "Sealed and completed",
+  "recipient.authentication.requested": "Email code sent to a recipient",
+  "recipient.authentication.passed": "Identity check passed",
+  "recipient.authentication.failed": "Wrong code entered",
+  "recipient.authentication.locked": "Locked after too many wrong codes",
+  "recipient.authentication.unlocked": "Unlocked by the sender",
 };
 
 function actionLabel(action: string): string {
