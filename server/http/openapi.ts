@@ -10,6 +10,7 @@ import { RATE_LIMIT } from "./steps/rate-limit";
 import type { TOperation } from "@/server/domain/operation";
 import { publicOperations } from "./operations";
 import { z as zo } from "@/server/lib/zod";
+import { registerUploadPath, UPLOADS_TAG } from "./openapi-upload";
 
 export const ZErrorBody = zo
   .object({
@@ -69,6 +70,16 @@ const replayedHeader = {
     schema: { type: "string" as const, enum: ["true"] },
   },
 };
+/**
+ * What a POST without a body of its own may carry: nothing, or an empty JSON object. The route reads no body for
+ * such an operation (server/http/route.ts), so `{}` is accepted and ignored; declaring it lets a client that
+ * always sends JSON (and a validating proxy in front of us) call hold, resume, convert or rotate-secret.
+ */
+const ZNoBody = zo.object({}).strict().openapi("NoBody", {
+  description: "Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body.",
+  example: {},
+});
+
 /** A file answer (`binaryResponse`): raw bytes of the declared content type. */
 type TBinarySchema = { type: "string"; format: "binary" };
 
@@ -113,7 +124,11 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
         "X-Workspace-Id": zo.string().optional().openapi({ description: "Optional; may only repeat the key's own workspace id (anything else is 401)" }),
         ...(idempotent ? { "Idempotency-Key": ZIdempotencyKey } : {}),
       }),
-      body: op.body ? { required: true, content: { "application/json": { schema: op.body } } } : undefined,
+      body: op.body
+        ? { required: true, content: { "application/json": { schema: op.body } } }
+        : op.method === "POST"
+          ? { required: false, description: "None needed; `{}` is accepted and ignored", content: { "application/json": { schema: ZNoBody } } }
+          : undefined,
     },
     responses,
   });
@@ -170,6 +185,7 @@ export function buildOpenApiDocument(operations: readonly TOperation[] = publicO
   });
   registry.register("Error", ZErrorBody);
   for (const op of operations) registerOperation(registry, op);
+  registerUploadPath(registry, ZErrorBody);
   for (const add of extraComponentAdders()) add(registry);
   const used = new Set(operations.map((op) => op.tag));
   const doc = new OpenApiGeneratorV3(registry.definitions).generateDocument({
@@ -189,7 +205,7 @@ export function buildOpenApiDocument(operations: readonly TOperation[] = publicO
       license: { name: "AGPL-3.0-only", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
     },
     servers: [{ url: env().publicUrl, description: "This Foliosign instance" }],
-    tags: TAGS.filter((t) => used.has(t.name)),
+    tags: [...TAGS.filter((t) => used.has(t.name)), UPLOADS_TAG],
   });
   dropTypelessNullable(doc);
   return doc;

@@ -1,13 +1,13 @@
 /**
- * `PUT /uploads/{token}` — the target of upload URLs. Not an operation of either door: no API key, no
+ * `PUT /uploads/{token}` — the target of upload URLs (declared in the OpenAPI document by openapi-upload.ts). Not an operation of either door: no API key, no
  * session; the single-use token in the path is the credential (server/domain/documents/receive-upload.ts).
  * The body is handed over as a stream; nothing here reads or buffers it.
  */
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/server/db/client";
 import { receiveUpload } from "@/server/domain/documents/receive-upload";
-import { logger } from "@/server/lib/logger";
 import { errorResponse, json } from "./errors";
+import { logRequest } from "./request-log";
 import type { TRouteContext } from "./route";
 
 export async function uploadRoute(req: Request, context: TRouteContext): Promise<Response> {
@@ -15,18 +15,28 @@ export async function uploadRoute(req: Request, context: TRouteContext): Promise
   const requestId = randomUUID();
   const headers = { "X-Request-Id": requestId };
   let response: Response;
+  let unexpected: unknown;
   try {
     const { token } = await context.params;
     const document = await receiveUpload(await getDb(), { token: typeof token === "string" ? token : "", body: req.body });
     response = json({ data: document }, 200, headers);
   } catch (err) {
     const mapped = errorResponse(err, headers);
-    // The path holds the token: never logged.
-    if (mapped.unexpected) logger().error({ err, requestId, path: "/uploads/[token]" }, "unhandled error");
+    // Logged once, on the request line below (a 500 with the error).
+    if (mapped.unexpected) unexpected = err;
     response = mapped.response;
   }
-  logger().info(
-    { requestId, door: "upload", method: req.method, path: "/uploads/[token]", status: response.status, durationMs: Math.round(performance.now() - started) },
+  // The path holds the token: never logged.
+  logRequest(
+    {
+      requestId,
+      door: "upload",
+      method: req.method,
+      path: "/uploads/[token]",
+      status: response.status,
+      durationMs: Math.round(performance.now() - started),
+      ...(unexpected === undefined ? {} : { err: unexpected }),
+    },
     "upload request",
   );
   return response;
