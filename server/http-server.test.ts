@@ -17,6 +17,11 @@ import { MALFORMED_PATH_MESSAGE } from "@/server/http/unrouted-api";
 import { createLogger, setLogger } from "@/server/lib/logger";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
+import { apiRoute } from "@/server/http/api-route";
+import type { TRouteHandler } from "@/server/http/route";
+import { defineOperation } from "@/server/domain/operation";
+import { errors } from "@/server/lib/errors";
+import { z } from "@/server/lib/zod";
 import { createHttpServer, loggableServerPath, NOT_FOUND_PATH, resolveClientAddress, type TNextHandler } from "./http-server";
 
 const t = useTestDb();
@@ -28,15 +33,20 @@ afterEach(async () => {
 });
 
 /** What Next does with the node request, reduced to one route: the headers become a web Request's headers. */
-const accountHandler: TNextHandler = async (req, res) => {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-  const response = await getAccount(new Request(`http://localhost${req.url}`, { method: req.method, headers }), {
-    params: Promise.resolve({}),
-  });
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(await response.text());
-};
+const nextWithRoute =
+  (route: TRouteHandler): TNextHandler =>
+  async (req, res) => {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    const response = await route(new Request(`http://localhost${req.url}`, { method: req.method, headers }), {
+      params: Promise.resolve({}),
+    });
+    // Like Next: the headers one by one, so the server can read the request id back.
+    res.statusCode = response.status;
+    for (const [name, value] of response.headers) res.appendHeader(name, value);
+    res.end(await response.text());
+  };
+const accountHandler = nextWithRoute(getAccount);
 
 const echoHandler: TNextHandler = async (req, res) => {
   res.end(JSON.stringify({ address: req.headers[CLIENT_ADDRESS_HEADER] ?? null }));
@@ -306,11 +316,36 @@ describe("every 5xx answer is logged, whoever made it", () => {
     expect(JSON.parse(res.body)).toEqual({ error: "Internal error" });
     await new Promise((resolve) => setImmediate(resolve));
     const logged = records();
-    expect(logged.map((r) => [r.level, r.msg, r.path])).toEqual([
-      [50, "unhandled error in the HTTP server", "/uploads/[token]"],
-      [50, "server error response", "/uploads/[token]"],
-    ]);
+    // Once: the line with the error; no second "server error response" line for the same answer.
+    expect(logged.map((r) => [r.level, r.msg, r.path, r.status])).toEqual([[50, "unhandled error in the HTTP server", "/uploads/[token]", 500]]);
     expect((logged[0]!.err as { message: string }).message).toBe("next exploded");
+  });
+
+  it("logs a 5xx a route answered once: the route's request line, with the operation (and the error of a 500)", async () => {
+    const org = await createTestOrg(t.db);
+    const key = await createTestKey(t.db, org);
+    const failing = (operationId: string, err: Error) =>
+      apiRoute(
+        defineOperation({ operationId, method: "GET", path: `/api/v1/${operationId}`, summary: "fails", tag: "Test", response: z.object({}) }),
+        async () => {
+          throw err;
+        },
+      );
+    const explode = nextWithRoute(failing("explode", new Error("database exploded")));
+    const convert = nextWithRoute(failing("convert", errors.badGateway("The converter did not answer")));
+    // A path of the route table (the server answers unknown /api/v1 paths itself); the query picks the route.
+    const base = await listen((req, res) => (req.url!.endsWith("?explode") ? explode : convert)(req, res));
+    const res = await fetch(`${base}/api/v1/account?explode`, { headers: { authorization: `Bearer ${key.value}` } });
+    expect(res.status).toBe(500);
+    expect((await fetch(`${base}/api/v1/account?convert`, { headers: { authorization: `Bearer ${key.value}` } })).status).toBe(502);
+    await new Promise((resolve) => setImmediate(resolve));
+    const logged = records();
+    expect(logged.map(({ level, msg, status, operationId, requestId }) => ({ level, msg, status, operationId, requestId }))).toEqual([
+      { level: 50, msg: "api request", status: 500, operationId: "explode", requestId: res.headers.get("x-request-id") },
+      { level: 40, msg: "api request", status: 502, operationId: "convert", requestId: expect.any(String) },
+    ]);
+    expect((logged[0]!.err as { message: string }).message).toBe("database exploded");
+    expect(logged[1]!.err).toBeUndefined();
   });
 
   it("loggableServerPath hides the token segments only", () => {

@@ -4,12 +4,14 @@
  * believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES); answer unknown
  * /api/v1 paths and methods with the API's JSON 404/405 before Next sees them (./http/unrouted-api.ts);
  * keep paths Next cannot decode away from it (a JSON 400 on /api and /uploads, the app's HTML 404 page
- * elsewhere); and log every 5xx answer, whoever made it (Next makes some without logging anything).
+ * elsewhere); and log every 5xx answer, whoever made it (Next makes some without logging anything), once: a
+ * 5xx a route already logged on its request line (./http/request-log.ts) or a throw logged here is not logged again.
  */
 import http from "node:http";
 import ipaddr from "ipaddr.js";
 import { CLIENT_ADDRESS_HEADER } from "./http/steps/client-address";
 import { addressAllowed } from "./http/steps/authorize";
+import { levelOf, takeLoggedAnswer } from "./http/request-log";
 import { isApiPath, isJsonPath, malformedPathResponse, pathDecodes, unroutedApiResponse } from "./http/unrouted-api";
 import { logger } from "./lib/logger";
 
@@ -88,12 +90,14 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
     const pathname = pathnameOf(req.url ?? "/");
     // Next changes req.url while it works: what the log shows is taken now.
     const logPath = pathname === null ? "[not a path]" : loggableServerPath(pathname);
+    // Set when the catch below has logged what Next's handler threw.
+    let thrownLogged = false;
     res.on("finish", () => {
       if (res.statusCode < 500) return;
-      const requestId = res.getHeader("x-request-id");
-      const fields = { method, path: logPath, status: res.statusCode, requestId: typeof requestId === "string" ? requestId : undefined };
-      if (res.statusCode === 500) logger().error(fields, "server error response");
-      else logger().warn(fields, "server error response");
+      const header = res.getHeader("x-request-id");
+      const requestId = typeof header === "string" ? header : undefined;
+      if (thrownLogged || takeLoggedAnswer(requestId)) return;
+      logger()[levelOf(res.statusCode)]({ method, path: logPath, status: res.statusCode, requestId }, "server error response");
     });
     if (pathname === null) {
       void sendResponse(res, malformedPathResponse("", address));
@@ -113,11 +117,12 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
       }
     }
     handle(req, res).catch((err: unknown) => {
-      logger().error({ err, method, path: logPath }, "unhandled error in the HTTP server");
+      thrownLogged = true;
       if (!res.headersSent) {
         res.statusCode = 500;
         res.setHeader("content-type", "application/json");
       }
+      logger().error({ err, method, path: logPath, status: res.statusCode }, "unhandled error in the HTTP server");
       res.end(JSON.stringify({ error: "Internal error" }));
     });
   });

@@ -345,7 +345,7 @@ describe("the unexpected-error log", () => {
     const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
     const res = await route(req, { params: Promise.resolve({ token }) });
     expect(res.status).toBe(500);
-    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "unhandled error");
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "app request" && r.status === 500);
     expect(logged?.path).toBe("/api/app/invites/[token]/accept");
     expect(lines.join("\n")).not.toContain(token);
   });

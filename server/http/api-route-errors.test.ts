@@ -54,9 +54,11 @@ describe("unexpected errors", () => {
     expect(text).not.toContain("exploded");
     const requestId = res.headers.get("x-request-id");
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    const logged = records().find((r) => r.msg === "unhandled error");
-    expect(logged).toMatchObject({ requestId, operationId: "boom" });
-    expect(JSON.stringify(logged)).toContain("exploded");
+    // One line for the request: its request line, at error level, with the operation and the error.
+    const logged = records();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 50, msg: "api request", requestId, operationId: "boom", status: 500 });
+    expect(JSON.stringify(logged[0])).toContain("exploded");
   });
 });
 

@@ -23,13 +23,13 @@ import { assertGates } from "@/server/domain/access/gates";
 import type { TOperation } from "@/server/domain/operation";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { logger } from "@/server/lib/logger";
 import { errorResponse, json } from "./errors";
 import { hashRequest } from "./idempotency/hash-request";
 import { readIdempotencyKey } from "./idempotency/read-idempotency-key";
 import { replayResponse } from "./idempotency/replay-response";
 import { reserveIdempotencyKey, type TIdempotencyReservation } from "./idempotency/reserve-idempotency-key";
 import { settleIdempotencyKey } from "./idempotency/settle-idempotency-key";
+import { logRequest } from "./request-log";
 import { parseJsonBody, readBodyBytes, searchParamsToObject } from "./validation";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -94,6 +94,7 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
     let response: Response;
     let db: Db | undefined;
     let reservation: TIdempotencyReservation | undefined;
+    let unexpected: unknown;
     try {
       const actorOrNull = await door.admit(req, { requestId, headers, op }, getDb);
       actor = actorOrNull;
@@ -123,16 +124,15 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       }
     } catch (err) {
       const mapped = errorResponse(err, headers);
-      if (mapped.unexpected) {
-        logger().error({ err, requestId, operationId: op.operationId, path: await door.logPath(req, context) }, "unhandled error");
-      }
+      // Logged once, on the request line below (a 500 with the error and the operation).
+      if (mapped.unexpected) unexpected = err;
       response = mapped.response;
     }
     if (reservation && db) await settleIdempotencyKey(db, reservation, response);
     return finish(response);
 
     async function finish(response: Response): Promise<Response> {
-      logger().info(
+      logRequest(
         {
           requestId,
           door: door.name,
@@ -142,6 +142,8 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
           durationMs: Math.round(performance.now() - started),
           keyId: actor?.apiKey?.id,
           userId: actor?.apiKey ? undefined : actor?.user.id,
+          ...(response.status >= 500 ? { operationId: op.operationId } : {}),
+          ...(unexpected === undefined ? {} : { err: unexpected }),
         },
         `${door.name} request`,
       );
