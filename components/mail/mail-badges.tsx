@@ -16,6 +16,7 @@ export const KIND_LABELS: Record<TMailKind, string> = {
   VOIDED: "Void notice",
   EXPIRED: "Expiry notice",
   TEST: "Test message",
+  SIGNING_CODE: "Signing code",
 };
 
 export function MailStatusBadge({ status }: { status: TMailStatus }) {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { env } from "@/server/env";
 
@@ -33,6 +33,22 @@ function encryptionKey(): Buffer {
   const hex = env().ENCRYPTION_KEY;
   if (!hex) throw new Error("ENCRYPTION_KEY is not configured (the start script generates one into DATA_DIR)");
   return Buffer.from(hex, "hex");
+}
+
+/**
+ * HMAC-SHA256 (hex) of `value` under a key derived from ENCRYPTION_KEY for one `purpose`, so two uses never
+ * share a key (signer cookies, email codes: server/domain/signing/signer-pass.ts).
+ */
+export function macHex(purpose: string, value: string): string {
+  const key = createHmac("sha256", encryptionKey()).update(purpose, "utf8").digest();
+  return createHmac("sha256", key).update(value, "utf8").digest("hex");
+}
+
+/** Two hex digests compared in constant time (false when their lengths differ). */
+export function hexEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
 /** AES-256-GCM; output `v1:<iv>:<tag>:<ciphertext>` in base64url. */

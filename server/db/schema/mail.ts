@@ -16,7 +16,8 @@ import { packages, recipientSessions } from "./packages";
 export const MAIL_STATUSES = ["QUEUED", "SENT", "FAILED", "KEPT"] as const;
 export type TMailStatus = (typeof MAIL_STATUSES)[number];
 
-export const MAIL_KINDS = ["INVITATION", "REMINDER", "COMPLETED", "DECLINED", "VOIDED", "EXPIRED", "TEST"] as const;
+/** SIGNING_CODE: a signer's email code (issue 21): its body carries the code, which is redacted once delivered. */
+export const MAIL_KINDS = ["INVITATION", "REMINDER", "COMPLETED", "DECLINED", "VOIDED", "EXPIRED", "TEST", "SIGNING_CODE"] as const;
 export type TMailKind = (typeof MAIL_KINDS)[number];
 
 export const MAIL_TRANSPORTS = ["smtp", "outbox"] as const;

@@ -1,5 +1,6 @@
 import type { mailMessages } from "@/server/db/schema";
 import type { TMailDetail, TMailSummary } from "./schemas";
+import { redactSigningCode } from "./redact-signing-links";
 
 type TRow = typeof mailMessages.$inferSelect;
 
@@ -39,6 +40,13 @@ export function mailSummaryView(row: TRow): TMailSummary {
   };
 }
 
+/**
+ * A signer's code mail never shows its code to a member while it waits for SMTP (once delivered the stored copy
+ * has none); the outbox (KEPT, no SMTP configured) is the only mailbox there is, so it shows the message whole.
+ */
 export function mailDetailView(row: TRow): TMailDetail {
-  return { ...mailSummaryView(row), html: row.html, text: row.text, links: extractMailLinks(row.html), serverResponse: row.serverResponse };
+  const hide = row.kind === "SIGNING_CODE" && row.status !== "KEPT";
+  const html = hide ? redactSigningCode(row.html) : row.html;
+  const text = hide ? redactSigningCode(row.text) : row.text;
+  return { ...mailSummaryView(row), html, text, links: extractMailLinks(html), serverResponse: row.serverResponse };
 }

@@ -5,6 +5,15 @@
  */
 export const REDACTED_TOKEN = "link-removed-after-delivery";
 
+/** A signer's email code (templates/build-signing-code-mail.ts) is a credential too: removed the same way. */
+const SIGNING_CODE = /(Your signing code: )\d{6}/g;
+export const REDACTED_CODE = "[removed]";
+
 export function redactSigningLinks(body: string): string {
-  return body.replace(/\/sign\/[A-Za-z0-9._~%-]+/g, `/sign/${REDACTED_TOKEN}`);
+  return redactSigningCode(body.replace(/\/sign\/[A-Za-z0-9._~%-]+/g, `/sign/${REDACTED_TOKEN}`));
+}
+
+/** Only the code: what a member reading a code mail that is still queued sees (mail-view.ts). */
+export function redactSigningCode(body: string): string {
+  return body.replace(SIGNING_CODE, `$1${REDACTED_CODE}`);
 }

@@ -8,6 +8,7 @@ import { SigningRefusal } from "./signing-refusal";
 import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import type { TSigningRequest } from "./schemas";
+import { needsSignerCheck } from "./signer-pass";
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
 
@@ -15,8 +16,16 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
  * The session a signing link opens: looked up by the SHA-256 of the token (only the hash is stored). An unknown
  * token, one replaced by a newer link (revoked), or a signing URL past its `token_expires_at` are all the same
  * NOT_FOUND refusal, so a link never tells which. The package is returned even when deleted: the page says so.
+ *
+ * A recipient who must authenticate (ACCESS_CODE, EMAIL_CODE) and whose browser has not passed the check is
+ * refused AUTHENTICATION_REQUIRED (403) on every step; only the view and the check itself pass
+ * `{ beforeSignerCheck: true }` (docs/decisions/signer-authentication.md).
  */
-export async function findSigningSession(db: Db, request: TSigningRequest): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
+export async function findSigningSession(
+  db: Db,
+  request: TSigningRequest,
+  options: { beforeSignerCheck?: boolean } = {},
+): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
   if (!TOKEN_PATTERN.test(request.token)) throw new SigningRefusal("NOT_FOUND");
   const [row] = await db
     .select({ session: recipientSessions, pkg: packages })
@@ -25,6 +34,7 @@ export async function findSigningSession(db: Db, request: TSigningRequest): Prom
     .where(eq(recipientSessions.tokenHash, sha256Hex(request.token)));
   if (!row) throw new SigningRefusal("NOT_FOUND");
   if (row.session.tokenExpiresAt && row.session.tokenExpiresAt.getTime() <= now().getTime()) throw new SigningRefusal("NOT_FOUND");
+  if (!options.beforeSignerCheck && needsSignerCheck(request, row.session)) throw new SigningRefusal("AUTHENTICATION_REQUIRED");
   const recipient: TRecipientActor = {
     kind: "recipient",
     sessionId: row.session.id,

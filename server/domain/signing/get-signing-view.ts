@@ -1,21 +1,47 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { documents, packageFields } from "@/server/db/schema";
+import { documents, packageFields, recipientAuthCodes } from "@/server/db/schema";
+import { MAX_AUTH_ATTEMPTS, maskEmail } from "@/server/domain/packages/recipient-authentication";
 import { now } from "@/server/lib/clock";
 import { closedReason } from "./closed-reason";
 import { findSigningSession } from "./find-signing-session";
 import { fieldView } from "./field-view";
 import type { TSigningRequest, TSigningView } from "./schemas";
+import { needsSignerCheck } from "./signer-pass";
 
 /**
  * What the signing page shows for a link: the documents and this recipient's fields (never another
  * recipient's), or the end page's reason. Unknown, revoked and expired links are refused (NOT_FOUND).
+ * A recipient who must authenticate and has not passed in this browser sees only the title and the check
+ * (AUTHENTICATION_REQUIRED) where they could sign or download their signed copy.
  */
 export async function getSigningView(db: Db, request: TSigningRequest): Promise<TSigningView> {
-  const { pkg, session } = await findSigningSession(db, request);
+  const { pkg, session } = await findSigningSession(db, request, { beforeSignerCheck: true });
   const reason = closedReason(pkg, session);
-  if (reason)
-    return { state: "CLOSED", reason, packageTitle: reason === "DELETED" ? null : pkg.title, signedCopy: reason === "COMPLETED" && pkg.status === "COMPLETED" };
+  const signedCopy = reason === "COMPLETED" && pkg.status === "COMPLETED";
+  if ((!reason || signedCopy) && session.authMethod !== "NONE" && needsSignerCheck(request, session)) {
+    const [latest] =
+      session.authMethod === "EMAIL_CODE"
+        ? await db
+            .select({ createdAt: recipientAuthCodes.createdAt })
+            .from(recipientAuthCodes)
+            .where(eq(recipientAuthCodes.sessionId, session.id))
+            .orderBy(desc(recipientAuthCodes.createdAt))
+            .limit(1)
+        : [];
+    return {
+      state: "AUTHENTICATION_REQUIRED",
+      packageTitle: pkg.title,
+      authentication: {
+        method: session.authMethod,
+        locked: session.authLockedAt !== null,
+        attemptsLeft: Math.max(0, MAX_AUTH_ATTEMPTS - session.authFailedAttempts),
+        codeSentAt: latest?.createdAt.toISOString() ?? null,
+        codeSentTo: session.authMethod === "EMAIL_CODE" ? maskEmail(session.email) : null,
+      },
+    };
+  }
+  if (reason) return { state: "CLOSED", reason, packageTitle: reason === "DELETED" ? null : pkg.title, signedCopy };
   const docs = await db
     .select({ id: documents.id, name: documents.name, pageCount: documents.pageCount, pageSizes: documents.pageSizes })
     .from(documents)

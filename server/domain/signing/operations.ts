@@ -1,6 +1,8 @@
 /**
  * The recipient's signing page backend. No session and no key: the token in the path is the credential
- * (publicAppRoute; the log shows `[token]`, never its value). Every answer concerns that one recipient.
+ * (publicAppRoute; the log shows `[token]`, never its value). Every answer concerns that one recipient. A
+ * recipient who must authenticate passes the signer check first (appCheckSignerCode); until then every step but
+ * the view and the check answers 403.
  */
 import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
@@ -9,6 +11,9 @@ import {
   ZDeclineSigning,
   ZOpenResult,
   ZSetFieldValue,
+  ZSignerCheckResult,
+  ZSignerCode,
+  ZSignerEmailCodeSent,
   ZSigningDocumentParams,
   ZSigningField,
   ZSigningFieldParams,
@@ -132,5 +137,34 @@ export const appDeclineSigning = defineOperation({
   params: ZSigningParams,
   body: ZDeclineSigning,
   response: ZSigningView,
+  errors: [404, 409],
+});
+
+// ——— Signer authentication (docs/decisions/signer-authentication.md) ———
+
+export const appSendSignerEmailCode = defineOperation({
+  ...app,
+  operationId: "appSendSignerEmailCode",
+  method: "POST",
+  path: "/api/app/sign/{token}/authentication/email-code",
+  summary: "Mail a new 6-digit code to the recipient (EMAIL_CODE): valid 10 minutes, single use, at most 5 an hour",
+  description:
+    "429 beyond 5 codes an hour (with Retry-After). 409 when the recipient does not sign with an email code, or is locked after 5 wrong codes. The code appears only in that mail: never in an answer, a log, a webhook or the audit trail.",
+  params: ZSigningParams,
+  response: ZSignerEmailCodeSent,
+  errors: [404, 409],
+});
+
+export const appCheckSignerCode = defineOperation({
+  ...app,
+  operationId: "appCheckSignerCode",
+  method: "POST",
+  path: "/api/app/sign/{token}/authentication",
+  summary: "Pass the signer check with the access code or the mailed code: sets the signer cookie for this browser session",
+  description:
+    "Right: 200 and `Set-Cookie: foliosign_signer_<sessionId>` (HttpOnly, SameSite=Lax, Secure on https, no expiry: it ends with the browser session), which every other /api/app/sign/{token} step then requires (403 `Authentication required: enter your code first` without it). Wrong, expired or used: 422 at `code` with the tries left. The 5th wrong try locks the recipient, and while locked every try answers 409 until the sender unlocks or corrects them. Every try is counted in the database.",
+  params: ZSigningParams,
+  body: ZSignerCode,
+  response: ZSignerCheckResult,
   errors: [404, 409],
 });

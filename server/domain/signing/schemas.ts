@@ -2,7 +2,7 @@
  * Schemas of the recipient's signing page backend (internal /api/app/sign/{token}/… operations): the token in
  * the path is the only credential, so every shape here says only what this one recipient may see.
  */
-import { FIELD_TYPES } from "@/server/db/schema";
+import { FIELD_TYPES, SIGNER_AUTH_METHODS } from "@/server/db/schema";
 import { z } from "@/server/lib/zod";
 import { isValidTimeZone } from "@/server/lib/zoned-time";
 
@@ -75,7 +75,24 @@ const ZClosedView = z.object({
   signedCopy: z.boolean(),
 });
 
-export const ZSigningView = z.discriminatedUnion("state", [ZOpenView, ZClosedView]).openapi("SigningView");
+/**
+ * The recipient must pass the signer check first (ACCESS_CODE or EMAIL_CODE, and this browser has no signer
+ * cookie): only the title and the check's state, nothing else about the package
+ * (docs/decisions/signer-authentication.md).
+ */
+const ZAuthenticationRequiredView = z.object({
+  state: z.literal("AUTHENTICATION_REQUIRED"),
+  packageTitle: z.string(),
+  authentication: z.object({
+    method: z.enum(SIGNER_AUTH_METHODS).exclude(["NONE"]),
+    locked: z.boolean().openapi({ description: "5 wrong codes: only the sender can unlock" }),
+    attemptsLeft: z.number().int().openapi({ description: "Wrong codes left before the lock" }),
+    codeSentAt: z.string().nullable().openapi({ description: "EMAIL_CODE: when the latest code was sent; null before the first (and for ACCESS_CODE)" }),
+    codeSentTo: z.string().nullable().openapi({ description: "EMAIL_CODE: the masked address codes go to, e.g. a…@example.com; null for ACCESS_CODE" }),
+  }),
+});
+
+export const ZSigningView = z.discriminatedUnion("state", [ZOpenView, ZClosedView, ZAuthenticationRequiredView]).openapi("SigningView");
 export type TSigningView = z.output<typeof ZSigningView>;
 
 export const TEXT_VALUE_MAX = 500;
@@ -109,5 +126,17 @@ export type TSigningTimeZoneQuery = z.output<typeof ZSigningTimeZoneQuery>;
 export const ZConsentResult = z.object({ consentAt: z.string() });
 export const ZOpenResult = z.object({ opened: z.boolean() });
 
-/** Who is at the signing page: the link's token and where the request came from (for the audit trail). */
-export type TSigningRequest = { token: string; clientAddress: string | null; userAgent: string | null };
+/**
+ * Who is at the signing page: the link's token, where the request came from (for the audit trail) and the
+ * request's cookies (the signer cookie that says this browser passed the check; signer-pass.ts).
+ */
+export type TSigningRequest = { token: string; clientAddress: string | null; userAgent: string | null; cookies?: Record<string, string> };
+
+export const ZSignerCode = z
+  .object({ code: z.string().trim().min(1, "Enter the code").max(100, "At most 100 characters") })
+  .openapi("SignerCode", { description: "The access code the sender gave, or the 6-digit code mailed to the recipient" });
+export type TSignerCode = z.output<typeof ZSignerCode>;
+export const ZSignerCheckResult = z.object({ passed: z.literal(true) }).openapi("SignerCheckResult");
+export const ZSignerEmailCodeSent = z
+  .object({ sentAt: z.string(), to: z.string().openapi({ description: "The masked address, e.g. a…@example.com" }) })
+  .openapi("SignerEmailCodeSent");

@@ -27,7 +27,15 @@ export async function addTemplateRole(db: Db, actor: TActor, input: TAddTemplate
     if (position < roleCount) await shiftRolePositions(tx, template.id, { from: position }, 1);
     const [row] = await tx
       .insert(templateRoles)
-      .values({ id: newId("trole"), templateId: template.id, position, name: input.name, signingGroupId: input.signingGroupId ?? null, createdAt: now() })
+      .values({
+        id: newId("trole"),
+        templateId: template.id,
+        position,
+        name: input.name,
+        signingGroupId: input.signingGroupId ?? null,
+        authMethod: input.authentication?.method ?? "NONE",
+        createdAt: now(),
+      })
       .returning();
     return { result: toRoleView(row!), action: "template.role_added", data: { roleId: row!.id, roleIndex: position, name: row!.name } };
   });

@@ -6,6 +6,7 @@
 import { DOCUMENT_UPLOAD_STATES, FIELD_TYPES, TEMPLATE_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
 import { valueError, z } from "@/server/lib/zod";
+import { ZSignerAuthMethod } from "@/server/domain/packages/recipient-authentication";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
 
@@ -136,6 +137,9 @@ export const ZTemplateRole = z
     id: z.string(),
     name: z.string(),
     signingGroupId: z.string().nullable(),
+    authentication: z
+      .object({ method: ZSignerAuthMethod })
+      .openapi({ description: "The signer authentication this role presets for its recipient (an ACCESS_CODE role's recipient must be given the code)" }),
   })
   .openapi("TemplateRole");
 
@@ -144,6 +148,10 @@ export const ZCreateRole = z
     name: z.string().trim().min(1, "Enter a name").max(100),
     order: z.number().int().min(0).max(999).optional().openapi({ description: "The roleIndex to insert at; later roles move down one. Omitted: last" }),
     signingGroupId: z.string().min(1).nullable().optional(),
+    authentication: z.object({ method: ZSignerAuthMethod }).optional().openapi({
+      description:
+        "The signer authentication the role presets (NONE when omitted on creation). No code here: a recipient of an ACCESS_CODE role is given its code when the package is made.",
+    }),
   })
   .openapi("CreateTemplateRole");
 export const ZUpdateRole = ZCreateRole.partial().openapi("UpdateTemplateRole");

@@ -29,7 +29,7 @@ export function toTemplateSummaryView(row: TTemplateRow, counts: TTemplateCounts
 
 /** A role row's `position` is its roleIndex. */
 export function toRoleView(row: TRoleRow) {
-  return { roleIndex: row.position, id: row.id, name: row.name, signingGroupId: row.signingGroupId };
+  return { roleIndex: row.position, id: row.id, name: row.name, signingGroupId: row.signingGroupId, authentication: { method: row.authMethod } };
 }
 
 /** A field addresses its role by roleIndex: the position of its role row, read with the field. */

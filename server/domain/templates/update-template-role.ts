@@ -25,6 +25,7 @@ export async function updateTemplateRole(db: Db, actor: TActor, input: TUpdateTe
     const changes: Partial<typeof templateRoles.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.signingGroupId !== undefined) changes.signingGroupId = input.signingGroupId;
+    if (input.authentication !== undefined) changes.authMethod = input.authentication.method;
     if (input.order !== undefined && input.order !== roleIndex) {
       const [all] = await tx.select({ n: count() }).from(templateRoles).where(eq(templateRoles.templateId, template.id));
       const last = (all?.n ?? 1) - 1;
