@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, CardBody } from "@/components/ui/card";
 import { PageHeader } from "@/components/shell/page-header";
+import { NoTsaNotice } from "@/components/packages/no-tsa-notice";
 import { SealingProblems } from "@/components/packages/sealing-problems";
 import { OverviewHealth } from "@/components/webhooks/overview-health";
 import { requireSessionActor } from "@/server/auth/session";
 import { getDb } from "@/server/db/client";
 import { can } from "@/server/domain/access/gates";
 import { getAwaitingSignature } from "@/server/domain/packages/get-awaiting-signature";
+import { env } from "@/server/env";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -38,6 +40,7 @@ export default async function OverviewPage() {
         }
       />
       <SealingProblems />
+      {env().TSA_URLS.length === 0 ? <NoTsaNotice /> : null}
       <Card className="mb-6">
         <CardBody>
           <div className="flex flex-wrap items-baseline justify-between gap-2">

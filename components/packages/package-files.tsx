@@ -5,6 +5,7 @@ import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CardBody } from "@/components/ui/card";
+import { PackageEvidence } from "./package-evidence";
 import { useRetrySeal, type TPackage } from "./query";
 
 type TSealing = NonNullable<TPackage["sealing"]>;
@@ -74,7 +75,7 @@ function SealingStatus({ id, sealing, canSend }: { id: string; sealing: TSealing
  * when the next one runs); once COMPLETED, the three downloads (the app twins of ops 23–25); otherwise what
  * will be here, or why nothing will.
  */
-export function PackageFiles({ pkg, canSend }: { pkg: Pick<TPackage, "id" | "status" | "sealing">; canSend: boolean }) {
+export function PackageFiles({ pkg, canSend }: { pkg: Pick<TPackage, "id" | "status" | "sealing" | "evidence">; canSend: boolean }) {
   if (pkg.sealing) {
     return (
       <CardBody>
@@ -98,6 +99,7 @@ export function PackageFiles({ pkg, canSend }: { pkg: Pick<TPackage, "id" | "sta
             Download certificate
           </a>
         </nav>
+        {pkg.evidence ? <PackageEvidence evidence={pkg.evidence} /> : null}
       </CardBody>
     );
   }
