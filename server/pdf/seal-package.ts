@@ -12,6 +12,7 @@ import { renderCertificate } from "./render-certificate";
 import { appendPdf } from "./append-pdf";
 import { signPdf } from "./sign-pdf";
 import { stampDocument } from "./stamp-document";
+import type { TEvidenceConfig, TEvidenceReport } from "./evidence/types";
 import type { TCertificateData, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
 
 export type TSealPackageInput = {
@@ -21,17 +22,31 @@ export type TSealPackageInput = {
   identity: TSigningIdentity;
 };
 
+type TEvidenced = TSealedFile & { evidence: TEvidenceReport };
+
 export type TSealPackageResult = {
-  documents: (TSealedFile & { id: string; name: string; originalSha256: string; documentPages: number })[];
-  merged: TSealedFile;
-  certificate: TSealedFile;
+  documents: (TEvidenced & { id: string; name: string; originalSha256: string; documentPages: number })[];
+  merged: TEvidenced;
+  certificate: TEvidenced;
+};
+
+export type TSealPackageOptions = {
+  signal?: AbortSignal;
+  /** A TSA configured: every output aims at PAdES B-LTA (see sign-pdf.ts); null/absent: B-B. */
+  evidence?: TEvidenceConfig | null;
 };
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-/** `signal`: checked before each step (a document stamped, signed, merged), so an abandoned seal stops early. */
-export async function sealPackage(input: TSealPackageInput, options: { signal?: AbortSignal } = {}): Promise<TSealPackageResult> {
+/**
+ * `signal`: checked before each step (a document stamped, signed, merged), so an abandoned seal stops early.
+ * `evidence`: passed to every signPdf; each output carries its own `evidence` report. The certificates of
+ * completion state the evidence targeted and, on the merged PDF's and the standalone one, the trusted times
+ * the document seals already received (a file cannot carry its own time-stamp's time).
+ */
+export async function sealPackage(input: TSealPackageInput, options: TSealPackageOptions = {}): Promise<TSealPackageResult> {
   const step = () => options.signal?.throwIfAborted();
+  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence });
   const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
   for (const doc of input.documents) {
     step();
@@ -46,7 +61,7 @@ export async function sealPackage(input: TSealPackageInput, options: { signal?: 
     step();
     const pdf = await PDFDocument.load(s.bytes, { updateMetadata: false });
     await appendPdf(pdf, plainCertificate);
-    const sealed = await signPdf(await pdf.save(), input.identity);
+    const sealed = await sign(await pdf.save());
     documents.push({ ...sealed, id: s.doc.id, name: s.doc.name, originalSha256: s.originalSha256, documentPages: s.pages });
   }
 
@@ -56,12 +71,9 @@ export async function sealPackage(input: TSealPackageInput, options: { signal?: 
   merged.setTitle(input.certificate.packageTitle);
   for (const s of stamped) await appendPdf(merged, s.bytes);
   await appendPdf(merged, await renderCertificate({ ...input.certificate, documents: withSealed }));
-  const mergedSealed = await signPdf(await merged.save(), input.identity);
+  const mergedSealed = await sign(await merged.save());
   step();
 
-  const certificate = await signPdf(
-    await renderCertificate({ ...input.certificate, documents: withSealed, mergedSha256: mergedSealed.sha256 }),
-    input.identity,
-  );
+  const certificate = await sign(await renderCertificate({ ...input.certificate, documents: withSealed, mergedSha256: mergedSealed.sha256 }));
   return { documents, merged: mergedSealed, certificate };
 }

@@ -6,6 +6,7 @@ import { appendPdf } from "./append-pdf";
 import { renderCertificate } from "./render-certificate";
 import { signPdf } from "./sign-pdf";
 import { stampDocument } from "./stamp-document";
+import type { TEvidenceConfig, TEvidenceReport } from "./evidence/types";
 import type { TCertificateData, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
 
 export type TSealPdfInput = {
@@ -13,10 +14,12 @@ export type TSealPdfInput = {
   /** The certificate of completion to append (rendered here); omit to seal the document alone. */
   certificate?: TCertificateData;
   identity: TSigningIdentity;
+  /** A TSA configured: aim at PAdES B-LTA (sign-pdf.ts). */
+  evidence?: TEvidenceConfig | null;
 };
 
-export async function sealPdf(input: TSealPdfInput): Promise<TSealedFile> {
+export async function sealPdf(input: TSealPdfInput): Promise<TSealedFile & { evidence: TEvidenceReport }> {
   const doc = await stampDocument(input.document.original, input.document.fields);
   if (input.certificate) await appendPdf(doc, await renderCertificate(input.certificate));
-  return signPdf(await doc.save(), input.identity);
+  return signPdf(await doc.save(), input.identity, { evidence: input.evidence });
 }

@@ -1,24 +1,74 @@
 /**
- * Applies the one PAdES B-B signature (SubFilter ETSI.CAdES.detached, SHA-256, with the ESS
- * signing-certificate-v2 attribute) as an incremental update over the finished document, with @libpdf/core.
- * Nothing may be changed after this: every byte but the signature value is covered by its ByteRange.
+ * Applies the one seal (SubFilter ETSI.CAdES.detached, SHA-256) as an incremental update over the finished
+ * document, strictly PAdES: the CMS signed attributes are exactly contentType, messageDigest,
+ * signingCertificateV2 and CMSAlgorithmProtection; the signing time is the signature dictionary's /M
+ * (evidence/strict-cms.ts). Nothing may be changed after this but evidence appended by incremental updates.
+ *
+ * With `evidence` (a TSA configured) the file goes on to PAdES B-LTA: a signature time-stamp in the CMS, a DSS
+ * with the certificates and revocation data, a document time-stamp over it all (evidence/archive.ts). A TSA that
+ * is down never fails the seal: the file returned is the best level reached (B-B, or B-T when only the
+ * document time-stamp failed) and `evidence.failure` says why; upgradeEvidence finishes it later.
  */
 import { createHash } from "node:crypto";
 import { PDF } from "@libpdf/core";
 import { now } from "@/server/lib/clock";
+import { archiveRound } from "./evidence/archive";
+import { placeholderSigner, writeStrictCms } from "./evidence/strict-cms";
+import { createTsaClient } from "./evidence/tsa-client";
+import type { TEvidenceConfig, TEvidenceReport, TEvidenceTimestamp } from "./evidence/types";
 import type { TSealedFile, TSigningIdentity } from "./types";
 
-export async function signPdf(bytes: Uint8Array, identity: TSigningIdentity, options: { reason?: string; location?: string } = {}): Promise<TSealedFile> {
+export type TSignPdfOptions = { reason?: string; location?: string; evidence?: TEvidenceConfig | null };
+
+/** Contents placeholder: the CMS with the certificate chain, plus room for a signature time-stamp token. */
+function placeholderSize(identity: TSigningIdentity, withTimestamp: boolean): number {
+  const chain = [identity.signer.certificate, ...(identity.signer.certificateChain ?? [])].reduce((n, c) => n + c.length, 0);
+  return 4096 + chain + (withTimestamp ? 16_384 : 0);
+}
+
+export async function signPdf(
+  bytes: Uint8Array,
+  identity: TSigningIdentity,
+  options: TSignPdfOptions = {},
+): Promise<TSealedFile & { evidence: TEvidenceReport }> {
+  const config = options.evidence?.tsaUrls.length ? options.evidence : null;
+  const tsa = config ? createTsaClient(config) : null;
   const pdf = await PDF.load(bytes);
-  const { bytes: signed } = await pdf.sign({
-    signer: identity.signer,
+  const pages = pdf.getPageCount();
+  const { bytes: placed } = await pdf.sign({
+    signer: placeholderSigner(identity.signer),
     reason: options.reason ?? "Sealed on completion: any later change invalidates this signature",
     location: options.location,
-    signingTime: now(),
+    signingTime: config?.now?.() ?? now(),
     subFilter: "ETSI.CAdES.detached",
     level: "B-B",
     digestAlgorithm: "SHA-256",
     fieldName: "Foliosign seal",
+    estimatedSize: placeholderSize(identity, Boolean(tsa)),
   });
-  return { bytes: signed, sha256: createHash("sha256").update(signed).digest("hex"), pages: pdf.getPageCount() };
+  const strict = await writeStrictCms(placed, identity.signer, tsa);
+  let signed = strict.bytes;
+  const timestamps: TEvidenceTimestamp[] = [];
+  const stamp = (kind: TEvidenceTimestamp["kind"]) => {
+    const t = tsa!.issued[tsa!.issued.length - 1]!;
+    timestamps.push({ kind, time: t.time, authority: t.authority, tsaCertificateNotAfter: t.tsaCertificateNotAfter });
+  };
+  let evidence: TEvidenceReport = { level: "B-B", timestamps };
+  if (tsa && strict.timestampToken) {
+    stamp("signature");
+    try {
+      const round = await archiveRound(signed, tsa, config!);
+      signed = round.bytes;
+      stamp("document");
+      evidence =
+        round.missingRevocation.length === 0
+          ? { level: "B-LTA", timestamps }
+          : { level: "B-T", timestamps, failure: `no revocation data (OCSP or CRL) for: ${round.missingRevocation.join("; ")}` };
+    } catch (error) {
+      evidence = { level: "B-T", timestamps, failure: (error as Error).message };
+    }
+  } else if (tsa) {
+    evidence = { level: "B-B", timestamps, failure: strict.timestampFailure ?? "no signature time-stamp" };
+  }
+  return { bytes: signed, sha256: createHash("sha256").update(signed).digest("hex"), pages, evidence };
 }

@@ -1,0 +1,26 @@
+/**
+ * The evidence interface of the PDF engine (issue 20), for the sealing and evidence jobs and /verify.
+ * See docs/decisions/pades-evidence.md.
+ *
+ * - signPdf(bytes, identity, { evidence }) / sealPackage(input, { signal, evidence }): seal; with a TSA, every
+ *   output reaches B-LTA, or the best level reached plus `evidence.failure` when the TSA is down (never throws
+ *   because of the TSA).
+ * - upgradeEvidence(bytes, config): B-B/B-T → B-LTA by incremental updates (old bytes are a prefix).
+ * - renewEvidence(bytes, config): fresh validation data + a new document time-stamp (incremental).
+ * - inspectEvidence(bytes): level and every time-stamp, each token checked on its own.
+ */
+export { inspectEvidence } from "./inspect-evidence";
+export { renewEvidence, upgradeEvidence, type TEvidenceResult } from "./upgrade-evidence";
+export { DEFAULT_TSA_TIMEOUT_MS, createTsaClient } from "./tsa-client";
+export { redactUrl } from "./http-fetch";
+export {
+  EvidenceUnavailableError,
+  type TEvidenceConfig,
+  type TEvidenceInspection,
+  type TEvidenceLevel,
+  type TEvidenceReport,
+  type TEvidenceTimestamp,
+  type TFileEvidence,
+  type TInspectedTimestamp,
+  type TTimestampKind,
+} from "./types";
