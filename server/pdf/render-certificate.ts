@@ -106,6 +106,7 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
     "recorded by the instance when sealed; check a file at",
     "Yes, agreed to sign electronically at GMT UTC of page This certificate is part of the sealed file",
     "(time zone not recorded) Time zone",
+    "Authentication Signing link only",
     footer(999, 999),
     data.packageTitle,
     data.packageId,
@@ -123,6 +124,7 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
       r.userAgent ?? "",
       r.signatureText ?? "",
       r.timeZone ?? "",
+      r.authentication ?? "",
       ...[r.consentedAt, r.sentAt, r.openedAt, r.completedAt].map((at) => formatZonedTime(at, r.timeZone)),
     ]),
     ...data.events.flatMap((e) => [e.type, e.actor, e.detail ?? "", formatTime(e.at, zone)]),
@@ -161,13 +163,14 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
   }
   const ordered = [...data.recipients.entries()].sort(([, a], [, b]) => a.signingOrder - b.signingOrder);
   for (const [i, r] of ordered) {
-    flow.ensure(185);
+    flow.ensure(197);
     flow.text(r.name, { bold: true, size: 10.5 });
     flow.row("Email", r.email);
     flow.row("Role", r.role);
     flow.row("Signing order", String(r.signingOrder));
     flow.row("IP address", r.ipAddress ?? "Not recorded");
     flow.row("User agent", r.userAgent ?? "Not recorded");
+    flow.row("Authentication", r.authentication ?? "Signing link only");
     flow.row("Time zone", r.timeZone ?? "Not recorded (times in UTC)");
     flow.row("Consent", yesNo(r.consentedAt, r.timeZone));
     flow.row("Sent", formatZonedTime(r.sentAt, r.timeZone));

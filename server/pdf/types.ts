@@ -42,6 +42,11 @@ export type TCertificateRecipient = {
   /** The signature as the recipient gave it: a PNG, or the typed text. */
   signatureImage?: Uint8Array;
   signatureText?: string;
+  /**
+   * How the signer was authenticated (issue 21), as printed: "Access code", "Email code to a…@example.com",
+   * "Identity asserted by the sender: …"; absent → "Signing link only".
+   */
+  authentication?: string;
 };
 
 export type TCertificateEvent = { at: Date; type: string; actor: string; detail?: string };

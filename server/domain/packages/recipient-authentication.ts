@@ -5,7 +5,7 @@
  */
 import { SIGNER_AUTH_METHODS, type TRecipientSessionRow, type TSignerAuthMethod, type TSignerIdentity } from "@/server/db/schema";
 import { hashPassword } from "@/server/lib/crypto";
-import { errors, type TErrorDetails } from "@/server/lib/errors";
+import type { TErrorDetails } from "@/server/lib/errors";
 import { valueError, z } from "@/server/lib/zod";
 
 /** After this many wrong codes the session is locked until the sender unlocks or corrects it. */
@@ -115,10 +115,6 @@ export function resolveRoleAuthentication(
   return { method: roleMethod };
 }
 
-export function throwIfDetails(details: TErrorDetails): void {
-  if (Object.keys(details).length > 0) throw errors.validation(details);
-}
-
 export function toRecipientAuthenticationView(s: Pick<TRecipientSessionRow, "authMethod" | "authLockedAt">) {
   return { method: s.authMethod, locked: s.authLockedAt !== null };
 }
@@ -129,4 +125,22 @@ export function maskEmail(email: string | null): string | null {
   const at = email.lastIndexOf("@");
   if (at < 1) return "…";
   return `${email[0]}…${email.slice(at)}`;
+}
+
+/**
+ * How the signer was authenticated, as the certificate of completion prints it: the identity the sender asserted
+ * ("Identity asserted by the sender: SSO (Okta), assertion 8f3a2c9e, 2030-01-01 14:02 UTC") and the check the
+ * signer passed ("Access code", "Email code to a…@example.com"), or "Signing link only".
+ */
+export function describeSignerAuthentication(s: Pick<TRecipientSessionRow, "authMethod" | "email" | "identity">): string {
+  const parts: string[] = [];
+  if (s.identity) {
+    const id = s.identity;
+    const assertion = id.assertionId ? `, assertion ${id.assertionId.length > 24 ? `${id.assertionId.slice(0, 24)}…` : id.assertionId}` : "";
+    const at = id.authenticatedAt ? `, ${id.authenticatedAt.slice(0, 10)} ${id.authenticatedAt.slice(11, 16)} UTC` : "";
+    parts.push(`Identity asserted by the sender: ${id.method}${assertion}${at}`);
+  }
+  if (s.authMethod === "ACCESS_CODE") parts.push("Access code");
+  if (s.authMethod === "EMAIL_CODE") parts.push(`Email code to ${maskEmail(s.email) ?? "the recipient's address"}`);
+  return parts.length ? parts.join("; ") : "Signing link only";
 }

@@ -7,6 +7,7 @@ import type { TCertificateEvent, TCertificateRecipient, TSealDocumentInput, TSea
 import { getFileStore } from "@/server/storage/get-file-store";
 import { StoredFileNotFoundError } from "@/server/storage/file-store";
 import { auditChainHead } from "./audit-chain-head";
+import { describeSignerAuthentication } from "@/server/domain/packages/recipient-authentication";
 
 type TPackageRow = typeof packages.$inferSelect;
 type TFieldRow = typeof packageFields.$inferSelect;
@@ -84,6 +85,7 @@ export async function loadSealInput(db: Db, pkg: TPackageRow): Promise<Omit<TSea
       openedAt: s.openedAt,
       completedAt: s.completedAt,
       ...(s.timeZone ? { timeZone: s.timeZone } : {}),
+      authentication: describeSignerAuthentication(s),
       ...(image ? { signatureImage: image } : signature?.value ? { signatureText: signature.value } : {}),
     });
   }
