@@ -7,15 +7,29 @@
  *   request had arrived);
  * - ← { type: "wait", total, ref } → { type: "reached", ref } once `total` requests have arrived in all;
  * - ← { type: "count", ref } → { type: "count", ref, received }.
+ * - ← { type: "track", ref } → { type: "tracking", ref }: from now on, count each delivery id (the
+ *   x-foliosign-delivery-id header) and note each path's first and last arrival (bench/peers.ts);
+ * - ← { type: "stats", ref } → { type: "stats", ref, received, distinct, duplicates, firstByPath, lastByPath }.
  */
 import http from "node:http";
 
 let received = 0;
 const waits = [];
+/** While tracking (bench/peers.ts): arrivals per delivery id, first and last arrival per path. */
+let tracked = null;
 const server = http.createServer((req, res) => {
   req.resume();
   req.on("end", () => {
     received += 1;
+    if (tracked) {
+      const id = req.headers["x-foliosign-delivery-id"];
+      const seen = tracked.ids.get(id) ?? 0;
+      tracked.ids.set(id, seen + 1);
+      if (seen > 0) tracked.duplicates += 1;
+      const t = performance.now();
+      tracked.firstByPath[req.url] ??= t;
+      tracked.lastByPath[req.url] = t;
+    }
     res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     if (req.url?.startsWith("/hook/latency")) {
       process.send?.({ type: "arrived", id: req.headers["x-foliosign-delivery-id"], t: performance.timeOrigin + performance.now() });
@@ -33,6 +47,19 @@ process.on("message", (msg) => {
   if (msg.type === "wait") {
     if (received >= msg.total) process.send?.({ type: "reached", ref: msg.ref });
     else waits.push(msg);
+  } else if (msg.type === "track") {
+    tracked = { ids: new Map(), duplicates: 0, firstByPath: {}, lastByPath: {} };
+    process.send?.({ type: "tracking", ref: msg.ref });
+  } else if (msg.type === "stats") {
+    process.send?.({
+      type: "stats",
+      ref: msg.ref,
+      received,
+      distinct: tracked?.ids.size ?? 0,
+      duplicates: tracked?.duplicates ?? 0,
+      firstByPath: tracked?.firstByPath ?? {},
+      lastByPath: tracked?.lastByPath ?? {},
+    });
   } else if (msg.type === "count") {
     process.send?.({ type: "count", ref: msg.ref, received });
   }
