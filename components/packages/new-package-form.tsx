@@ -13,6 +13,7 @@ import { Field } from "@/components/ui/field";
 import { Checkbox, Input, Select, Textarea } from "@/components/ui/input";
 import type { TTemplate } from "@/components/templates/query";
 import { ApiErrorAlert } from "./action-dialog";
+import { authenticationBody, RecipientAuthenticationInput, type TRecipientAuthenticationInput } from "./recipient-authentication-input";
 import { useActiveTemplates, useCreateFromTemplate, useCustomFields, useTemplateForPackage, type TCreateFromTemplateInput } from "./query";
 
 type TWhen = "now" | "later" | "draft";
@@ -97,6 +98,10 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
   const customFields = useCustomFields();
   const [title, setTitle] = useState(template.name);
   const [recipients, setRecipients] = useState<TRecipientInput[]>(template.roles.map(() => ({ email: "", name: "" })));
+  // Each recipient's identity check starts at the method the template's role presets.
+  const [authentications, setAuthentications] = useState<TRecipientAuthenticationInput[]>(
+    template.roles.map((role) => ({ method: role.authentication.method, accessCode: "" })),
+  );
   const [merge, setMerge] = useState<Record<string, string>>(() => Object.fromEntries(template.mergeFields.map((m) => [m.key, m.defaultValue ?? ""])));
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [metadata, setMetadata] = useState<Record<string, string>>({});
@@ -121,7 +126,12 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
     const input: TCreateFromTemplateInput = {
       templateId: template.id,
       title,
-      recipients: recipients.map((r, roleIndex) => ({ email: r.email, name: r.name.trim() || undefined, roleIndex })),
+      recipients: recipients.map((r, roleIndex) => ({
+        email: r.email,
+        name: r.name.trim() || undefined,
+        roleIndex,
+        authentication: authenticationBody(authentications[roleIndex] ?? { method: "NONE", accessCode: "" }),
+      })),
       sequential,
       message: message.trim() || undefined,
       expiresAt: endOfDayIso(expiry),
@@ -137,7 +147,13 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
     create.mutate(input, { onSuccess: (p) => router.push(`/packages/${encodeURIComponent(p.id)}`) });
   }
 
-  const recipientFields = template.roles.map((role, i) => ({ role, i, email: mark(`recipients.${i}.email`), name: mark(`recipients.${i}.name`) }));
+  const recipientFields = template.roles.map((role, i) => ({
+    role,
+    i,
+    email: mark(`recipients.${i}.email`),
+    name: mark(`recipients.${i}.name`),
+    authentication: { method: mark(`recipients.${i}.authentication.method`), accessCode: mark(`recipients.${i}.authentication.accessCode`) },
+  }));
   const mergeFields = template.mergeFields.map((m) => ({ m, error: mark(`mergeFields.${m.key}`) }));
   const questionFields = template.questions.map((q) => ({ q, error: mark(`answers.${q.key}`) }));
   const metaFields = fields.map((f) => ({ f, error: mark(`metadata.${f.key}`) }));
@@ -176,7 +192,7 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
       </Group>
 
       <Group title="Recipients" description="One recipient for each role of the template, in signing order.">
-        {recipientFields.map(({ role, i, email, name }) => (
+        {recipientFields.map(({ role, i, email, name, authentication }) => (
           <fieldset key={role.id} className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2" data-testid="recipient-fields">
             <legend className="px-1 text-sm font-medium text-zinc-800">
               {i + 1}. {role.name}
@@ -202,6 +218,12 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
                 />
               )}
             </Field>
+            <RecipientAuthenticationInput
+              roleName={role.name}
+              value={authentications[i] ?? { method: "NONE", accessCode: "" }}
+              onChange={(value) => setAuthentications((all) => all.map((a, j) => (j === i ? value : a)))}
+              errors={authentication}
+            />
           </fieldset>
         ))}
         {template.roles.length > 1 ? (

@@ -2,17 +2,10 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
-import { signingPaths } from "./query";
+import { signingPaths, type TView } from "./query";
 
-/** What the signing page knows before the check is passed (the GET's AUTHENTICATION_REQUIRED answer). */
-export type TAuthenticationState = {
-  method: "ACCESS_CODE" | "EMAIL_CODE";
-  locked: boolean;
-  codeSentAt: string | null;
-  attemptsLeft: number;
-  /** EMAIL_CODE: the masked address codes go to ("a…@example.com"); ACCESS_CODE: null. */
-  codeSentTo: string | null;
-};
+/** What the signing page knows before the check is passed (the view's AUTHENTICATION_REQUIRED state). */
+export type TAuthenticationState = Extract<TView, { state: "AUTHENTICATION_REQUIRED" }>["authentication"];
 
 export type TEmailCodeSent = { sentAt: string; to: string | null };
 

@@ -5,14 +5,16 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Input } from "@/components/ui/input";
+import type { TAuthenticationMethod } from "@/components/packages/recipient-authentication-input";
 import { roleColour } from "./field-geometry";
 import { useDeleteRole, type TTemplate, type TTemplateRole } from "./query";
+import { RoleAuthentication } from "./role-authentication";
 
 type TRolesPanelProps = {
   template: TTemplate;
   readOnly: boolean;
   onCreate: (name: string) => Promise<boolean>;
-  onUpdate: (role: TTemplateRole, change: { name?: string; order?: number }, what: string) => void;
+  onUpdate: (role: TTemplateRole, change: { name?: string; order?: number; authentication?: { method: TAuthenticationMethod } }, what: string) => void;
 };
 
 /** The signers in signing order: add, rename (saved on leaving the input), move up or down, remove after asking. */
@@ -35,7 +37,7 @@ export function RolesPanel({ template, readOnly, onCreate, onUpdate }: TRolesPan
       {roles.length === 0 ? <p className="text-sm text-zinc-500">No role yet. Add one for each person who signs, in signing order.</p> : null}
       <ol className="space-y-2" aria-label="Roles in signing order">
         {roles.map((role, i) => (
-          <li key={role.id} className="flex items-center gap-2" data-testid="role-row">
+          <li key={role.id} className="flex flex-wrap items-center gap-2" data-testid="role-row">
             <span className="w-5 shrink-0 text-right text-xs text-zinc-500 tabular-nums" aria-hidden="true">
               {i + 1}.
             </span>
@@ -64,6 +66,12 @@ export function RolesPanel({ template, readOnly, onCreate, onUpdate }: TRolesPan
             <Button variant="danger-ghost" size="sm" className="px-2" aria-label={`Remove ${role.name}`} disabled={readOnly} onClick={() => setRemoving(role)}>
               ✕
             </Button>
+            <RoleAuthentication
+              roleName={role.name}
+              method={role.authentication.method}
+              readOnly={readOnly}
+              onChange={(method) => onUpdate(role, { authentication: { method } }, "identity check")}
+            />
           </li>
         ))}
       </ol>

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
+import { AuthenticationCheck } from "@/components/signing/authentication-check";
 import { SigningEndPage } from "@/components/signing/signing-end-page";
 import { SigningPage } from "@/components/signing/signing-page";
 import { getDb } from "@/server/db/client";
@@ -11,15 +13,22 @@ export const metadata: Metadata = { title: "Sign", referrer: "no-referrer", robo
 
 type TProps = { params: Promise<{ token: string }> };
 
-/** The recipient's signing page: outside the signed-in shell; the link's token is the only credential. */
+/**
+ * The recipient's signing page: outside the signed-in shell; the link's token is the only credential, and for a
+ * recipient with an access or email code, the check passed in this browser (docs/decisions/signer-authentication.md).
+ */
 export default async function SignPage({ params }: TProps) {
   await connection();
   const { token } = await params;
-  const view = await getSigningView(await getDb(), { token, clientAddress: null, userAgent: null }).catch((err: unknown) => {
+  // The signer cookie (set when this browser passed an access or email code) decides whether the check shows.
+  const jar = Object.fromEntries((await cookies()).getAll().map((c) => [c.name, c.value]));
+  const view = await getSigningView(await getDb(), { token, clientAddress: null, userAgent: null, cookies: jar }).catch((err: unknown) => {
     if (err instanceof SigningRefusal && err.reason === "NOT_FOUND") return null;
     throw err;
   });
   if (!view) return <SigningEndPage reason="NOT_FOUND" />;
+  if (view.state === "AUTHENTICATION_REQUIRED")
+    return <AuthenticationCheck token={token} packageTitle={view.packageTitle} authentication={view.authentication} />;
   if (view.state === "CLOSED") return <SigningEndPage reason={view.reason} packageTitle={view.packageTitle} signedCopy={view.signedCopy} token={token} />;
   return <SigningPage token={token} initial={view} />;
 }
