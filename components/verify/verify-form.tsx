@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { EVIDENCE_LEVEL_MEANING } from "@/common/evidence";
 import type { TVerification } from "@/server/domain/sealing/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -60,11 +61,49 @@ export function VerifyForm() {
   );
 }
 
+const KIND = { signature: "Signature time-stamp", document: "Document time-stamp" } as const;
+
+/** The file's evidence: its PAdES level, what that means, and each time-stamp with its time and authority. */
+function Evidence({ evidence }: { evidence: NonNullable<TVerification["evidence"]> }) {
+  return (
+    <section
+      aria-label="Time-stamp evidence"
+      data-testid="verify-evidence"
+      className="mt-3 rounded-md border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-800"
+    >
+      <p>
+        <span className="font-medium">Evidence level: </span>
+        <span data-testid="verify-evidence-level">PAdES {evidence.level}</span>
+      </p>
+      {evidence.timestamps.length === 0 ? (
+        <p className="mt-1 font-medium text-amber-800" data-testid="verify-no-trusted-time">
+          No trusted time: the signing time is this server&apos;s clock only.
+        </p>
+      ) : (
+        <ul className="mt-2 space-y-2">
+          {evidence.timestamps.map((t, i) => (
+            <li key={i} data-testid="verify-timestamp">
+              <p className="font-medium">
+                {KIND[t.kind]}: <time dateTime={t.time}>{new Date(t.time).toLocaleString()}</time> <span className="font-normal text-zinc-500">({t.time})</span>
+              </p>
+              <p className="break-words text-zinc-600">
+                By {t.authority} · {t.valid ? "token checked: valid" : "token does NOT check out"}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-2 text-zinc-600">{EVIDENCE_LEVEL_MEANING[evidence.level]}</p>
+    </section>
+  );
+}
+
 function Verdict({ result }: { result: TVerification }) {
   if (!result.unaltered) {
     return (
       <Alert tone={result.sealedHere ? "error" : "warning"} title={result.sealedHere ? "Not valid" : "Not sealed by this instance"}>
         {result.message}
+        {result.evidence ? <Evidence evidence={result.evidence} /> : null}
       </Alert>
     );
   }
@@ -72,6 +111,11 @@ function Verdict({ result }: { result: TVerification }) {
   return (
     <Alert tone="success" title="Valid: sealed by this instance and unchanged">
       <p>{result.message}</p>
+      {result.newerVersion ? (
+        <p className="mt-2 font-medium" data-testid="verify-newer-version">
+          A newer version of this file exists (its time-stamp evidence was upgraded or renewed since this copy was downloaded).
+        </p>
+      ) : null}
       {pkg ? (
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
           <dt className="font-medium">Package</dt>
@@ -90,6 +134,7 @@ function Verdict({ result }: { result: TVerification }) {
           </dd>
         </dl>
       ) : null}
+      {result.evidence ? <Evidence evidence={result.evidence} /> : null}
     </Alert>
   );
 }

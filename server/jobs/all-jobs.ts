@@ -5,6 +5,7 @@ import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
 import { idempotencyJobs } from "@/server/http/idempotency/jobs";
 import { signInThrottleJobs } from "@/server/auth/sign-in-throttle-jobs";
 import { runDeclaredJob } from "./run-declared-job";
+import { createEvidenceJob } from "./evidence-job";
 import { createSealingJob } from "./sealing-job";
 import { createWebhookDeliveryJob } from "./webhook-delivery-job";
 import type { TJob } from "./worker";
@@ -22,5 +23,5 @@ export function allJobs(): TJob[] {
     ...Object.values(fileSweepJobs()),
     ...Object.values(signInThrottleJobs()),
   ];
-  return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob()];
+  return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob(), createEvidenceJob()];
 }

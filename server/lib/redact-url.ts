@@ -14,3 +14,8 @@ export function redactUrl(value: string): string {
     return "(not a URL)";
   }
 }
+
+/** Any `scheme://user:password@` inside a free text (an error message naming a URL) with the credentials replaced. */
+export function redactCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, "$1***@");
+}

@@ -1,4 +1,27 @@
+import { EVIDENCE_LEVELS } from "@/common/evidence";
 import { z } from "@/server/lib/zod";
+
+const ZVerifiedTimestamp = z.object({
+  kind: z.enum(["signature", "document"]).openapi({
+    description: "signature: an RFC 3161 token over the signature value (the trusted signing time); document: a /DocTimeStamp over the whole file",
+  }),
+  time: z.string().openapi({ format: "date-time", description: "The time the time-stamping authority vouches for" }),
+  authority: z.string().openapi({ description: "Who issued it: the TSA certificate's subject" }),
+  valid: z.boolean().openapi({
+    description:
+      "The token itself checks out: its imprint matches what it covers, the TSA's signature verifies, and the TSA certificate carries the timeStamping purpose",
+  }),
+});
+
+export const ZVerificationEvidence = z
+  .object({
+    level: z
+      .enum(EVIDENCE_LEVELS)
+      .openapi({ description: "The PAdES baseline level this copy reaches; B-B carries no trusted time (this server's clock only)" }),
+    trustedTime: z.boolean().openapi({ description: "At least one valid time-stamp vouches for the signing time" }),
+    timestamps: z.array(ZVerifiedTimestamp),
+  })
+  .openapi("VerificationEvidence");
 
 export const ZVerification = z
   .object({
@@ -13,6 +36,11 @@ export const ZVerification = z
       })
       .nullable()
       .openapi({ description: "Only for an unaltered file: what its certificate already shows, nothing more" }),
+    evidence: ZVerificationEvidence.nullable().openapi({ description: "For a file that carries this instance's seal: its evidence level and each time-stamp" }),
+    newerVersion: z.boolean().openapi({
+      description:
+        "This exact file is an earlier version of one this instance keeps: its seal has since been upgraded or renewed (time-stamps added by an incremental update); the package's download now serves the newer version",
+    }),
   })
   .openapi("Verification");
 export type TVerification = z.infer<typeof ZVerification>;

@@ -18,7 +18,11 @@ import { logger } from "@/server/lib/logger";
 import { sealPackage } from "@/server/pdf/seal-package";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { SealingError } from "@/server/pdf/sealing-error";
+import type { TEvidenceConfig, TFileEvidence } from "@/server/pdf/evidence";
 import { SEAL_HEARTBEAT_MS, SEAL_MAX_ATTEMPTS, type TSealClaim } from "./jobs";
+import { evidenceConfig } from "./evidence/evidence-config";
+import { fileEvidenceColumns, type TFileEvidenceColumns } from "./evidence/file-evidence";
+import { recordSealEvidence } from "./evidence/record-seal-evidence";
 import { failSeal } from "./fail-seal";
 import { loadSealInput } from "./load-seal-input";
 import { sealRetryDelay } from "./seal-retry-delay";
@@ -41,6 +45,8 @@ export type TSealOptions = {
   heartbeatMs?: number;
   /** Test hook: runs once the sealed files are built, before the lease is checked and anything is stored. */
   beforeStore?: () => Promise<void>;
+  /** The time-stamping configuration; default `evidenceConfig()` (TSA_URLS; null: B-B seals). Tests pass a loopback TSA's. */
+  evidence?: TEvidenceConfig | null;
 };
 
 /**
@@ -67,23 +73,30 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
       .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)));
     if (!pkg) return "superseded";
     const input = await loadSealInput(db, pkg);
-    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) }, { signal: lease.signal });
+    const evidence = options.evidence === undefined ? evidenceConfig() : options.evidence;
+    // Degrade, never fail: with no TSA answering the engine still seals (at B-B) and says why in `evidence.failure`.
+    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) }, { signal: lease.signal, ...(evidence ? { evidence } : {}) });
     await options.beforeStore?.();
     // Fenced: a worker whose lease ran out and was claimed by another stops here, before storing anything.
     if (!(await lease.renew())) return "superseded";
 
     const rows: TSealedRow[] = [];
+    const evidences: TFileEvidenceColumns[] = [];
+    const failures: string[] = [];
     const keep = async (
       kind: TSealedFileKind,
       name: string,
       position: number,
-      file: { bytes: Uint8Array; sha256: string; pages: number },
+      file: { bytes: Uint8Array; sha256: string; pages: number; evidence?: TFileEvidence },
       documentId: string | null,
     ) => {
       lease.signal.throwIfAborted();
       const key = `sealed/${pkg.id}/${claim.token}/${kind}-${position}.pdf`;
       stored.push(key);
       const put = await store.put(key, Readable.from([file.bytes]), { size: file.bytes.byteLength, contentType: "application/pdf" });
+      const columns = fileEvidenceColumns(file.evidence);
+      evidences.push(columns);
+      if (file.evidence?.failure) failures.push(file.evidence.failure);
       rows.push({
         id: newId("sfl"),
         organisationId: pkg.organisationId,
@@ -97,6 +110,7 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
         sha256: put.sha256,
         size: put.size,
         pages: file.pages,
+        ...columns,
       });
     };
     for (const [i, doc] of result.documents.entries()) await keep("document", doc.name, i, doc, doc.id);
@@ -124,6 +138,7 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
         sealedFiles: rows.length,
         attempts: due.sealAttempts,
       });
+      await recordSealEvidence(tx, done!, { at, files: evidences, tsaConfigured: evidence !== null, failures });
       return true;
     });
     if (!committed) {
