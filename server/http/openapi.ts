@@ -11,6 +11,7 @@ import type { TOperation } from "@/server/domain/operation";
 import { publicOperations } from "./operations";
 import { z as zo } from "@/server/lib/zod";
 import { registerUploadPath, UPLOADS_TAG } from "./openapi-upload";
+import { addOperationExamples } from "./openapi-examples";
 
 export const ZErrorBody = zo
   .object({
@@ -208,5 +209,6 @@ export function buildOpenApiDocument(operations: readonly TOperation[] = publicO
     tags: [...TAGS.filter((t) => used.has(t.name)), UPLOADS_TAG],
   });
   dropTypelessNullable(doc);
+  addOperationExamples(doc, operations);
   return doc;
 }

@@ -54,7 +54,10 @@ export const ZWebhookDelivery = z
   .openapi("WebhookDelivery");
 
 export const ZEndpointParams = z.object({
-  endpointId: z.string().min(1).openapi({ description: "The endpoint's id, as `id` in its answers", example: "whep_0abc" }),
+  endpointId: z
+    .string()
+    .min(1)
+    .openapi({ description: "The endpoint's id, as `id` in its answers", example: "whep_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64" }),
 });
 /** Domain input naming one endpoint: the operation's params as the route parsed them. */
 export type TEndpointRef = z.output<typeof ZEndpointParams>;
