@@ -61,6 +61,52 @@ const SIG_CENTRAL = 0x02014b50;
 const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
+
+/**
+ * The fixed fields of each record read, as [offset from the record's signature, width in bytes] (APPNOTE.TXT
+ * 4.3), and the record's fixed size. One reader, `readRecord`, reads any of them.
+ */
+const EOCD = {
+  size: 22,
+  fields: { disk: [4, 2], cdDisk: [6, 2], onDisk: [8, 2], count: [10, 2], cdSize: [12, 4], cdOffset: [16, 4] },
+} as const;
+const ZIP64_LOCATOR = { size: 20, fields: { cdDisk: [4, 4], eocdAt: [8, 8], disks: [16, 4] } } as const;
+const ZIP64_EOCD = {
+  size: 56,
+  fields: { disk: [16, 4], cdDisk: [20, 4], onDisk: [24, 8], count: [32, 8], cdSize: [40, 8], cdOffset: [48, 8] },
+} as const;
+const CENTRAL = {
+  size: 46,
+  fields: {
+    flags: [8, 2],
+    method: [10, 2],
+    compressed: [20, 4],
+    uncompressed: [24, 4],
+    nameLength: [28, 2],
+    extraLength: [30, 2],
+    commentLength: [32, 2],
+    disk: [34, 2],
+    offset: [42, 4],
+  },
+} as const;
+const LOCAL = {
+  size: 30,
+  fields: { flags: [6, 2], method: [8, 2], compressed: [18, 4], uncompressed: [22, 4], nameLength: [26, 2], extraLength: [28, 2] },
+} as const;
+
+type TFields = Record<string, readonly [offset: number, width: 2 | 4 | 8]>;
+/** 2- and 4-byte fields as numbers; 8-byte ones as numbers, or null beyond what a file of this service could hold. */
+type TRead<F extends TFields> = { [K in keyof F]: F[K][1] extends 8 ? number | null : number };
+
+/** The fixed fields of the record at `at` (little-endian, as ZIP writes them); the caller checks it fits. */
+function readRecord<F extends TFields>(bytes: Buffer, at: number, record: { fields: F }): TRead<F> {
+  const read: Record<string, number | null> = {};
+  for (const [name, [offset, width]] of Object.entries(record.fields)) {
+    read[name] = width === 2 ? bytes.readUInt16LE(at + offset) : width === 4 ? bytes.readUInt32LE(at + offset) : safeNumber(bytes.readBigUInt64LE(at + offset));
+  }
+  return read as TRead<F>;
+}
+
 const MASK16 = 0xffff;
 const MASK32 = 0xffffffff;
 const STORED = 0;
@@ -102,32 +148,21 @@ export async function checkDocxArchive(bytes: Buffer, limits: TDocxLimits = DOCX
 
 /** The central directory's entries, checked against the limits and against the end records. */
 function readCentralDirectory(bytes: Buffer, limits: TDocxLimits): { entries: TEntry[]; cdOffset: number } {
-  const eocd = lastIndexOf(bytes, SIG_EOCD, Math.max(0, bytes.length - 22 - MASK16));
+  const eocd = lastIndexOf(bytes, SIG_EOCD, Math.max(0, bytes.length - EOCD.size - MASK16));
   if (eocd < 0) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("no end-of-central-directory record"));
-  const disk = bytes.readUInt16LE(eocd + 4);
-  const cdDisk = bytes.readUInt16LE(eocd + 6);
-  const onDisk = bytes.readUInt16LE(eocd + 8);
-  let count = bytes.readUInt16LE(eocd + 10);
-  let cdSize = bytes.readUInt32LE(eocd + 12);
-  let cdOffset = bytes.readUInt32LE(eocd + 16);
+  const { disk, cdDisk, onDisk, ...classic } = readRecord(bytes, eocd, EOCD);
+  let { count, cdSize, cdOffset } = classic;
   const marked = count === MASK16 || onDisk === MASK16 || cdSize === MASK32 || cdOffset === MASK32;
-  const locator = eocd - 20;
+  const locator = eocd - ZIP64_LOCATOR.size;
   const hasLocator = locator >= 0 && bytes.readUInt32LE(locator) === SIG_ZIP64_LOCATOR;
   if (marked && !hasLocator) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("ZIP64 sizes without a ZIP64 record"));
   if (hasLocator) {
-    if (bytes.readUInt32LE(locator + 4) !== 0 || bytes.readUInt32LE(locator + 16) !== 1) throw refuse(DOCX_ARCHIVE_MESSAGES.multiDisk);
-    const at = safeNumber(bytes.readBigUInt64LE(locator + 8));
-    if (at === null || at + 56 > locator || bytes.readUInt32LE(at) !== SIG_ZIP64_EOCD) {
+    const { cdDisk: locatorDisk, eocdAt: at, disks } = readRecord(bytes, locator, ZIP64_LOCATOR);
+    if (locatorDisk !== 0 || disks !== 1) throw refuse(DOCX_ARCHIVE_MESSAGES.multiDisk);
+    if (at === null || at + ZIP64_EOCD.size > locator || bytes.readUInt32LE(at) !== SIG_ZIP64_EOCD) {
       throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("its ZIP64 end record is missing"));
     }
-    const z64 = {
-      disk: bytes.readUInt32LE(at + 16),
-      cdDisk: bytes.readUInt32LE(at + 20),
-      onDisk: safeNumber(bytes.readBigUInt64LE(at + 24)),
-      count: safeNumber(bytes.readBigUInt64LE(at + 32)),
-      cdSize: safeNumber(bytes.readBigUInt64LE(at + 40)),
-      cdOffset: safeNumber(bytes.readBigUInt64LE(at + 48)),
-    };
+    const z64 = readRecord(bytes, at, ZIP64_EOCD);
     if (z64.disk !== 0 || z64.cdDisk !== 0) throw refuse(DOCX_ARCHIVE_MESSAGES.multiDisk);
     // Every classic field is either the "see ZIP64" mask or the same value: two readers must see one archive.
     const agrees = (classic: number, mask: number, wide: number | null) => wide !== null && (classic === mask || classic === wide);
@@ -155,23 +190,16 @@ function readCentralDirectory(bytes: Buffer, limits: TDocxLimits): { entries: TE
   let at = cdOffset;
   while (at < cdEnd) {
     if (entries.length >= count) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("its central directory holds more entries than its end record counts"));
-    if (at + 46 > cdEnd || bytes.readUInt32LE(at) !== SIG_CENTRAL) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("its central directory is unreadable"));
-    const flags = bytes.readUInt16LE(at + 8);
-    const method = bytes.readUInt16LE(at + 10);
-    let compressed = bytes.readUInt32LE(at + 20);
-    let uncompressed = bytes.readUInt32LE(at + 24);
-    const nameLength = bytes.readUInt16LE(at + 28);
-    const extraLength = bytes.readUInt16LE(at + 30);
-    const commentLength = bytes.readUInt16LE(at + 32);
-    const entryDisk = bytes.readUInt16LE(at + 34);
-    let offset = bytes.readUInt32LE(at + 42);
-    const end = at + 46 + nameLength + extraLength + commentLength;
+    if (at + CENTRAL.size > cdEnd || bytes.readUInt32LE(at) !== SIG_CENTRAL) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("its central directory is unreadable"));
+    const { flags, method, nameLength, extraLength, commentLength, ...sizes } = readRecord(bytes, at, CENTRAL);
+    const nameAt = at + CENTRAL.size;
+    const end = nameAt + nameLength + extraLength + commentLength;
     if (end > cdEnd) throw refuse(DOCX_ARCHIVE_MESSAGES.damaged("its central directory is unreadable"));
-    const name = bytes.toString("utf8", at + 46, at + 46 + nameLength);
-    const wide = zip64Fields(bytes.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength), { uncompressed, compressed, offset, disk: entryDisk });
+    const name = bytes.toString("utf8", nameAt, nameAt + nameLength);
+    const wide = zip64Fields(bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength), sizes);
     if (wide === "disagrees") throw refuse(DOCX_ARCHIVE_MESSAGES.zip64Disagrees);
     if (wide === "missing") throw refuse(DOCX_ARCHIVE_MESSAGES.damaged(`the part ${name} lacks its ZIP64 sizes`));
-    ({ uncompressed, compressed, offset } = wide);
+    const { uncompressed, compressed, offset } = wide;
     if (wide.disk !== 0) throw refuse(DOCX_ARCHIVE_MESSAGES.multiDisk);
     if (names.has(name)) throw refuse(DOCX_ARCHIVE_MESSAGES.duplicate(name));
     names.add(name);
@@ -238,18 +266,14 @@ function zip64Fields(extra: Buffer, classic: TWide): TWide | "missing" | "disagr
 function readLocalHeaders(bytes: Buffer, entries: TEntry[], cdOffset: number): void {
   for (const entry of entries) {
     const at = entry.offset;
-    if (at + 30 > cdOffset || bytes.readUInt32LE(at) !== SIG_LOCAL) throw refuse(DOCX_ARCHIVE_MESSAGES.headerDisagrees(entry.name));
-    const flags = bytes.readUInt16LE(at + 6);
-    const method = bytes.readUInt16LE(at + 8);
-    const compressed = bytes.readUInt32LE(at + 18);
-    const uncompressed = bytes.readUInt32LE(at + 22);
-    const nameLength = bytes.readUInt16LE(at + 26);
-    const extraLength = bytes.readUInt16LE(at + 28);
-    const dataStart = at + 30 + nameLength + extraLength;
-    if (dataStart > cdOffset || method !== entry.method || (flags & 0x1) !== 0 || bytes.toString("utf8", at + 30, at + 30 + nameLength) !== entry.name) {
+    if (at + LOCAL.size > cdOffset || bytes.readUInt32LE(at) !== SIG_LOCAL) throw refuse(DOCX_ARCHIVE_MESSAGES.headerDisagrees(entry.name));
+    const { flags, method, nameLength, extraLength, compressed, uncompressed } = readRecord(bytes, at, LOCAL);
+    const nameAt = at + LOCAL.size;
+    const dataStart = nameAt + nameLength + extraLength;
+    if (dataStart > cdOffset || method !== entry.method || (flags & 0x1) !== 0 || bytes.toString("utf8", nameAt, nameAt + nameLength) !== entry.name) {
       throw refuse(DOCX_ARCHIVE_MESSAGES.headerDisagrees(entry.name));
     }
-    const wide = zip64Fields(bytes.subarray(at + 30 + nameLength, dataStart), { uncompressed, compressed, offset: 0, disk: 0 });
+    const wide = zip64Fields(bytes.subarray(nameAt + nameLength, dataStart), { uncompressed, compressed, offset: 0, disk: 0 });
     if (wide === "missing" || wide === "disagrees") throw refuse(DOCX_ARCHIVE_MESSAGES.sizesDisagree(entry.name));
     // With a data descriptor (bit 3) the local sizes may be left zero; any size it does give must agree.
     const deferred = (flags & 0x8) !== 0;
@@ -291,7 +315,7 @@ function inflatedSize(data: Buffer, declared: number): Promise<number | "over" |
 }
 
 function lastIndexOf(bytes: Buffer, signature: number, floor: number): number {
-  for (let at = bytes.length - 22; at >= floor; at--) {
+  for (let at = bytes.length - EOCD.size; at >= floor; at--) {
     if (bytes.readUInt32LE(at) === signature) return at;
   }
   return -1;
