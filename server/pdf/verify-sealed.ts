@@ -1,15 +1,21 @@
 /**
  * Checks a PDF against this instance's seal, for the /verify page. Three independent answers:
- * - `signed`: it carries exactly one PDF signature (one /ByteRange) with a parseable CMS SignedData;
- * - `intact`: that signature's ByteRange covers the whole file except the signature value, the digest of the
- *   covered bytes equals the signed messageDigest, and the signature over the signed attributes verifies with
- *   the signer's certificate carried in the CMS;
+ * - `signed`: it carries exactly one PDF signature (the seal; document time-stamps aside) with a parseable CMS
+ *   SignedData;
+ * - `intact`: that signature's ByteRange covers the whole file except the signature value — or, for a file with
+ *   PAdES evidence added after the seal (DSS, document time-stamps), the whole sealed revision, every later
+ *   document time-stamp verifies over its own ranges, and those updates change nothing but evidence
+ *   (evidence/evidence-only-updates.ts) — the digest of the covered bytes equals the signed messageDigest, and
+ *   the signature over the signed attributes verifies with the signer's certificate carried in the CMS;
  * - `signerMatches`: the signer's certificate is one of `trusted` (this instance's current and past ones).
  * Hostile or broken input yields `false`s, never an exception.
  */
 import { constants, createHash, timingSafeEqual, verify, X509Certificate } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { evidenceOnlyUpdates } from "./evidence/evidence-only-updates";
+import { findSignatures } from "./evidence/inspect-evidence";
+import { checkTimestampToken } from "./evidence/timestamp-token";
 
 export type TVerifyResult = { signed: boolean; intact: boolean; signerMatches: boolean; reason?: string };
 
@@ -29,6 +35,29 @@ function findByteRanges(text: string): number[][] {
   return ranges;
 }
 
+/**
+ * Document time-stamps appended after the seal: each must verify over its own byte ranges, and the updates after
+ * the seal must add evidence only. Returns a problem, or null. `sealEnd`: where the sealed revision ends.
+ */
+async function checkEvidenceAfterSeal(bytes: Uint8Array, sealEnd: number): Promise<string | null> {
+  const stamps = findSignatures(bytes).filter((s) => s.kind === "document");
+  if (stamps.length === 0 || stamps.some((s) => s.end <= sealEnd)) return "the signature does not cover the whole file";
+  for (const s of stamps) {
+    const [a, b, c, d] = s.byteRange;
+    const digest = createHash("sha256")
+      .update(bytes.subarray(a, a + b))
+      .update(bytes.subarray(c, c + d))
+      .digest();
+    const check = checkTimestampToken(s.contents, { digest });
+    if (!check.ok) return `a document time-stamp after the seal does not verify (${check.problem})`;
+  }
+  // After the newest document time-stamp only a final update (its validation data) may follow, ending the file.
+  const last = stamps[stamps.length - 1]!;
+  const rest = Buffer.from(bytes.subarray(last.end)).toString("latin1");
+  if (rest.length > 0 && !/%%EOF\s*$/.test(rest)) return "the file continues after its last update";
+  return evidenceOnlyUpdates(bytes, sealEnd);
+}
+
 /** The certificate as it was carried (toSchema(false) keeps the original TBS bytes rather than re-encoding them). */
 function signerDer(cert: pkijs.Certificate): Uint8Array {
   return new Uint8Array(cert.toSchema(false).toBER(false));
@@ -45,9 +74,11 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
     const ranges = findByteRanges(text);
     if (ranges.length === 0) return no(false, "no signature");
-    // Our seal is the only signature; a second one means the file was changed (re-signed) after sealing.
-    if (ranges.length > 1) return no(true, "more than one signature");
-    const [a, b, c, d] = ranges[0] as [number, number, number, number];
+    // Our seal is the only signature (document time-stamps aside); another one means the file was re-signed.
+    const found = findSignatures(bytes);
+    const onlyTimestampsAfter = found.length === ranges.length && found[0]?.kind === "seal" && found.slice(1).every((f) => f.kind === "document");
+    if (ranges.length > 1 && !onlyTimestampsAfter) return no(true, "more than one signature");
+    const [a, b, c, d] = (found.find((f) => f.kind === "seal")?.byteRange ?? ranges[0]) as [number, number, number, number];
     // The signature value sits between the two ranges as <hex>; anything else there is outside the signature.
     const gap = text.slice(a + b, c);
     if (!/^<[0-9a-fA-F]*>$/.test(gap)) return no(false, "the signature value is not where the ByteRange says");
@@ -60,7 +91,9 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
     const signerInfo = signedData.signerInfos[0];
     if (!signerInfo || signedData.signerInfos.length !== 1) return no(false, "not exactly one signer");
 
-    const coversAll = a === 0 && b > 0 && c > b && c + d === bytes.length;
+    const coversRevision = a === 0 && b > 0 && c > b && c + d <= bytes.length;
+    const evidenceProblem = coversRevision && c + d < bytes.length ? await checkEvidenceAfterSeal(bytes, c + d) : null;
+    const coversAll = coversRevision && !evidenceProblem;
     const covered = Buffer.concat([bytes.subarray(a, a + b), bytes.subarray(c, c + d)]);
     const algorithm = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
     const digestAttr = signerInfo.signedAttrs?.attributes.find((x) => x.type === OID_MESSAGE_DIGEST);
@@ -89,7 +122,7 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
     const signerMatches = Boolean(der && trusted.some((t) => equalBytes(t, der)));
     const intact = coversAll && digestMatches && signatureValid;
     const reason = !coversAll
-      ? "the signature does not cover the whole file"
+      ? (evidenceProblem ?? "the signature does not cover the whole file")
       : !digestMatches
         ? "the file was changed after it was signed"
         : !signatureValid

@@ -44,6 +44,8 @@ export type TLoopbackPki = {
   operatorP12Path: string;
   operatorP12Password: string;
   operatorCertificateDer: Uint8Array;
+  /** "down": the OCSP responder answers HTTP 503, so revocation data must come from the CRL. */
+  setOcspMode(mode: "ok" | "down"): void;
   /** Revokes the operator's certificate at the CA (CRL and OCSP then say so). */
   revokeOperator(): Promise<void>;
   close(): Promise<void>;
@@ -223,6 +225,7 @@ function rejection(): Uint8Array {
 export async function startLoopbackPki(): Promise<TLoopbackPki> {
   const dir = mkdtempSync(path.join(tmpdir(), "foliosign-pki-"));
   const seen = { tsa: 0, ocsp: 0, crl: 0, authorization: [] as string[] };
+  let ocspMode: "ok" | "down" = "ok";
   const sockets = new Map<Server, Set<Socket>>();
   const track = (server: Server) => {
     const set = new Set<Socket>();
@@ -305,6 +308,7 @@ export async function startLoopbackPki(): Promise<TLoopbackPki> {
         res.writeHead(200, { "Content-Type": "application/pkix-crl" }).end(await crlDer());
       } else if (req.method === "POST" && req.url === "/ocsp") {
         seen.ocsp += 1;
+        if (ocspMode === "down") return void res.writeHead(503).end();
         const id = randomBytes(6).toString("hex");
         writeFileSync(path.join(dir, `ocsp-${id}.req`), body);
         await run(
@@ -381,6 +385,7 @@ export async function startLoopbackPki(): Promise<TLoopbackPki> {
     dir,
     tsaUrl: `http://127.0.0.1:${tsaPort}/tsa`,
     setTsaMode: (m) => void (mode = m),
+    setOcspMode: (m) => void (ocspMode = m),
     stopTsa: () => closeServer(tsaServer),
     startTsa: async () => void (tsaServer.listening || (await listen(tsaServer, tsaPort))),
     seen,
