@@ -2,6 +2,20 @@ import { Readable } from "node:stream";
 import { RawResponse } from "./route";
 
 /**
+ * `Content-Disposition` with both names: `filename*` (RFC 8187, the exact UTF-8 name) for browsers, and a plain
+ * ASCII `filename` for clients that read only that one (`curl -OJ`, some HTTP libraries), so they save
+ * `Lease 4B - certificate.pdf` rather than the URL's last segment without an extension. The ASCII name drops
+ * accents (é → e) and turns anything else outside printable ASCII, quotes and backslashes into `_`.
+ */
+export function contentDisposition(disposition: "inline" | "attachment", name: string): string {
+  const ascii = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
  * A stored PDF as the answer, streamed from the file store (never buffered). Private and not stored by any
  * cache: the bytes belong to one workspace and the URL alone does not say whose.
  */
@@ -16,7 +30,7 @@ export function pdfResponse(
       headers: {
         "content-type": "application/pdf",
         "content-length": String(file.size),
-        "content-disposition": `${opts.disposition ?? "inline"}; filename*=UTF-8''${encodeURIComponent(file.name.endsWith(".pdf") ? file.name : `${file.name}.pdf`)}`,
+        "content-disposition": contentDisposition(opts.disposition ?? "inline", file.name.endsWith(".pdf") ? file.name : `${file.name}.pdf`),
         "cache-control": "private, no-store",
         "x-content-type-options": "nosniff",
         etag: `"${file.sha256}"`,
@@ -34,7 +48,7 @@ export function zipResponse(file: { name: string; size: number | null; body: Rea
       headers: {
         "content-type": "application/zip",
         ...(file.size === null ? {} : { "content-length": String(file.size) }),
-        "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        "content-disposition": contentDisposition("attachment", file.name),
         "cache-control": "private, no-store",
         "x-content-type-options": "nosniff",
       },
