@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Checkbox, Input } from "@/components/ui/input";
 import type { TMergeField, TSenderQuestion } from "./query";
@@ -14,20 +14,44 @@ function keyProblem(key: string, taken: string[]): string | null {
   return null;
 }
 
-/** Merge fields: values a package fills in (e.g. the customer's name), referenced by text fields. Saved as a whole list. */
-export function MergeFieldsPanel({
+type TKeyed = { key: string; label: string };
+
+/**
+ * A template's list of keyed items (merge fields, sender questions), saved as a whole list: the items with a
+ * Remove button each, and a form adding one — a unique key, a label, and what else the kind of item has
+ * (`extra`: its own input, its value, and how it completes the item).
+ */
+function KeyedListPanel<T extends TKeyed, X>({
   items,
   readOnly,
   onSave,
+  noun,
+  listLabel,
+  empty,
+  keyPlaceholder,
+  labelInput,
+  keyAndLabelClassName,
+  detail,
+  extra,
 }: {
-  items: TMergeField[];
+  items: T[];
   readOnly: boolean;
-  onSave: (next: TMergeField[], what: string) => void;
+  onSave: (next: T[], what: string) => void;
+  /** "merge field": names the inputs, the buttons and what is saved. */
+  noun: string;
+  listLabel: string;
+  empty: string;
+  keyPlaceholder: string;
+  labelInput: { ariaLabel: string; placeholder: string; missing: string };
+  keyAndLabelClassName: string;
+  detail: (item: T) => ReactNode;
+  extra: { initial: X; input: (value: X, set: (value: X) => void, disabled: boolean) => ReactNode; complete: (item: TKeyed, value: X) => T };
 }) {
   const [key, setKey] = useState("");
   const [label, setLabel] = useState("");
-  const [defaultValue, setDefaultValue] = useState("");
+  const [extraValue, setExtraValue] = useState(extra.initial);
   const [problem, setProblem] = useState<string | null>(null);
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
 
   function add(e: FormEvent) {
     e.preventDefault();
@@ -35,34 +59,34 @@ export function MergeFieldsPanel({
       keyProblem(
         key.trim(),
         items.map((i) => i.key),
-      ) ?? (label.trim() ? null : "Enter a label");
+      ) ?? (label.trim() ? null : labelInput.missing);
     setProblem(p);
     if (p) return;
-    onSave([...items, { key: key.trim(), label: label.trim(), defaultValue: defaultValue.trim() || null }], `merge field ${key.trim()}`);
+    onSave([...items, extra.complete({ key: key.trim(), label: label.trim() }, extraValue)], `${noun} ${key.trim()}`);
     setKey("");
     setLabel("");
-    setDefaultValue("");
+    setExtraValue(extra.initial);
   }
 
   return (
     <div className="space-y-3">
-      {items.length === 0 ? <p className="text-sm text-zinc-500">No merge field. Add one to pre-fill text fields from each package’s values.</p> : null}
-      <ul className="space-y-1.5" aria-label="Merge fields">
-        {items.map((m) => (
-          <li key={m.key} className="flex items-center justify-between gap-2 text-sm">
+      {items.length === 0 ? <p className="text-sm text-zinc-500">{empty}</p> : null}
+      <ul className="space-y-1.5" aria-label={listLabel}>
+        {items.map((item) => (
+          <li key={item.key} className="flex items-center justify-between gap-2 text-sm">
             <span className="min-w-0">
-              <span className="font-medium text-zinc-900">{m.label}</span> <code className="text-xs text-zinc-500">{m.key}</code>
-              {m.defaultValue ? <span className="block truncate text-xs text-zinc-500">Default: {m.defaultValue}</span> : null}
+              <span className="font-medium text-zinc-900">{item.label}</span> <code className="text-xs text-zinc-500">{item.key}</code>
+              {detail(item)}
             </span>
             <Button
               variant="danger-ghost"
               size="sm"
-              aria-label={`Remove merge field ${m.key}`}
+              aria-label={`Remove ${noun} ${item.key}`}
               disabled={readOnly}
               onClick={() =>
                 onSave(
-                  items.filter((i) => i.key !== m.key),
-                  `removal of merge field ${m.key}`,
+                  items.filter((i) => i.key !== item.key),
+                  `removal of ${noun} ${item.key}`,
                 )
               }
             >
@@ -72,132 +96,90 @@ export function MergeFieldsPanel({
         ))}
       </ul>
       <form onSubmit={add} className="space-y-2" noValidate>
-        <div className="grid grid-cols-2 gap-2">
+        <div className={keyAndLabelClassName}>
           <Input
-            aria-label="Merge field key"
-            placeholder="Key, e.g. customerName"
+            aria-label={`${Noun} key`}
+            placeholder={keyPlaceholder}
             value={key}
             disabled={readOnly}
             onChange={(e) => setKey(e.target.value)}
             className="h-9"
           />
           <Input
-            aria-label="Merge field label"
-            placeholder="Label"
+            aria-label={labelInput.ariaLabel}
+            placeholder={labelInput.placeholder}
             value={label}
             disabled={readOnly}
             onChange={(e) => setLabel(e.target.value)}
             className="h-9"
           />
         </div>
-        <Input
-          aria-label="Merge field default value"
-          placeholder="Default value (optional)"
-          value={defaultValue}
-          disabled={readOnly}
-          onChange={(e) => setDefaultValue(e.target.value)}
-          className="h-9"
-        />
+        {extra.input(extraValue, setExtraValue, readOnly)}
         {problem ? (
           <p role="alert" className="text-sm text-red-700">
             {problem}
           </p>
         ) : null}
         <Button type="submit" variant="secondary" size="sm" disabled={readOnly}>
-          Add merge field
+          Add {noun}
         </Button>
       </form>
     </div>
   );
 }
 
-/** Questions the sender must answer before sending a package from this template. Saved as a whole list. */
-export function QuestionsPanel({
-  items,
-  readOnly,
-  onSave,
-}: {
-  items: TSenderQuestion[];
-  readOnly: boolean;
-  onSave: (next: TSenderQuestion[], what: string) => void;
-}) {
-  const [key, setKey] = useState("");
-  const [label, setLabel] = useState("");
-  const [required, setRequired] = useState(true);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  function add(e: FormEvent) {
-    e.preventDefault();
-    const p =
-      keyProblem(
-        key.trim(),
-        items.map((i) => i.key),
-      ) ?? (label.trim() ? null : "Enter the question");
-    setProblem(p);
-    if (p) return;
-    onSave([...items, { key: key.trim(), label: label.trim(), required }], `question ${key.trim()}`);
-    setKey("");
-    setLabel("");
-    setRequired(true);
-  }
-
+/** Merge fields: values a package fills in (e.g. the customer's name), referenced by text fields. Saved as a whole list. */
+export function MergeFieldsPanel(props: { items: TMergeField[]; readOnly: boolean; onSave: (next: TMergeField[], what: string) => void }) {
   return (
-    <div className="space-y-3">
-      {items.length === 0 ? <p className="text-sm text-zinc-500">No question. Add one when the sender must answer something before sending.</p> : null}
-      <ul className="space-y-1.5" aria-label="Sender questions">
-        {items.map((q) => (
-          <li key={q.key} className="flex items-center justify-between gap-2 text-sm">
-            <span className="min-w-0">
-              <span className="font-medium text-zinc-900">{q.label}</span> <code className="text-xs text-zinc-500">{q.key}</code>
-              <span className="block text-xs text-zinc-500">{q.required === false ? "Optional" : "Required"}</span>
-            </span>
-            <Button
-              variant="danger-ghost"
-              size="sm"
-              aria-label={`Remove question ${q.key}`}
-              disabled={readOnly}
-              onClick={() =>
-                onSave(
-                  items.filter((i) => i.key !== q.key),
-                  `removal of question ${q.key}`,
-                )
-              }
-            >
-              Remove
-            </Button>
-          </li>
-        ))}
-      </ul>
-      <form onSubmit={add} className="space-y-2" noValidate>
-        <Input
-          aria-label="Question key"
-          placeholder="Key, e.g. contractTerm"
-          value={key}
-          disabled={readOnly}
-          onChange={(e) => setKey(e.target.value)}
-          className="h-9"
-        />
-        <Input
-          aria-label="Question"
-          placeholder="Question, e.g. How many months?"
-          value={label}
-          disabled={readOnly}
-          onChange={(e) => setLabel(e.target.value)}
-          className="h-9"
-        />
-        <label className="flex items-center gap-2 text-sm text-zinc-800">
-          <Checkbox checked={required} disabled={readOnly} onChange={(e) => setRequired(e.target.checked)} />
-          The sender must answer
-        </label>
-        {problem ? (
-          <p role="alert" className="text-sm text-red-700">
-            {problem}
-          </p>
-        ) : null}
-        <Button type="submit" variant="secondary" size="sm" disabled={readOnly}>
-          Add question
-        </Button>
-      </form>
-    </div>
+    <KeyedListPanel
+      {...props}
+      noun="merge field"
+      listLabel="Merge fields"
+      empty="No merge field. Add one to pre-fill text fields from each package’s values."
+      keyPlaceholder="Key, e.g. customerName"
+      labelInput={{ ariaLabel: "Merge field label", placeholder: "Label", missing: "Enter a label" }}
+      keyAndLabelClassName="grid grid-cols-2 gap-2"
+      detail={(m) => (m.defaultValue ? <span className="block truncate text-xs text-zinc-500">Default: {m.defaultValue}</span> : null)}
+      extra={{
+        initial: "",
+        input: (defaultValue, set, disabled) => (
+          <Input
+            aria-label="Merge field default value"
+            placeholder="Default value (optional)"
+            value={defaultValue}
+            disabled={disabled}
+            onChange={(e) => set(e.target.value)}
+            className="h-9"
+          />
+        ),
+        complete: (item, defaultValue) => ({ ...item, defaultValue: defaultValue.trim() || null }),
+      }}
+    />
+  );
+}
+
+/** Questions the sender must answer before sending a package from this template. Saved as a whole list. */
+export function QuestionsPanel(props: { items: TSenderQuestion[]; readOnly: boolean; onSave: (next: TSenderQuestion[], what: string) => void }) {
+  return (
+    <KeyedListPanel
+      {...props}
+      noun="question"
+      listLabel="Sender questions"
+      empty="No question. Add one when the sender must answer something before sending."
+      keyPlaceholder="Key, e.g. contractTerm"
+      labelInput={{ ariaLabel: "Question", placeholder: "Question, e.g. How many months?", missing: "Enter the question" }}
+      keyAndLabelClassName="space-y-2"
+      detail={(q) => <span className="block text-xs text-zinc-500">{q.required === false ? "Optional" : "Required"}</span>}
+      extra={{
+        initial: true,
+        input: (required, set, disabled) => (
+          <label className="flex items-center gap-2 text-sm text-zinc-800">
+            <Checkbox checked={required} disabled={disabled} onChange={(e) => set(e.target.checked)} />
+            The sender must answer
+          </label>
+        ),
+        complete: (item, required) => ({ ...item, required }),
+      }}
+    />
   );
 }
