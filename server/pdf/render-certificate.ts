@@ -10,6 +10,7 @@
  */
 import { PDFDocument, rgb, type PDFImage, type PDFPage } from "pdf-lib";
 import { createTextKit, type TTextKit } from "./create-text-kit";
+import { formatUtc } from "@/server/lib/zoned-time";
 import { formatTime, formatZonedTime } from "./format-time";
 import type { TCertificateData } from "./types";
 
@@ -90,6 +91,25 @@ function yesNo(at: Date | null, zone?: string): string {
   return at ? `Yes, agreed to sign electronically at ${formatZonedTime(at, zone)}` : "Not recorded";
 }
 
+/**
+ * The "Evidence" rows (issue 20): the level the seals aim at and each trusted time already known, e.g.
+ * "Evidence level: PAdES B-LTA; trusted time 2026-11-25 14:02:11 UTC from CN=…", or, without a TSA,
+ * "No trusted time-stamp: sealed with this server's clock (PAdES B-B)".
+ */
+function evidenceLines(data: TCertificateData): [string, string][] {
+  const e = data.evidence;
+  if (!e) return [];
+  if (e.level === "B-B") return [["Evidence", "No trusted time-stamp: sealed with this server's clock (PAdES B-B)"]];
+  const rows: [string, string][] = [
+    ["Evidence", `Evidence level: PAdES ${e.level} (targeted); each sealed file receives its own trusted time-stamp when sealed`],
+  ];
+  for (const t of e.timestamps) {
+    rows.push([t.documentName ?? "Trusted time", `Evidence level: PAdES ${e.level}; trusted time ${formatUtc(t.time)} from ${t.authority}`]);
+  }
+  for (const name of e.pending ?? []) rows.push([name, "No trusted time-stamp yet (time-stamping authority unavailable), added later"]);
+  return rows;
+}
+
 export async function renderCertificate(data: TCertificateData): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(`Certificate of completion – ${data.packageTitle}`);
@@ -107,6 +127,9 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
     "Yes, agreed to sign electronically at GMT UTC of page This certificate is part of the sealed file",
     "(time zone not recorded) Time zone",
     "Authentication Signing link only",
+    "Evidence Evidence level: PAdES B-B B-T B-LT B-LTA (targeted); trusted time from No trusted time-stamp: sealed with this server's clock",
+    "each sealed file receives its own trusted time-stamp when sealed; no trusted time-stamp yet (time-stamping authority unavailable), added later",
+    ...evidenceLines(data).flat(),
     footer(999, 999),
     data.packageTitle,
     data.packageId,
@@ -138,6 +161,11 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
   flow.row("Completed", formatTime(data.completedAt, zone));
   if (data.instanceName) flow.row("Instance", data.instanceName);
   if (data.verifyUrl) flow.row("Verify at", data.verifyUrl);
+
+  if (data.evidence) {
+    heading(flow, "Evidence");
+    for (const [label, value] of evidenceLines(data)) flow.row(label, value);
+  }
 
   heading(flow, "Documents");
   const notYet = data.verifyUrl ? `recorded by the instance when sealed; check a file at ${data.verifyUrl}` : "recorded by the instance when sealed";

@@ -13,12 +13,12 @@ import { appendPdf } from "./append-pdf";
 import { signPdf } from "./sign-pdf";
 import { stampDocument } from "./stamp-document";
 import type { TEvidenceConfig, TEvidenceReport } from "./evidence/types";
-import type { TCertificateData, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
+import type { TCertificateData, TCertificateEvidence, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
 
 export type TSealPackageInput = {
   documents: TSealDocumentInput[];
-  /** Everything but the documents' hashes and page counts, which are computed here. */
-  certificate: Omit<TCertificateData, "documents" | "mergedSha256">;
+  /** Everything but the documents' hashes and page counts and the evidence rows, which are computed here. */
+  certificate: Omit<TCertificateData, "documents" | "mergedSha256" | "evidence">;
   identity: TSigningIdentity;
 };
 
@@ -55,7 +55,17 @@ export async function sealPackage(input: TSealPackageInput, options: TSealPackag
   }
   const listing = stamped.map((s) => ({ name: s.doc.name, pages: s.pages, originalSha256: s.originalSha256 }));
 
-  const plainCertificate = await renderCertificate({ ...input.certificate, documents: listing });
+  // The certificates' "Evidence" rows: the level aimed at, then the trusted times of files already sealed.
+  const target = options.evidence?.tsaUrls.length ? "B-LTA" : "B-B";
+  const evidenceOf = (sealed: { name: string; evidence: TEvidenceReport }[]): TCertificateEvidence => ({
+    level: target,
+    timestamps: sealed.flatMap((f) => {
+      const t = f.evidence.timestamps.find((x) => x.kind === "signature") ?? f.evidence.timestamps[0];
+      return t ? [{ documentName: f.name, time: t.time, authority: t.authority }] : [];
+    }),
+    pending: target === "B-B" ? [] : sealed.filter((f) => f.evidence.timestamps.length === 0).map((f) => f.name),
+  });
+  const plainCertificate = await renderCertificate({ ...input.certificate, documents: listing, evidence: evidenceOf([]) });
   const documents: TSealPackageResult["documents"] = [];
   for (const s of stamped) {
     step();
@@ -70,10 +80,17 @@ export async function sealPackage(input: TSealPackageInput, options: TSealPackag
   const merged = await PDFDocument.create({ updateMetadata: false });
   merged.setTitle(input.certificate.packageTitle);
   for (const s of stamped) await appendPdf(merged, s.bytes);
-  await appendPdf(merged, await renderCertificate({ ...input.certificate, documents: withSealed }));
+  await appendPdf(merged, await renderCertificate({ ...input.certificate, documents: withSealed, evidence: evidenceOf(documents) }));
   const mergedSealed = await sign(await merged.save());
   step();
 
-  const certificate = await sign(await renderCertificate({ ...input.certificate, documents: withSealed, mergedSha256: mergedSealed.sha256 }));
+  const certificate = await sign(
+    await renderCertificate({
+      ...input.certificate,
+      documents: withSealed,
+      mergedSha256: mergedSealed.sha256,
+      evidence: evidenceOf([...documents, { name: "Merged PDF", evidence: mergedSealed.evidence }]),
+    }),
+  );
   return { documents, merged: mergedSealed, certificate };
 }

@@ -7,6 +7,7 @@
  * exactly as placed on screen. `pageIndex` is 0-based.
  */
 import type { Signer } from "@libpdf/core";
+import type { TEvidenceLevel } from "./evidence/types";
 
 export type TFieldBox = { pageIndex: number; x: number; y: number; width: number; height: number };
 
@@ -74,6 +75,19 @@ export type TCertificateData = {
   /** Where anyone can check a file against this instance, e.g. https://sign.example.com/verify. */
   verifyUrl?: string;
   instanceName?: string;
+  /**
+   * The evidence the seals carry (issue 20), printed under "Evidence". `level`: the level this package's seals
+   * aim at (B-LTA with a TSA configured, B-B without). `timestamps`: trusted times already obtained by files
+   * sealed before this certificate was rendered (a file cannot print its own time-stamp's time), each with
+   * the file it dates; `pending`: names of files sealed before this one whose time-stamp failed (added later).
+   */
+  evidence?: TCertificateEvidence;
+};
+
+export type TCertificateEvidence = {
+  level: TEvidenceLevel;
+  timestamps: { documentName?: string; time: Date; authority: string }[];
+  pending?: string[];
 };
 
 export type TSigningIdentity = {

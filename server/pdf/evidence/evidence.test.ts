@@ -13,8 +13,9 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { PDF, rgb } from "@libpdf/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeOriginal, memorySigningKeyStore, runTool } from "@/server/test/sealing-fixtures";
+import { certificateData, makeOriginal, memorySigningKeyStore, runTool } from "@/server/test/sealing-fixtures";
 import { loadOrCreateSigningIdentity } from "../load-or-create-signing-identity";
+import { sealPackage } from "../seal-package";
 import { signPdf } from "../sign-pdf";
 import type { TSigningIdentity } from "../types";
 import { verifySealed } from "../verify-sealed";
@@ -336,5 +337,51 @@ describe("verifySealed and inspectEvidence on altered files", () => {
     expect(inspected.timestamps.find((t) => t.kind === "document")?.valid).toBe(false);
     expect(inspected.level).toBe("B-LT");
     expect((await verifySealed(corrupted, [instance.certificateDer])).intact).toBe(false);
+  });
+});
+
+describe("sealPackage with evidence", () => {
+  const text = (bytes: Uint8Array) => runTool("pdftotext", ["-enc", "UTF-8", write(bytes), "-"]).out.replace(/\s+/g, " ");
+
+  it("every output (document, merged, certificate) reaches B-LTA; the certificates print the level and the trusted times", async () => {
+    const documents = [{ id: "d1", name: "Agreement.pdf", original, fields: [] }];
+    const result = await sealPackage({ documents, certificate: certificateData(), identity: instance }, { evidence: config });
+    const outputs = [...result.documents, result.merged, result.certificate];
+    for (const out of outputs) {
+      expect(out.evidence.level).toBe("B-LTA");
+      expect(expectEveryTokenVerifies(out.bytes)).toBe(2);
+      expectFirstSignatureValid(out.bytes);
+    }
+    const docTime = result.documents[0]!.evidence.timestamps[0]!.time.toISOString();
+    const shown = `${docTime.slice(0, 10)} ${docTime.slice(11, 19)} UTC`;
+    const authority = subjectOf(pki.tsaCertificateDer);
+    expect(text(result.documents[0]!.bytes)).toContain("Evidence level: PAdES B-LTA (targeted)");
+    expect(text(result.merged.bytes)).toContain(`Evidence level: PAdES B-LTA; trusted time ${shown} from ${authority}`);
+    const onCertificate = text(result.certificate.bytes);
+    expect(onCertificate).toContain(`Evidence level: PAdES B-LTA; trusted time ${shown} from ${authority}`);
+    expect(onCertificate).toContain("Merged PDF");
+  });
+
+  it("without a TSA: B-B everywhere and the certificate says there is no trusted time", async () => {
+    const documents = [{ id: "d1", name: "Agreement.pdf", original, fields: [] }];
+    const result = await sealPackage({ documents, certificate: certificateData(), identity: instance });
+    for (const out of [...result.documents, result.merged, result.certificate]) expect(out.evidence).toEqual({ level: "B-B", timestamps: [] });
+    expect(text(result.certificate.bytes)).toContain("No trusted time-stamp: sealed with this server's clock (PAdES B-B)");
+  });
+
+  it("the TSA stopped: the package still seals, at B-B, each output saying why", async () => {
+    await pki.stopTsa();
+    try {
+      const documents = [{ id: "d1", name: "Agreement.pdf", original, fields: [] }];
+      const result = await sealPackage({ documents, certificate: certificateData(), identity: instance }, { evidence: { ...config, tsaTimeoutMs: 1_000 } });
+      for (const out of [...result.documents, result.merged, result.certificate]) {
+        expect(out.evidence.level).toBe("B-B");
+        expect(out.evidence.failure).toMatch(/no time-stamping authority answered usefully/);
+        expectFirstSignatureValid(out.bytes);
+      }
+      expect(text(result.certificate.bytes)).toContain("No trusted time-stamp yet (time-stamping authority unavailable), added later");
+    } finally {
+      await pki.startTsa();
+    }
   });
 });
