@@ -177,6 +177,9 @@ describe("sealing job", () => {
       unaltered: true,
       message: "This file was sealed by this instance and has not been changed since.",
       package: { title: "Lease 4B", completedAt: start.toISOString(), signers: ["Tina Tenant", TYPED_NAME] },
+      // No TSA configured in tests: B-B, no trusted time (issue 20; evidence/evidence.test.ts covers B-LTA).
+      evidence: { level: "B-B", trustedTime: false, timestamps: [] },
+      newerVersion: false,
     });
     expect(JSON.stringify(ok.body)).not.toContain("@example.com");
 
@@ -189,7 +192,14 @@ describe("sealing job", () => {
     writeFileSync(changedFile, changed);
     expect(runTool("pdfsig", [changedFile]).out).not.toMatch(/Signature Validation: Signature is Valid/);
     const altered = await verifyCall(changed);
-    expect(altered.body.data).toEqual({ sealedHere: true, unaltered: false, message: "This file was changed after it was sealed.", package: null });
+    expect(altered.body.data).toEqual({
+      sealedHere: true,
+      unaltered: false,
+      message: "This file was changed after it was sealed.",
+      package: null,
+      evidence: { level: "B-B", trustedTime: false, timestamps: [] },
+      newerVersion: false,
+    });
 
     // A PDF this instance never sealed, and an empty upload.
     const foreign = await verifyCall(await makeOriginal(1));
