@@ -105,7 +105,7 @@ describe("examples in the OpenAPI document", () => {
           url = url.replace(`{${p.name}}`, String(p.example));
         }
         expect(curl.startsWith(`curl -X ${method.toUpperCase()} "${url}"`), `${op.operationId}: ${curl}`).toBe(true);
-        if (path.startsWith("/api/v1/")) expect(curl).toContain(`-H "Authorization: Bearer $FOLIOSIGN_API_KEY"`);
+        if (path.startsWith("/api/v1/")) expect(curl).toContain(`-H "Authorization: Bearer $FOLIOSIGN_KEY"`);
         else expect(curl).not.toContain("Authorization");
         if (op.requestBody?.required && op.requestBody.content["application/json"]) {
           const body = op.requestBody.content["application/json"].example;

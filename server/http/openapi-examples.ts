@@ -332,12 +332,12 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A curl command that runs as printed once `FOLIOSIGN_API_KEY` holds a key (`export FOLIOSIGN_API_KEY=fsk_…`). */
+/** A curl command that runs as printed once `FOLIOSIGN_KEY` holds a key (`export FOLIOSIGN_KEY=fsk_…`). */
 function curlSample(server: string, method: string, path: string, op: TOperationObject, body: unknown, pathValues: Record<string, unknown>): string {
   const url = server + path.replace(/\{(\w+)\}/g, (_, p: string) => String(pathValues[p]));
   const lines = [`curl -X ${method.toUpperCase()} "${url}"`];
   const isUpload = op.security?.length === 0;
-  if (!isUpload) lines.push(`-H "Authorization: Bearer $FOLIOSIGN_API_KEY"`);
+  if (!isUpload) lines.push(`-H "Authorization: Bearer $FOLIOSIGN_KEY"`);
   const binary = Object.keys(op.responses["200"]?.content ?? {}).find((t) => t !== "application/json");
   if (isUpload) lines.push(`-H "Content-Type: application/pdf"`, `--data-binary @lease-agreement.pdf`);
   else if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);

@@ -71,9 +71,14 @@ export function envelopeSchema<E extends TEventName>(event: E) {
       .min(1)
       .optional()
       .openapi({
+        // Says what the webhooks guide's `sequence` row says (docs/webhooks.md; sequence-description.test.ts).
         description:
-          "Per package, increasing by one with every event of that package. A gap means an event is still on its way " +
-          "(or was retried later): re-read the package. Absent on test events.",
+          "Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next " +
+          "number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events " +
+          "sees gaps as a matter of course. A gap means only that something else happened to this package — an event " +
+          "you are not subscribed to, one still being retried, or one whose retries ran out — and the one right " +
+          "reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers " +
+          "are never reused, and the order of arrival is not guaranteed. Absent on test events.",
       }),
     data: EVENT_DATA[event],
     test: z.literal(true).optional().openapi({ description: "Only on samples sent with Send test event" }),
