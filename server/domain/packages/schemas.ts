@@ -374,7 +374,11 @@ export const ZDeletedRecipient = z.object({ id: z.string(), deleted: z.literal(t
 export const ZAuditEvent = z
   .object({
     id: z.string(),
-    action: z.string().openapi({ example: "package.sent" }),
+    action: z.string().openapi({
+      example: "package.sent",
+      description:
+        "What happened, e.g. `package.sent`, `session.completed`. Signer authentication: `recipient.authentication.requested` (an email code was mailed; `data.to` is the masked address), `.passed`, `.failed` (`data.attempts`, `data.attemptsLeft`), `.locked` (5 wrong codes), `.unlocked` (by the sender; `data.via: correction` when by correcting the recipient) — each with `data.sessionId`, `data.email`, `data.method` and, for the recipient's own steps, `data.userAgent` and the `clientAddress`; never a code",
+    }),
     actorUserId: z.string().nullable(),
     actorEmail: z.string().nullable(),
     apiKeyId: z.string().nullable(),
