@@ -61,7 +61,16 @@ function shareTarget(e: TEvent): string | null {
   return e.data.memberRemoved === true ? `With ${email} (removed from the organisation)` : `With ${email}`;
 }
 
-function actorLabel(e: TEvent): string {
+/**
+ * Who acted. A recipient's own steps (opened, signed, declined, the identity check) have no member or key: they
+ * name the recipient, by the name the sender gave and the email the event recorded, never "Foliosign".
+ */
+function actorLabel(e: TEvent, sessions: TPackage["recipientSessions"]): string {
+  const recipientEmail = !e.actorEmail && !e.actorUserId && typeof e.data.email === "string" ? e.data.email : null;
+  if (recipientEmail) {
+    const name = sessions.find((s) => s.email === recipientEmail)?.name;
+    return name ? `${name} (${recipientEmail})` : recipientEmail;
+  }
   const who = e.actorEmail ?? (e.actorUserId ? "A member" : "Foliosign");
   return e.apiKeyId ? `${who} (API key)` : who;
 }
@@ -327,7 +336,8 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                     {typeof e.data.reason === "string" && e.data.reason ? <p className="text-sm text-zinc-700">“{e.data.reason}”</p> : null}
                     {shareTarget(e) ? <p className="text-sm break-all text-zinc-700">{shareTarget(e)}</p> : null}
                     <p className="text-xs text-zinc-500">
-                      <span className="break-all">{actorLabel(e)}</span> · <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
+                      <span className="break-all">{actorLabel(e, pkg.recipientSessions)}</span> ·{" "}
+                      <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
                     </p>
                   </li>
                 ))}
