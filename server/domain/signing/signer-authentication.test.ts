@@ -33,6 +33,8 @@ import { POST as addRoleRoute } from "@/app/api/v1/templates/[templateId]/roles/
 import { auditEvents, mailMessages, recipientAuthCodes, recipientSessions, templateRoles, webhookEvents } from "@/server/db/schema";
 import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
 import { mailDetailView } from "@/server/domain/mail/mail-view";
+import { redactSigningLinks } from "@/server/domain/mail/redact-signing-links";
+import { buildSigningCodeMail } from "@/server/domain/mail/templates/build-signing-code-mail";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
@@ -376,8 +378,15 @@ describe("the signing page's check", () => {
     expect((await view(token)).body.data).toMatchObject({ authentication: { codeSentAt: T0.toISOString() } });
     const first = await lastCodeMail(s.lars.id);
     expect(first.row.toEmail).toBe("lars@example.com");
-    // A member reading the queued message does not see the code.
+    // A member reading the queued message does not see the code; the outbox (no SMTP) shows it whole.
     expect(JSON.stringify(mailDetailView(first.row))).not.toContain(first.code);
+    expect(mailDetailView({ ...first.row, status: "KEPT" }).text).toContain(first.code);
+    // The stored copy of a delivered message loses the code (as signing links), in both parts.
+    const built = buildSigningCodeMail({ recipientName: "Lars", packageTitle: "Lease 4B", code: "042917", validMinutes: 10 });
+    expect(built.text).toContain("Your signing code: 042917");
+    expect(built.html).toContain("042917");
+    expect(redactSigningLinks(built.text)).not.toContain("042917");
+    expect(redactSigningLinks(built.html)).not.toContain("042917");
     // Stored as an HMAC only.
     const [stored] = await t.db.select().from(recipientAuthCodes).where(eq(recipientAuthCodes.sessionId, s.lars.id));
     expect(stored!.codeHash).toMatch(/^[0-9a-f]{64}$/);
