@@ -1,30 +1,34 @@
 /**
- * bench:uploads — a 25 MB document through the upload PUT and back out of the app's file route, in process
- * (the real route handlers, a streamed request body, the database file store), printing time and RSS growth.
+ * bench:uploads — documents through the upload PUT and back out of the app's file route, in process (the real
+ * route handlers, a streamed request body, the database file store), printing time and the server's memory.
  *
- * Backend: PostgreSQL when DATABASE_URL is set (a scratch database `foliosign_bench_uploads_<pid>` beside it,
- * dropped at the end), else PGlite in a temporary directory. Run with `npm run bench:uploads` (node --expose-gc).
+ * Backends: each runs in a fresh child process of its own (so "upload 1" is the first upload of a fresh
+ * server): PGlite in a temporary directory, and PostgreSQL when DATABASE_URL is set (a scratch database
+ * `foliosign_bench_uploads_<pid>` beside it, dropped at the end). BENCH_ONLY=pglite|postgres runs one, in this
+ * process. Run with `npm run bench:uploads` (node --expose-gc).
  *
- * The body is a valid one-page PDF whose content stream is 25 MB of spaces, generated in 64 KiB chunks as it
- * is sent (nothing of it is held by the bench). Phases, in this order so that the process's lifetime RSS
- * high-water mark (`maxRSS`) also bounds each phase:
- *   1. store: the file store's `put` alone, the body streamed in;
- *   2. read: GET /api/app/templates/…/documents/…/file, the response consumed chunk by chunk;
- *   3. upload: PUT /uploads/{token} end to end (store and temporary copy in one pass, inspection in a child
- *      process on the copy, record).
- * RSS growth = the highest RSS sampled every 5 ms during the phase minus the RSS after a full GC before it.
+ * The body is a valid one-page PDF whose content stream is BENCH_UPLOAD_BYTES (default 200 MB) of spaces,
+ * generated in 64 KiB chunks as it is sent (nothing of it is held by the bench). Phases, in this order:
+ *   upload 1 … BENCH_UPLOADS (default 3): PUT /uploads/{token} end to end (store and temporary copy in one
+ *     pass, inspection in a child process on the copy, record); upload 1 is the process's first;
+ *   read: GET /api/app/templates/…/documents/…/file, the response consumed chunk by chunk.
+ * For each phase: RSS before (after two full GCs), the highest RSS sampled every 5 ms during it ("peak"), and
+ * RSS after it (after two full GCs again: "kept"); beside them what grew — V8's heap, memory outside it
+ * (`external`: Buffers) and, on PGlite, its WebAssembly memory (which can grow but never shrink).
  * The inspector holds the PDF to parse it (@libpdf/core needs the bytes), in its own short-lived child process
  * (server/documents-io/inspect-in-child.ts): that memory is not the server's, and is printed apart as the
  * child's peak RSS (its VmHWM in /proc, sampled every 20 ms; Linux only).
  * BENCH_FORCE_GC=1 runs a full GC before each RSS sample (every 20 ms): the peak is then what is alive, not
  * garbage V8 has not collected yet (slower; times not comparable).
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 
-const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 25 * 1024 * 1024);
+const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 200 * 1024 * 1024);
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const CHUNK = 64 * 1024;
 
 /** A one-page PDF of exactly `size` bytes, produced as a stream. */
@@ -105,13 +109,17 @@ function watchChildren(): { stop(): number } {
   };
 }
 
-async function measure<T>(label: string, run: () => Promise<T>): Promise<T> {
-  gc?.();
-  gc?.();
-  await new Promise((r) => setTimeout(r, 50));
-  const base = process.memoryUsage().rss;
-  const maxBefore = process.resourceUsage().maxRSS * 1024;
-  let peak = base;
+type TMemory = { rss: number; heap: number; external: number; wasm: number };
+
+async function measure<T>(label: string, bytes: number, memory: () => TMemory, run: () => Promise<T>): Promise<T> {
+  const settle = async () => {
+    gc?.();
+    gc?.();
+    await new Promise((r) => setTimeout(r, 50));
+    return memory();
+  };
+  const before = await settle();
+  let peak = before.rss;
   const timer = setInterval(
     () => {
       if (FORCE_GC) gc?.();
@@ -126,25 +134,30 @@ async function measure<T>(label: string, run: () => Promise<T>): Promise<T> {
   clearInterval(timer);
   const childPeak = children.stop();
   peak = Math.max(peak, process.memoryUsage().rss);
-  const maxAfter = process.resourceUsage().maxRSS * 1024;
+  const after = await settle();
+  const grew = (k: keyof TMemory) => `${after[k] - before[k] >= 0 ? "+" : ""}${mb(after[k] - before[k])}`;
   console.log(
-    `${label.padEnd(8)} ${(ms / 1000).toFixed(2).padStart(6)} s  ${(SIZE / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s  RSS growth (sampled peak) ${mb(peak - base).padStart(5)} MB  maxRSS growth ${mb(Math.max(0, maxAfter - maxBefore)).padStart(5)} MB` +
+    `${label.padEnd(9)} ${(ms / 1000).toFixed(2).padStart(6)} s ${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s` +
+      `  RSS before ${mb(before.rss).padStart(6)} MB  peak +${mb(peak - before.rss).padStart(5)} MB  kept ${grew("rss").padStart(6)} MB` +
+      `  (heap ${grew("heap")}, external ${grew("external")}${before.wasm ? `, WASM ${grew("wasm")} of ${mb(after.wasm)}` : ""} MB)` +
       (childPeak ? `  inspector child peak RSS ${mb(childPeak)} MB` : ""),
   );
   return result;
 }
 
-async function main(): Promise<void> {
+async function runBackend(only: "pglite" | "postgres"): Promise<void> {
   if (!gc) console.warn("no --expose-gc: the baselines include garbage (run through npm run bench:uploads)");
   process.env.MAX_DOCUMENT_BYTES ??= String(Math.max(SIZE, 26_214_400));
   process.env.LOG_LEVEL ??= "warn";
+  // The inspector child parses the whole PDF: give a 200 MB file time and heap on a loaded machine (its memory is not the server's).
+  process.env.INSPECT_TIMEOUT_MS ??= "600000";
+  process.env.INSPECT_MAX_HEAP_MB ??= "4096";
   const { openPglite, openPostgres, setDbHandle } = await import("@/server/db/client");
   const { migrate } = await import("@/server/db/migrate");
   const { insertOrganisation } = await import("@/server/domain/organisation/create-organisation");
   const { templates } = await import("@/server/db/schema");
   const { workspaceActor } = await import("@/server/test/actors");
   const { addDocument } = await import("@/server/domain/documents/add-document");
-  const { getFileStore } = await import("@/server/storage/get-file-store");
   const { uploadRoute } = await import("@/server/http/upload-route");
   const { setSessionLookup } = await import("@/server/auth/app-route");
   const fileRoute = await import("@/app/api/app/templates/[templateId]/documents/[documentId]/file/route");
@@ -154,7 +167,8 @@ async function main(): Promise<void> {
   let cleanup = async () => {};
   let handle;
   let backend: string;
-  if (base) {
+  if (only === "postgres") {
+    if (!base) throw new Error("BENCH_ONLY=postgres needs DATABASE_URL");
     const { default: postgres } = await import("postgres");
     const name = `foliosign_bench_uploads_${process.pid}`;
     const adminUrl = new URL(base);
@@ -178,6 +192,12 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     };
   }
+  // PGlite's WebAssembly memory (its PostgreSQL's heap): drizzle keeps the client as $client.
+  const wasm = () => (handle!.db as unknown as { $client?: { mod?: { HEAPU8?: Uint8Array } } }).$client?.mod?.HEAPU8?.length ?? 0;
+  const memory = (): TMemory => {
+    const m = process.memoryUsage();
+    return { rss: m.rss, heap: m.heapUsed, external: m.external, wasm: wasm() };
+  };
   setDbHandle(handle);
   try {
     await migrate(handle);
@@ -187,37 +207,50 @@ async function main(): Promise<void> {
     const templateId = newId("tpl");
     await db.insert(templates).values({ id: templateId, organisationId: org.organisationId, workspaceId: org.workspaceId, name: "Bench" });
     const body = pdfOfSize(SIZE);
-    console.log(`bench:uploads — ${mb(SIZE)} MB PDF, database file store on ${backend}, node ${process.version}`);
+    console.log(
+      `bench:uploads — ${mb(SIZE)} MB PDF, database file store on ${backend}, node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
 
-    await measure("store", async () => (await getFileStore()).put("bench/store-only", body(), { size: SIZE, contentType: "application/pdf" }));
-
-    const added = await addDocument(db, actor, { owner: { templateId }, name: "Bench.pdf", fileSize: SIZE, contentType: "application/pdf" });
-    const token = new URL(added.uploadUrl!).pathname.split("/").pop()!;
-    // Upload once untimed so the read phase has a document, then time a second document's upload last.
-    const first = await uploadRoute(new Request(added.uploadUrl!, { method: "PUT", body: webStream(body), duplex: "half" } as RequestInit), {
-      params: Promise.resolve({ token }),
-    });
-    if (first.status !== 200) throw new Error(`upload answered ${first.status}: ${await first.text()}`);
+    let lastDocument = "";
+    for (let n = 1; n <= UPLOADS; n++) {
+      const added = await addDocument(db, actor, { owner: { templateId }, name: `Bench ${n}.pdf`, fileSize: SIZE, contentType: "application/pdf" });
+      const token = new URL(added.uploadUrl!).pathname.split("/").pop()!;
+      await measure(`upload ${n}`, SIZE, memory, async () => {
+        const res = await uploadRoute(new Request(added.uploadUrl!, { method: "PUT", body: webStream(body), duplex: "half" } as RequestInit), {
+          params: Promise.resolve({ token }),
+        });
+        if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+      });
+      lastDocument = added.document.id;
+    }
 
     setSessionLookup(async () => ({ userId: org.userId, organisationId: org.organisationId }));
-    await measure("read", async () => {
-      const res = await fileRoute.GET(new Request(`http://localhost/api/app/templates/${templateId}/documents/${added.document.id}/file`), {
-        params: Promise.resolve({ templateId, documentId: added.document.id }),
+    await measure("read", SIZE, memory, async () => {
+      const res = await fileRoute.GET(new Request(`http://localhost/api/app/templates/${templateId}/documents/${lastDocument}/file`), {
+        params: Promise.resolve({ templateId, documentId: lastDocument }),
       });
       let n = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) n += chunk.byteLength;
       if (res.status !== 200 || n !== SIZE) throw new Error(`read answered ${res.status} with ${n} bytes`);
     });
-
-    const second = await addDocument(db, actor, { owner: { templateId }, name: "Bench 2.pdf", fileSize: SIZE, contentType: "application/pdf" });
-    await measure("upload", async () => {
-      const res = await uploadRoute(new Request(second.uploadUrl!, { method: "PUT", body: webStream(body), duplex: "half" } as RequestInit), {
-        params: Promise.resolve({ token: new URL(second.uploadUrl!).pathname.split("/").pop()! }),
-      });
-      if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-    });
   } finally {
     await cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY;
+  if (only === "pglite" || only === "postgres") return runBackend(only);
+  // Each backend in a fresh process: its first upload is a fresh server's first.
+  for (const backend of process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]) {
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], { stdio: "inherit", env: { ...process.env, BENCH_ONLY: backend } });
+      child.on("exit", resolve);
+    });
+    if (code !== 0) throw new Error(`${backend} run exited with ${code}`);
   }
 }
 
