@@ -7,14 +7,13 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { organisations } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { MALFORMED_PATH_MESSAGE } from "@/server/http/unrouted-api";
-import { createLogger, setLogger } from "@/server/lib/logger";
+import { useCapturedLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { apiRoute } from "@/server/http/api-route";
@@ -275,19 +274,8 @@ describe("paths that do not decode (issue 24: a plain-text 500 before authentica
 });
 
 describe("every 5xx answer is logged, whoever made it", () => {
-  let lines: string[] = [];
-  beforeEach(() => {
-    lines = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-        done();
-      },
-    });
-    setLogger(createLogger(sink, "info"));
-  });
-  afterEach(() => setLogger(undefined));
-  const records = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  const log = useCapturedLog();
+  const records = () => log().records();
 
   it("logs a 500 that Next answered without logging, and a 502 as a warning, with the path minus its token and query", async () => {
     // Next sets headers one by one (appendHeader), so the server can read the request id back.
@@ -304,7 +292,7 @@ describe("every 5xx answer is logged, whoever made it", () => {
       { level: 50, msg: "server error response", method: "GET", path: "/sign/[token]", status: 500, requestId: "req-1" },
       { level: 40, msg: "server error response", method: "POST", path: "/api/app/sign/[token]/fields/f1", status: 502, requestId: "req-1" },
     ]);
-    expect(lines.join("\n")).not.toContain("tok_secret");
+    expect(log().lines.join("\n")).not.toContain("tok_secret");
   });
 
   it("logs what Next's handler throws with the project logger, and answers a JSON 500", async () => {

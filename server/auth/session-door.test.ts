@@ -3,9 +3,8 @@
  * spec's exact message, before any session lookup) and nobody (401) apart, and answer bad input and domain
  * errors in the spec's shape. The session lookup is injected, so no browser or next-auth is needed.
  */
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { TActor } from "@/server/domain/access/actor";
 import type { TSessionIdentity } from "@/server/domain/access/load-session-actor";
@@ -13,7 +12,7 @@ import { defineOperation, type TOperation } from "@/server/domain/operation";
 import { defineRoute, type THandler, type TRouteHandler } from "@/server/http/route";
 import { resetEnvCache } from "@/server/env";
 import { errors } from "@/server/lib/errors";
-import { createLogger, setLogger } from "@/server/lib/logger";
+import { useCapturedLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
 import { loggablePath, publicDoor, sessionDoor, type TSessionLookup } from "./session-door";
@@ -324,30 +323,20 @@ describe("the public door", () => {
  * The logged path names each route param instead of its value.
  */
 describe("the unexpected-error log", () => {
-  afterEach(() => setLogger(undefined));
+  const log = useCapturedLog();
 
   it("masks route params in the logged path, so an invite token never reaches the log", async () => {
-    const lines: string[] = [];
-    setLogger(
-      createLogger(
-        new Writable({
-          write(chunk: Buffer, _enc, done) {
-            lines.push(chunk.toString("utf8"));
-            done();
-          },
-        }),
-        "info",
-      ),
-    );
     const token = "tok-ABCdef0123456789_secret";
     const { publicRoute } = createAppRoutes(async () => null);
     const route = publicRoute({ params: z.object({ token: z.string() }) }, async () => Promise.reject(new Error("boom")));
     const req = new Request(`http://localhost:3000/api/app/invites/${token}/accept`, { method: "POST", headers: { "sec-fetch-site": "same-origin" } });
     const res = await route(req, { params: Promise.resolve({ token }) });
     expect(res.status).toBe(500);
-    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === "app request" && r.status === 500);
+    const logged = log()
+      .records()
+      .find((r) => r.msg === "app request" && r.status === 500);
     expect(logged?.path).toBe("/api/app/invites/[token]/accept");
-    expect(lines.join("\n")).not.toContain(token);
+    expect(log().lines.join("\n")).not.toContain(token);
   });
 
   it("names catch-all and encoded params too, and leaves other segments", async () => {

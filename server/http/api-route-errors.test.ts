@@ -4,14 +4,13 @@
  * path, status, duration and key id — and never the key itself, not even for a refused key; a page past the
  * end of a list is an empty array with the real total.
  */
-import { Writable } from "node:stream";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
 import { webhookEndpoints } from "@/server/db/schema";
 import { encryptSecret } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { createLogger, setLogger } from "@/server/lib/logger";
+import { useCapturedLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
@@ -20,21 +19,8 @@ import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
 
 const t = useTestDb();
-let lines: string[] = [];
-
-beforeEach(() => {
-  lines = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
-  setLogger(createLogger(sink, "info"));
-});
-afterEach(() => setLogger(undefined));
-
-const records = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+const log = useCapturedLog();
+const records = () => log().records();
 
 const boom = apiRoute(
   defineOperation({ operationId: "boom", method: "GET", path: "/api/v1/boom", summary: "throws", tag: "Test", response: z.object({}) }),
@@ -74,7 +60,7 @@ describe("request log", () => {
     expect(typeof requests[0]!.durationMs).toBe("number");
     expect(requests[1]).toMatchObject({ status: 401 });
     expect(requests[1]!.keyId).toBeUndefined();
-    expect(lines.join("\n")).not.toContain(key.value.slice(4));
+    expect(log().lines.join("\n")).not.toContain(key.value.slice(4));
   });
 });
 

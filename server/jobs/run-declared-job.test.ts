@@ -6,13 +6,13 @@
  * injected clock); `everyMs` and the per-tick budget pace the looks; a due query that ignores `skip` fails
  * loudly. The items live in a table created here (`job_test_items`), not in a domain table.
  */
-import { Writable } from "node:stream";
 import { notInArray, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres, queryRows, type DbHandle } from "@/server/db/client";
 import { setClock } from "@/server/lib/clock";
 import { defineJob, runDueItem, type TDueItem } from "@/server/lib/jobs";
-import { createLogger, setLogger } from "@/server/lib/logger";
+import { setLogger } from "@/server/lib/logger";
+import { captureLog } from "@/server/test/captured-log";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { runDeclaredJob } from "./run-declared-job";
@@ -94,8 +94,7 @@ describe("a declared job", () => {
   it("a handler that throws leaves its item due, is logged, lets the others through, and is retried after its backoff", async () => {
     let clock = T0;
     setClock(() => clock);
-    const lines: string[] = [];
-    setLogger(createLogger(new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString("utf8")), done()) }), "info"));
+    const log = captureLog();
     await addItems(["a", "b", "c"], new Date(T0.getTime() - 1));
     let poisoned = true;
     const { job, calls } = itemsJob({ fail: (id) => id === "b" && poisoned });
@@ -106,7 +105,7 @@ describe("a declared job", () => {
     expect(await doneIds()).toEqual(["a", "c"]);
     // Rolled back: not done, nothing logged for it.
     expect(await queryRows(t.db, sql`select item_id from job_test_log where item_id = 'b'`)).toEqual([]);
-    const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.item === "b");
+    const failure = log.records().find((r) => r.item === "b");
     expect(failure).toMatchObject({ job: "test-items", failures: 1, msg: expect.stringContaining("stays due") });
     expect((failure?.err as { message?: string } | undefined)?.message).toBe("cannot handle b");
 
