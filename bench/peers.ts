@@ -127,12 +127,24 @@ async function workerProcess(peer: TPeer, url: string) {
     };
   }
   let cpu0 = process.cpuUsage();
-  process.on("message", (m: { type: string }) => {
+  // BENCH_CPU_PROFILE=<dir>: a CPU profile of each worker process from "go" to "cpu" (<dir>/<peer>-<pid>.cpuprofile).
+  const profileDir = process.env.BENCH_CPU_PROFILE;
+  const profiler = profileDir ? new (await import("node:inspector/promises")).Session() : undefined;
+  process.on("message", async (m: { type: string }) => {
     if (m.type === "go") {
+      if (profiler) {
+        profiler.connect();
+        await profiler.post("Profiler.enable");
+        await profiler.post("Profiler.start");
+      }
       cpu0 = process.cpuUsage();
       void start();
     } else if (m.type === "cpu") {
       const c = process.cpuUsage(cpu0);
+      if (profiler) {
+        const { profile } = await profiler.post("Profiler.stop");
+        (await import("node:fs")).writeFileSync(path.join(profileDir!, `${peer}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      }
       process.send?.({ type: "cpu", seconds: (c.user + c.system) / 1e6 });
     } else if (m.type === "stop") {
       void stop().finally(() => process.exit(0));
@@ -232,6 +244,8 @@ type TFigures = {
   walBytes: number;
   backgroundWalPerS: number;
   buffers: number;
+  /** Transactions (each statement outside BEGIN … COMMIT is one) per delivery. */
+  xacts: number;
   duplicates: number;
   lastSpreadMs: number;
   lost: number;
@@ -264,6 +278,18 @@ async function main() {
   try {
     for (const p of peers) {
       await admin.unsafe(`create database "${names[p]}"`);
+      // BENCH_AUTO_EXPLAIN=1: every statement of every session on the scratch databases is logged to the
+      // server log with its plan, timing and buffers (auto_explain; superuser only). Where the time goes.
+      if (process.env.BENCH_AUTO_EXPLAIN === "1") {
+        for (const [k, v] of Object.entries({
+          session_preload_libraries: "auto_explain",
+          "auto_explain.log_min_duration": "0",
+          "auto_explain.log_analyze": "on",
+          "auto_explain.log_buffers": "on",
+          "auto_explain.log_timing": "off",
+        }))
+          await admin.unsafe(`alter database "${names[p]}" set ${k} = '${v}'`);
+      }
       monitors[p] = postgres(dbUrl(names[p]), { max: 1, onnotice: () => {}, connection: { application_name: "peers-bench" } });
     }
 
@@ -387,8 +413,13 @@ async function main() {
       const monitorPid = (await m<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
       const backends = async () =>
         (await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${names[peer]} and pid <> ${monitorPid}`).map((r) => r.pid);
-      const buffers = async () =>
-        Number((await admin<{ n: string }[]>`select (blks_hit + blks_read)::text as n from pg_stat_database where datname = ${names[peer]}`)[0]!.n);
+      const dbStats = async () => {
+        const row = (
+          await admin<{ b: string; x: string }[]>`select (blks_hit + blks_read)::text as b, (xact_commit + xact_rollback)::text as x
+            from pg_stat_database where datname = ${names[peer]}`
+        )[0]!;
+        return { buffers: Number(row.b), xacts: Number(row.x) };
+      };
       const lsn = async () => (await admin<{ l: string }[]>`select pg_current_wal_insert_lsn()::text as l`)[0]!.l;
       const walSince = async (from: string) =>
         Number((await admin<{ d: string }[]>`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${from}::pg_lsn)::text as d`)[0]!.d);
@@ -397,7 +428,7 @@ async function main() {
       await sleep(1200);
       const backgroundWalPerS = (await walSince(idleLsn)) / 1.2;
       await admin`select pg_stat_clear_snapshot()`;
-      const buffers0 = await buffers();
+      const stats0 = await dbStats();
       const pg0 = new Map((await backends()).map((pid) => [pid, procSeconds(pid) ?? 0]));
       const lsn0 = await lsn();
       const t0 = performance.now();
@@ -414,7 +445,7 @@ async function main() {
       // Every worker backend has exited (and flushed its counters) before the buffer figure is read.
       for (let i = 0; i < 200 && (await backends()).length > 0; i++) await sleep(10);
       await admin`select pg_stat_clear_snapshot()`;
-      const bufferDelta = (await buffers()) - buffers0;
+      const stats1 = await dbStats();
       const lasts = Object.values(rx.lastByPath);
       return {
         peer,
@@ -424,7 +455,8 @@ async function main() {
         pgUs: (pgSeconds / total) * 1e6,
         walBytes: walBytes / total,
         backgroundWalPerS,
-        buffers: bufferDelta / total,
+        buffers: (stats1.buffers - stats0.buffers) / total,
+        xacts: (stats1.xacts - stats0.xacts) / total,
         duplicates: rx.duplicates,
         lost: total - rx.distinct,
         lastSpreadMs: lasts.length ? Math.max(...lasts) - Math.min(...lasts) : 0,
@@ -447,7 +479,7 @@ async function main() {
         const f = await runOne(peer, round);
         figures.push(f);
         console.log(
-          `round ${round + 1} ${peer.padEnd(8)} ${f.rate.toFixed(0).padStart(6)} /s (${f.seconds.toFixed(2)} s) | CPU/delivery worker ${f.workerUs.toFixed(0)} µs, PostgreSQL ${f.pgUs.toFixed(0)} µs | WAL ${f.walBytes.toFixed(0)} B (background ${(f.backgroundWalPerS / 1024).toFixed(0)} KiB/s) | buffers ${f.buffers.toFixed(1)}` +
+          `round ${round + 1} ${peer.padEnd(8)} ${f.rate.toFixed(0).padStart(6)} /s (${f.seconds.toFixed(2)} s) | CPU/delivery worker ${f.workerUs.toFixed(0)} µs, PostgreSQL ${f.pgUs.toFixed(0)} µs | WAL ${f.walBytes.toFixed(0)} B (background ${(f.backgroundWalPerS / 1024).toFixed(0)} KiB/s) | buffers ${f.buffers.toFixed(1)} | transactions ${f.xacts.toFixed(2)}` +
             (workers > 1 || f.duplicates || f.lost
               ? ` | received twice ${f.duplicates}, never ${f.lost}, endpoints' last arrivals within ${f.lastSpreadMs.toFixed(0)} ms`
               : ""),
@@ -472,7 +504,7 @@ async function main() {
       const fs = all.map((r) => r.find((f) => f.peer === p)!);
       const med = (k: keyof TFigures) => median(fs.map((f) => f[k] as number));
       console.log(
-        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)}`,
+        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}`,
       );
     }
     if (peers.includes("ours")) {
