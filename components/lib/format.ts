@@ -11,12 +11,30 @@ export function formatDate(iso: string | null | undefined): string {
  * How precise a time is shown, and what stands for none. The webhook pages show seconds (a delivery's
  * attempts are seconds apart) and "—" for no time: `TO_THE_SECOND`.
  */
-type TTimeStyle = { seconds?: boolean; empty?: string };
+type TTimeStyle = { seconds?: boolean; empty?: string; zone?: boolean };
 export const TO_THE_SECOND: TTimeStyle = { seconds: true, empty: "—" };
+/**
+ * A time someone may compare with another record (the /verify page: a seal's completion, a time-stamp): to the
+ * second and with the reader's zone named ("25 Nov 2026, 14:03:07 CET"), so it cannot be misread as UTC.
+ */
+export const WITH_ZONE: TTimeStyle = { seconds: true, empty: "—", zone: true };
 
 export function formatDateTime(iso: string | null | undefined, style: TTimeStyle = {}): string {
   if (!iso) return style.empty ?? "";
-  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: style.seconds ? "medium" : "short" }).format(new Date(iso));
+  const date = new Date(iso);
+  if (style.zone) {
+    // dateStyle/timeStyle cannot be combined with timeZoneName: the same fields, spelled out.
+    return new Intl.DateTimeFormat(undefined, {
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "short",
+    }).format(date);
+  }
+  return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: style.seconds ? "medium" : "short" }).format(date);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

@@ -6,6 +6,7 @@ import type { TVerification } from "@/server/domain/sealing/schemas";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { formatDateTime, WITH_ZONE } from "@/components/lib/format";
 
 type TState = { kind: "idle" } | { kind: "error"; message: string } | { kind: "done"; result: TVerification };
 
@@ -84,7 +85,7 @@ function Evidence({ evidence }: { evidence: NonNullable<TVerification["evidence"
           {evidence.timestamps.map((t, i) => (
             <li key={i} data-testid="verify-timestamp">
               <p className="font-medium">
-                {KIND[t.kind]}: <time dateTime={t.time}>{new Date(t.time).toLocaleString()}</time> <span className="font-normal text-zinc-500">({t.time})</span>
+                {KIND[t.kind]}: <time dateTime={t.time}>{formatDateTime(t.time, WITH_ZONE)}</time> <span className="font-normal text-zinc-500">({t.time})</span>
               </p>
               <p className="break-words text-zinc-600">
                 By {t.authority} · {t.valid ? "token checked: valid" : "token does NOT check out"}
@@ -121,7 +122,7 @@ function Verdict({ result }: { result: TVerification }) {
           <dt className="font-medium">Package</dt>
           <dd className="break-words">{pkg.title}</dd>
           <dt className="font-medium">Completed</dt>
-          <dd>{pkg.completedAt ? new Date(pkg.completedAt).toLocaleString() : "—"}</dd>
+          <dd>{pkg.completedAt ? <time dateTime={pkg.completedAt}>{formatDateTime(pkg.completedAt, WITH_ZONE)}</time> : "—"}</dd>
           <dt className="font-medium">Signed by</dt>
           <dd>
             <ul>
