@@ -28,6 +28,10 @@ import { sealDuePackages } from "../seal-due-packages";
 import { resetSigningIdentity } from "../signing-identity";
 import type { TVerification } from "../schemas";
 import { improveDueEvidence } from "./improve-due-evidence";
+import { improveClaimedEvidence } from "./improve-claimed-evidence";
+import { runDueItem } from "@/server/lib/jobs";
+import { claimEvidenceUpgradeJob } from "./jobs";
+import { getFileStore } from "@/server/storage/get-file-store";
 import { renewalRetryDelay, upgradeRetryDelay } from "./jobs";
 
 const t = useTestDb();
@@ -257,4 +261,40 @@ describe("time-stamped seals", () => {
     const unchanged = await t.db.select().from(sealedFiles).where(eq(sealedFiles.packageId, pkgId));
     expect(unchanged.map((f) => f.version)).toEqual(files.map(() => 2));
   }, 180_000);
+
+  it("a hostile TSA (garbage bytes) counts as down: the package completes at B-B with the reason in the audit trail", async () => {
+    const { key, pkgId } = await signedPackageIn(t.db);
+    pki.setTsaMode("garbage");
+    expect(await sealDuePackages(t.db, { seal: { evidence: config() } })).toEqual([{ packageId: pkgId, outcome: "sealed" }]);
+    expect((await getEvidence(key, pkgId)).evidence).toMatchObject({ level: "B-B", upgradePending: true });
+    const [degraded] = await auditOf(pkgId, "package.evidence_degraded");
+    expect(String(degraded?.data.failure)).toContain(pki.tsaUrl);
+  }, 120_000);
+
+  it("an upgrade whose claim was taken over stores and commits nothing", async () => {
+    const { key, pkgId } = await signedPackageIn(t.db);
+    await pki.stopTsa();
+    await sealDuePackages(t.db, { seal: { evidence: config() } });
+    await pki.startTsa();
+    clock = at(60_000);
+    const claimed = await runDueItem(t.db, claimEvidenceUpgradeJob, { at: clock, skip: [] });
+    expect(claimed?.item.id).toBe(pkgId);
+    const before = await t.db.select().from(sealedFiles).where(eq(sealedFiles.packageId, pkgId));
+    const outcome = await improveClaimedEvidence(t.db, claimed!.item, {
+      evidence: config(),
+      // Another worker took the package over while this one was time-stamping.
+      beforeStore: async () => {
+        await t.db.update(packageEvidence).set({ claimToken: "evc_other" }).where(eq(packageEvidence.packageId, pkgId));
+      },
+    });
+    expect(outcome).toBe("superseded");
+    const after = await t.db.select().from(sealedFiles).where(eq(sealedFiles.packageId, pkgId));
+    expect(after).toEqual(before);
+    expect(await t.db.select().from(sealedFileVersions).where(eq(sealedFileVersions.packageId, pkgId))).toEqual([]);
+    expect((await getEvidence(key, pkgId)).evidence?.level).toBe("B-B");
+    // The versions it had stored under its own claim were removed again.
+    const store = await getFileStore();
+    const leftovers = await store.list(`sealed/${pkgId}/${claimed!.item.token}/`, new Date(Date.now() + DAY));
+    expect(leftovers.files).toEqual([]);
+  }, 120_000);
 });
