@@ -34,12 +34,25 @@ const VALID_BODIES: Record<string, unknown[]> = {
 
 type TSchema = NonNullable<TOperation["body"]>;
 
+/**
+ * A recipient's `authentication` takes `accessCode` only with ACCESS_CODE (a refinement the walk cannot see):
+ * the generated `{ method: "NONE", accessCode }` becomes ACCESS_CODE, wherever it sits in the body.
+ */
+function withRefinements(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withRefinements);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).map(([k, v]) => [k, withRefinements(v)] as const);
+  const out = Object.fromEntries(entries) as Record<string, unknown>;
+  if ("accessCode" in out && "method" in out) out.method = "ACCESS_CODE";
+  return out;
+}
+
 /** One valid body per form of the body (each option of a union), generated unless given above. */
 function validBodies(op: TOperation): unknown[] {
   if (VALID_BODIES[op.operationId]) return VALID_BODIES[op.operationId]!;
   const body = op.body as TSchema;
   const d = body._zod.def as { type: string; options?: TSchema[] };
-  return d.type === "union" ? d.options!.map((o) => exampleOf(o)) : [exampleOf(body)];
+  return (d.type === "union" ? d.options!.map((o) => exampleOf(o)) : [exampleOf(body)]).map(withRefinements);
 }
 
 function detailsOf(schema: TSchema, value: unknown): TErrorDetails | "accepted" {
