@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import type { TRenderedPage } from "@/components/documents/document-pages";
 import { cn } from "@/components/ui/cn";
 import { HANDWRITING_FONT } from "./handwriting";
@@ -32,6 +32,30 @@ type TProps = {
   onSave: (value: string | null) => void;
   onFocus: () => void;
 };
+
+/**
+ * A typed signature or initials in the box, whole: the size the sealed PDF uses (70 % of the box height, at most
+ * 24 pt), shrunk until the text fits the width (server/pdf/stamp-document.ts `fitSize`), never cut off.
+ */
+function FittedText({ text, maxSize }: { text: string; maxSize: number }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [size, setSize] = useState(maxSize);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const box = el?.parentElement;
+    if (!el || !box) return;
+    el.style.fontSize = `${maxSize}px`;
+    // Both widths without the span's own padding (px-1: 4 px a side).
+    const room = box.clientWidth - 8;
+    const needed = el.scrollWidth - 8;
+    setSize(needed > room && needed > 0 ? Math.max(4, (maxSize * room) / needed) : maxSize);
+  }, [text, maxSize]);
+  return (
+    <span ref={ref} dir="auto" data-typed-value className="px-1 leading-none whitespace-nowrap" style={{ fontFamily: HANDWRITING_FONT, fontSize: size }}>
+      {text}
+    </span>
+  );
+}
 
 /** One field over its page, positioned in CSS pixels from its box in points: a focusable, labelled control. */
 export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenSignature, onSave, onFocus }: TProps) {
@@ -65,9 +89,7 @@ export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenS
           // eslint-disable-next-line @next/next/no-img-element -- a stored signature from this page's own API
           <img src={imageUrl} alt="" className="max-h-full max-w-full object-contain" />
         ) : field.value ? (
-          <span dir="auto" className="truncate px-1 leading-none" style={{ fontFamily: HANDWRITING_FONT, fontSize: style.height * 0.7 }}>
-            {field.value}
-          </span>
+          <FittedText text={field.value} maxSize={Math.min(style.height * 0.7, 24 * page.scale)} />
         ) : (
           <span className="truncate px-1 font-medium">{field.type === "initials" ? "Initial" : "Sign here"}</span>
         )}
