@@ -25,17 +25,24 @@
  *            EXPLAIN below shows what a count costs on the first request after a change.
  * p50/p99 of the request times, requests/s (requests completed / seconds) and the server's CPU per request (its
  * process tree's user+system time from /proc over the measurement, divided by the requests: what the server
- * itself spends, whatever else the machine runs) are printed, with PostgreSQL's (every local process named
- * `postgres`) and this load generator's CPU per request beside it: the three share the machine's cores; then the EXPLAIN
+ * itself spends, whatever else the machine runs) are printed, with PostgreSQL's (its backends serving the
+ * scratch database) and this load generator's CPU per request beside it: the three share the machine's cores; then the EXPLAIN
  * (ANALYZE, BUFFERS) of the statements listPackages issues (captured by the driver, run in this
  * process against the same database) and the time of the `count(*)` the counters replace. Finally a bulk send
  * of 100 items (`POST /api/v1/packages/bulk-send`, two recipients each), twice in each workspace, alternately.
  *
- * Usage: npm run bench:packages -- [seconds=5] [concurrency=32] [large=1000000] [rounds=3]
+ * Before and after in one run: BENCH_BEFORE=<dir> names another checkout of the project (e.g. a `git worktree` of
+ * the commit before a change, with its own node_modules and `next build`). Its `server/start.ts` then runs as a
+ * second server on the same scratch database (its own migrations must be a prefix of this checkout's), and every
+ * round measures bare and each target on both servers, one after the other (only one is loaded at a time): the
+ * lines and the summary name them `before` and `after` (this checkout). Each server's req/s is compared with the
+ * bare handler measured on that same server. The EXPLAIN and the bulk sends are this checkout's.
+ *
+ * Usage: [BENCH_BEFORE=<dir>] npm run bench:packages -- [seconds=5] [concurrency=32] [large=1000000] [rounds=3]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -118,8 +125,8 @@ async function main(): Promise<void> {
     debug: (_conn, query, params) => void captured.push({ query, params, generic: true }),
   });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "foliosign-bench-packages-"));
-  let server: ChildProcess | undefined;
-  let pool: InstanceType<typeof Pool> | undefined;
+  type TServer = { name: string; proc: ChildProcess; pool: InstanceType<typeof Pool> };
+  const servers: TServer[] = [];
   try {
     await migrate(handle);
     const db = handle.db;
@@ -208,9 +215,7 @@ async function main(): Promise<void> {
       return times.sort((a, b) => a - b)[2]!;
     };
 
-    // The server.
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
+    // The servers: this checkout's ("after"), and with BENCH_BEFORE another checkout's ("before").
     // BENCH_SERVER_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it exits (node --cpu-prof).
     // BENCH_SERVER_NODE_ARGS="--flag …": extra node flags for the server, to try a V8 setting.
     const profile = process.env.BENCH_SERVER_CPU_PROFILE;
@@ -218,36 +223,46 @@ async function main(): Promise<void> {
       ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
     ];
-    const serverArgs = nodeArgs.length
-      ? [...nodeArgs, "--import", "tsx", "server/start.ts"]
-      : [path.join("node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"];
-    server = spawn(process.execPath, serverArgs, {
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl.toString(),
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        PUBLIC_URL: origin,
-        DATA_DIR: dataDir,
-        RUN_WORKER: "false",
-        TRUSTED_PROXIES: "127.0.0.1",
-        LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "info",
-        NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
-        ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    const exited = new Promise<never>((_, reject) => server!.once("exit", (code) => reject(new Error(`the server exited (${code})`))));
-    pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
-    for (const started = Date.now(); ;) {
-      const up = await pool
-        .request({ method: "GET", path: "/api/health/live" })
-        .then(async (r) => (await r.body.text(), r.statusCode === 200))
-        .catch(() => false);
-      if (up) break;
-      if (Date.now() - started > 15 * 60_000) throw new Error("the server did not start within 15 minutes");
-      await Promise.race([new Promise((r) => setTimeout(r, 500)), exited]);
-    }
+    const startServer = async (name: string, dir: string): Promise<TServer> => {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const serverArgs = nodeArgs.length
+        ? [...nodeArgs, "--import", "tsx", "server/start.ts"]
+        : [path.join(dir, "node_modules", "tsx", "dist", "cli.mjs"), "server/start.ts"];
+      const proc = spawn(process.execPath, serverArgs, {
+        cwd: dir,
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl.toString(),
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          PUBLIC_URL: origin,
+          DATA_DIR: path.join(dataDir, name || "after"),
+          RUN_WORKER: "false",
+          TRUSTED_PROXIES: "127.0.0.1",
+          LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "info",
+          NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+          ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+        },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      const server = { name, proc, pool: new Pool(origin, { connections: CONCURRENCY, pipelining: 1 }) };
+      servers.push(server);
+      const exited = new Promise<never>((_, reject) => proc.once("exit", (code) => reject(new Error(`the ${name} server exited (${code})`))));
+      for (const started = Date.now(); ;) {
+        const up = await server.pool
+          .request({ method: "GET", path: "/api/health/live" })
+          .then(async (r) => (await r.body.text(), r.statusCode === 200))
+          .catch(() => false);
+        if (up) break;
+        if (Date.now() - started > 15 * 60_000) throw new Error(`the ${name} server did not start within 15 minutes`);
+        await Promise.race([new Promise((r) => setTimeout(r, 500)), exited]);
+      }
+      return server;
+    };
+    const before = process.env.BENCH_BEFORE ? await startServer("before", path.resolve(process.env.BENCH_BEFORE)) : undefined;
+    const after = await startServer(before ? "after" : "", process.cwd());
+    const measured = before ? [before, after] : [after];
 
     let forwarded = 0;
     const nextAddress = () => {
@@ -259,32 +274,42 @@ async function main(): Promise<void> {
       ...(target.auth ? { authorization: `Bearer ${keys.get(size)!}` } : {}),
     });
 
-    const load = async (target: TTarget, size: number, seconds: number) => {
+    // PostgreSQL's CPU: its backends serving the scratch database (their command line names it). Other databases
+    // of a shared server, and backends that exit during a measurement, would make the sum meaningless.
+    const servesBenchDatabase = (pid: number, comm: string) => {
+      if (comm !== "postgres") return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${name} `);
+      } catch {
+        return false;
+      }
+    };
+    const load = async (server: TServer, target: TTarget, size: number, seconds: number) => {
       const times: number[] = [];
       let failures = 0;
       const until = performance.now() + seconds * 1000;
       const loop = async () => {
         while (performance.now() < until) {
           const t0 = performance.now();
-          const res = await pool!.request({ method: "GET", path: target.path, headers: headersFor(target, size) });
+          const res = await server.pool.request({ method: "GET", path: target.path, headers: headersFor(target, size) });
           await res.body.text();
           if (res.statusCode !== 200) failures += 1;
           times.push(performance.now() - t0);
         }
       };
-      const cpu0 = treeCpuSeconds(server!.pid!);
-      const pg0 = cpuSecondsOf((_pid, comm) => comm === "postgres");
+      const cpu0 = treeCpuSeconds(server.proc.pid!);
+      const pg0 = cpuSecondsOf(servesBenchDatabase);
       const own0 = process.cpuUsage();
       const t0 = performance.now();
       await Promise.all(Array.from({ length: CONCURRENCY }, loop));
       const elapsed = (performance.now() - t0) / 1000;
       const own = process.cpuUsage(own0);
-      const pg1 = cpuSecondsOf((_pid, comm) => comm === "postgres");
-      const cpu1 = treeCpuSeconds(server!.pid!);
+      const pg1 = cpuSecondsOf(servesBenchDatabase);
+      const cpu1 = treeCpuSeconds(server.proc.pid!);
       const cpuPerRequest = cpu0 === null || cpu1 === null ? NaN : ((cpu1 - cpu0) / times.length) * 1e6;
       const pgPerRequest = pg0 === null || pg1 === null ? NaN : ((pg1 - pg0) / times.length) * 1e6;
       const loadPerRequest = (own.user + own.system) / times.length;
-      if (failures) throw new Error(`${target.name}: ${failures} requests did not answer 200`);
+      if (failures) throw new Error(`${server.name} ${target.name}: ${failures} requests did not answer 200`);
       times.sort((a, b) => a - b);
       return { p50: pct(times, 0.5), p99: pct(times, 0.99), rps: times.length / elapsed, n: times.length, cpuPerRequest, pgPerRequest, loadPerRequest };
     };
@@ -292,7 +317,7 @@ async function main(): Promise<void> {
     type TFig = Awaited<ReturnType<typeof load>>;
     const rounds = new Map<string, TFig[]>();
     const line = (label: string, fig: TFig) =>
-      `  ${label.padEnd(14)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  server CPU ${fig.cpuPerRequest.toFixed(0).padStart(6)} µs/request  (PostgreSQL ${fig.pgPerRequest.toFixed(0)}, load generator ${fig.loadPerRequest.toFixed(0)})  (${fig.n} requests)`;
+      `  ${label.padEnd(21)} p50 ${ms(fig.p50).padStart(9)}  p99 ${ms(fig.p99).padStart(9)}  ${fig.rps.toFixed(0).padStart(5)} req/s  server CPU ${fig.cpuPerRequest.toFixed(0).padStart(6)} µs/request  (PostgreSQL ${fig.pgPerRequest.toFixed(0)}, load generator ${fig.loadPerRequest.toFixed(0)})  (${fig.n} requests)`;
 
     console.log(
       `bench:packages — PostgreSQL ${(await raw.unsafe("show server_version"))[0]!.server_version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ` +
@@ -310,21 +335,24 @@ async function main(): Promise<void> {
       // Totals as the API reports them.
       const totals: string[] = [];
       for (const target of TARGETS.filter((t) => t.auth)) {
-        const res = await pool.request({ method: "GET", path: target.path, headers: headersFor(target, size) });
+        const res = await after.pool.request({ method: "GET", path: target.path, headers: headersFor(target, size) });
         const body = (await res.body.json()) as { data: { totalCount: number } };
         totals.push(`${target.name} ${body.data.totalCount.toLocaleString("en")}`);
       }
       console.log(`totalCount at ${size.toLocaleString("en")}: ${totals.join(", ")}`);
     }
-    for (const target of TARGETS) for (const size of [SMALL, LARGE]) await load(target, size, 1); // warm-up
+    const labelOf = (server: TServer, name: string) => (server.name ? `${server.name} ${name}` : name);
+    for (const server of measured) for (const target of TARGETS) for (const size of [SMALL, LARGE]) await load(server, target, size, 1); // warm-up
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`\nRound ${round} (load average ${os.loadavg()[0]!.toFixed(1)}):`);
       for (const target of TARGETS) {
         for (const size of target.auth ? [SMALL, LARGE] : [0]) {
-          const fig = await load(target, size || SMALL, SECONDS);
-          const label = size ? `${target.name}@${size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`}` : target.name;
-          rounds.set(label, [...(rounds.get(label) ?? []), fig]);
-          console.log(line(label, fig));
+          for (const server of measured) {
+            const fig = await load(server, target, size || SMALL, SECONDS);
+            const label = labelOf(server, size ? `${target.name}@${size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`}` : target.name);
+            rounds.set(label, [...(rounds.get(label) ?? []), fig]);
+            console.log(line(label, fig));
+          }
         }
       }
     }
@@ -347,9 +375,9 @@ async function main(): Promise<void> {
           { email: `landlord-${run}-${i}@example.com`, name: "Landlord", roleIndex: 1 },
         ],
       }));
-      const cpu0 = treeCpuSeconds(server.pid!);
+      const cpu0 = treeCpuSeconds(after.proc.pid!);
       const started = performance.now();
-      const res = await pool.request({
+      const res = await after.pool.request({
         method: "POST",
         path: "/api/v1/packages/bulk-send",
         headers: { ...headersFor(TARGETS[1]!, size), "content-type": "application/json" },
@@ -357,7 +385,7 @@ async function main(): Promise<void> {
       });
       const body = (await res.body.json()) as { data?: { results: { status: string }[] }; error?: string };
       const took = performance.now() - started;
-      const cpu1 = treeCpuSeconds(server.pid!);
+      const cpu1 = treeCpuSeconds(after.proc.pid!);
       const sent = body.data?.results.filter((r) => r.status === "sent").length ?? 0;
       if (res.statusCode !== 200 || sent !== 100) throw new Error(`bulk send answered ${res.statusCode}: ${sent} sent ${body.error ?? ""}`);
       const cpu = cpu0 === null || cpu1 === null ? "n/a" : `${(cpu1 - cpu0).toFixed(1)} s`;
@@ -371,29 +399,36 @@ async function main(): Promise<void> {
       const v = (rounds.get(label) ?? []).map(pick).sort((a, b) => a - b);
       return v[Math.floor(v.length / 2)] ?? NaN;
     };
-    const bare = median("bare", (f) => f.rps);
-    const bareCpu = median("bare", (f) => f.cpuPerRequest);
-    console.log(`  bare           ${bare.toFixed(0)} req/s, p50 ${ms(median("bare", (f) => f.p50))}, server CPU ${bareCpu.toFixed(0)} µs/request`);
-    for (const target of TARGETS.filter((t) => t.auth)) {
-      const small = `${target.name}@10k`;
-      const large = `${target.name}@${LARGE >= 1_000_000 ? `${LARGE / 1_000_000}M` : `${LARGE / 1000}k`}`;
-      const ratio = median(large, (f) => f.p50) / median(small, (f) => f.p50);
-      const rps = median(large, (f) => f.rps);
-      const cpu = median(large, (f) => f.cpuPerRequest);
+    for (const server of measured) {
+      const bare = median(labelOf(server, "bare"), (f) => f.rps);
+      const bareCpu = median(labelOf(server, "bare"), (f) => f.cpuPerRequest);
+      if (server.name) console.log(`  ${server.name}:`);
       console.log(
-        `  ${target.name.padEnd(7)} p50 ${ms(median(small, (f) => f.p50))} → ${ms(median(large, (f) => f.p50))} (×${ratio.toFixed(2)} ${ratio <= 2 ? "✔" : "✘"}); ` +
-          `p99 ${ms(median(small, (f) => f.p99))} → ${ms(median(large, (f) => f.p99))}; ` +
-          `req/s at 1 M ${rps.toFixed(0)} = ${(rps / bare).toFixed(2)} × bare ${rps / bare >= 0.5 ? "✔" : "✘"}; ` +
-          `server CPU ${cpu.toFixed(0)} µs/request (bare/this: ${(bareCpu / cpu).toFixed(2)})`,
+        `  bare           ${bare.toFixed(0)} req/s, p50 ${ms(median(labelOf(server, "bare"), (f) => f.p50))}, server CPU ${bareCpu.toFixed(0)} µs/request`,
       );
+      for (const target of TARGETS.filter((t) => t.auth)) {
+        const small = labelOf(server, `${target.name}@10k`);
+        const large = labelOf(server, `${target.name}@${LARGE >= 1_000_000 ? `${LARGE / 1_000_000}M` : `${LARGE / 1000}k`}`);
+        const ratio = median(large, (f) => f.p50) / median(small, (f) => f.p50);
+        const rps = median(large, (f) => f.rps);
+        const cpu = median(large, (f) => f.cpuPerRequest);
+        console.log(
+          `  ${target.name.padEnd(7)} p50 ${ms(median(small, (f) => f.p50))} → ${ms(median(large, (f) => f.p50))} (×${ratio.toFixed(2)} ${ratio <= 2 ? "✔" : "✘"}); ` +
+            `p99 ${ms(median(small, (f) => f.p99))} → ${ms(median(large, (f) => f.p99))}; ` +
+            `req/s at 1 M ${rps.toFixed(0)} = ${(rps / bare).toFixed(2)} × bare ${rps / bare >= 0.5 ? "✔" : "✘"}; ` +
+            `server CPU ${cpu.toFixed(0)} µs/request (bare/this: ${(bareCpu / cpu).toFixed(2)})`,
+        );
+      }
     }
   } finally {
-    await pool?.close().catch(() => {});
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server!.once("exit", r));
-      server.kill("SIGTERM");
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-      if (server.exitCode === null) server.kill("SIGKILL");
+    for (const { pool, proc } of servers) {
+      await pool.close().catch(() => {});
+      if (proc.exitCode === null) {
+        const gone = new Promise((r) => proc.once("exit", r));
+        proc.kill("SIGTERM");
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+        if (proc.exitCode === null) proc.kill("SIGKILL");
+      }
     }
     await raw.end({ timeout: 5 });
     await traced.end({ timeout: 5 });
