@@ -17,6 +17,7 @@ import { PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]
 import { GET as getPackageRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { GET as auditRoute } from "@/app/api/v1/packages/[packageId]/audit-events/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
+import { POST as voidRoute } from "@/app/api/v1/packages/[packageId]/void/route";
 import { POST as unlockRoute } from "@/app/api/app/packages/[packageId]/recipients/[sessionId]/authentication/unlock/route";
 import { GET as viewRoute } from "@/app/api/app/sign/[token]/route";
 import { POST as checkRoute } from "@/app/api/app/sign/[token]/authentication/route";
@@ -460,6 +461,32 @@ describe("the signing page's check", () => {
     await passWith(token, ACCESS_CODE);
     const after = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, s.packageId));
     expect(after.filter((e) => e.action === "recipient.authentication.unlocked")).toHaveLength(1);
+  });
+
+  it("a new email retires the unused codes and every browser's pass; an ended package shows its end page without a check", async () => {
+    const s = await sentPackage();
+    const token = await tokenFor(s.lars.id);
+    await sendCode(token);
+    const old = await lastCodeMail(s.lars.id);
+    await sendCode(token);
+    const cookie = await passWith(token, (await lastCodeMail(s.lars.id)).code);
+    const moved = await callJson<TBody<TPkg>>(updateRecipientRoute, {
+      key: s.key,
+      params: { packageId: s.packageId, sessionId: s.lars.id },
+      body: { email: "lars.new@example.com" },
+    });
+    expect(moved.status).toBe(200);
+    // The correction invited Lars again with a new link: use it.
+    const fresh = await tokenFor(s.lars.id);
+    expect((await view(fresh, cookie)).body.data).toMatchObject({ state: "AUTHENTICATION_REQUIRED", authentication: { codeSentTo: "l…@example.com" } });
+    expect((await check(fresh, old.code)).status).toBe(422);
+    expect((await sendCode(fresh)).body.data.to).toBe("l…@example.com");
+    expect((await lastCodeMail(s.lars.id)).row.toEmail).toBe("lars.new@example.com");
+
+    const voided = await callJson(voidRoute, { key: s.key, params: { packageId: s.packageId }, body: {} });
+    expect(voided.status).toBe(200);
+    expect((await view(fresh)).body.data).toEqual({ state: "CLOSED", reason: "VOIDED", packageTitle: "Lease 4B", signedCopy: false });
+    expect((await check(fresh, "123456")).status).toBe(409);
   });
 
   it("the public API unlocks by correcting the recipient's authentication", async () => {
