@@ -73,11 +73,11 @@ export function RecipientAuthenticationInput({ roleName, value, onChange, errors
               />
               <button
                 type="button"
-                aria-pressed={visible}
                 className="h-10 shrink-0 rounded-md border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
                 onClick={() => setVisible((v) => !v)}
               >
-                Show<span className="sr-only"> the access code for {roleName}</span>
+                {visible ? "Hide" : "Show"}
+                <span className="sr-only"> the access code for {roleName}</span>
               </button>
             </div>
           )}
