@@ -237,7 +237,6 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                           </span>
                         ) : null}
                       </p>
-                      <RecipientAuthentication packageId={pkg.id} session={s} canSend={canSend} />
                       {s.declineReason ? <p className="mt-1 text-sm text-red-700">Declined: {s.declineReason}</p> : null}
                     </div>
                     <div className="flex flex-col items-end gap-1">
@@ -247,6 +246,9 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
                           {when[0]} {formatDateTime(when[1])}
                         </span>
                       ) : null}
+                    </div>
+                    <div className="w-full pl-10">
+                      <RecipientAuthentication packageId={pkg.id} session={s} canSend={canSend} />
                     </div>
                     {turn ? (
                       <div className="flex w-full flex-wrap justify-end gap-2 sm:w-auto sm:basis-full">

@@ -22,7 +22,7 @@ export function RecipientAuthentication({ packageId, session, canSend }: { packa
   const { method, locked } = session.authentication;
   const who = session.name ?? session.email ?? "this recipient";
   return (
-    <div className="mt-1 space-y-1 text-sm text-zinc-600" data-testid="recipient-authentication">
+    <div className="-mt-1 space-y-1 text-sm text-zinc-600" data-testid="recipient-authentication">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <span>
           Identity check: <span className="text-zinc-900">{authenticationLabel(method)}</span>

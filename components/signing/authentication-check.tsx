@@ -101,8 +101,14 @@ export function AuthenticationCheck({ token, packageTitle, authentication }: TPr
             <p className="mt-3 text-sm leading-6 text-zinc-700">
               {emailCode ? (
                 <>
-                  The sender asks you to confirm your email address before you can see and sign this document. We’ll email a 6-digit code to{" "}
-                  {authentication.codeSentTo ? <span className="font-medium break-all text-zinc-900">{authentication.codeSentTo}</span> : "your address"}.
+                  The sender asks you to confirm your email address before you can see and sign this document.
+                  {sent ? null : (
+                    <>
+                      {" "}
+                      We’ll email a 6-digit code to{" "}
+                      {authentication.codeSentTo ? <span className="font-medium break-words text-zinc-900">{authentication.codeSentTo}</span> : "your address"}.
+                    </>
+                  )}
                 </>
               ) : (
                 "The sender protected this document with an access code. They gave it to you separately: it is not in the email that brought you here."
@@ -112,12 +118,12 @@ export function AuthenticationCheck({ token, packageTitle, authentication }: TPr
               <p className="mt-3 text-sm text-zinc-700" role="status" data-testid="code-sent">
                 {sent.to ? (
                   <>
-                    We sent a code to <span className="font-medium break-all text-zinc-900">{sent.to}</span>.
+                    We sent a code to <span className="font-medium break-words text-zinc-900">{sent.to}</span>.
                   </>
                 ) : (
                   "We sent a code to your email address."
                 )}{" "}
-                It works for 10 minutes.
+                A code works for 10 minutes.
               </p>
             ) : null}
             {showInput ? (
