@@ -37,7 +37,7 @@ type TProps = {
  * A typed signature or initials in the box, whole: the size the sealed PDF uses (70 % of the box height, at most
  * 24 pt), shrunk until the text fits the width (server/pdf/stamp-document.ts `fitSize`), never cut off.
  */
-function FittedText({ text, maxSize }: { text: string; maxSize: number }) {
+export function FittedText({ text, maxSize, handwriting = true }: { text: string; maxSize: number; handwriting?: boolean }) {
   const ref = useRef<HTMLSpanElement>(null);
   const [size, setSize] = useState(maxSize);
   useLayoutEffect(() => {
@@ -51,7 +51,13 @@ function FittedText({ text, maxSize }: { text: string; maxSize: number }) {
     setSize(needed > room && needed > 0 ? Math.max(4, (maxSize * room) / needed) : maxSize);
   }, [text, maxSize]);
   return (
-    <span ref={ref} dir="auto" data-typed-value className="px-1 leading-none whitespace-nowrap" style={{ fontFamily: HANDWRITING_FONT, fontSize: size }}>
+    <span
+      ref={ref}
+      dir="auto"
+      data-typed-value
+      className="px-1 leading-none whitespace-nowrap"
+      style={{ fontFamily: handwriting ? HANDWRITING_FONT : undefined, fontSize: size }}
+    >
       {text}
     </span>
   );

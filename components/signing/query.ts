@@ -3,9 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
-import type { TSigningField, TSigningView } from "@/server/domain/signing/schemas";
+import type { TCompletedField as TCompletedFieldOut, TSigningField, TSigningView } from "@/server/domain/signing/schemas";
 
 export type TField = TJson<TSigningField>;
+/** An earlier recipient's finished field, shown read-only. */
+export type TCompletedField = TJson<TCompletedFieldOut>;
 export type TView = TJson<TSigningView>;
 export type TOpenView = Extract<TView, { state: "OPEN" }>;
 

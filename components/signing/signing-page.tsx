@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Textarea } from "@/components/ui/input";
+import { CompletedField } from "./completed-field";
 import { FieldControl, fieldName } from "./field-control";
 import { saveFieldImage, saveFieldValue, signingPaths, useConsent, useDecline, useFinish, type TField, type TOpenView, type TView } from "./query";
 import { SignatureDialog, type TSignatureChoice } from "./signature-dialog";
@@ -28,6 +29,12 @@ function fallbackOf(field: TField, view: TOpenView): string | null {
 function isFilled(field: TField, view: TOpenView): boolean {
   if (field.type === "checkbox") return field.value === "true" || (!field.required && field.value !== null);
   return Boolean(field.value || field.hasImage || fallbackOf(field, view));
+}
+
+/** "Clara Client", "Clara Client and Li Provider", "A, B and C": who filled in the read-only fields. */
+function signersOf(completed: TOpenView["completedFields"]): string {
+  const names = [...new Set(completed.map((f) => f.signer))];
+  return names.length < 2 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** The recipient's signing page: consent, the documents with their fields, guided "Next field", Finish, Decline. */
@@ -234,6 +241,12 @@ export function SigningPage({ token, initial }: TProps) {
                 </ul>
               </Alert>
             ) : null}
+            {view.completedFields.length > 0 ? (
+              <p className="px-1 text-sm text-zinc-700" data-completed-note>
+                Fields in a dashed grey frame were filled in by {signersOf(view.completedFields)}, who already signed. They show as they will in the signed
+                document and cannot be changed.
+              </p>
+            ) : null}
             {view.documents.map((doc) => (
               <section key={doc.id} aria-label={doc.name} className="space-y-2">
                 <h2 className="px-1 text-sm font-medium text-zinc-700" dir="auto">
@@ -243,8 +256,11 @@ export function SigningPage({ token, initial }: TProps) {
                   url={paths.document(doc.id)}
                   label={doc.name}
                   pageSizes={doc.pageSizes}
-                  renderOverlay={(page) =>
-                    fields
+                  renderOverlay={(page) => [
+                    ...view.completedFields
+                      .filter((f) => f.documentId === doc.id && f.page === page.pageNumber)
+                      .map((f) => <CompletedField key={f.id} field={f} page={page} imageUrl={f.hasImage ? paths.image(f.id) : null} />),
+                    ...fields
                       .filter((f) => f.documentId === doc.id && f.page === page.pageNumber)
                       .map((f) => (
                         <FieldControl
@@ -258,8 +274,8 @@ export function SigningPage({ token, initial }: TProps) {
                           onSave={(value) => saveValue(f, value)}
                           onFocus={() => setCurrent(f.id)}
                         />
-                      ))
-                  }
+                      )),
+                  ]}
                 />
               </section>
             ))}

@@ -1,4 +1,4 @@
-import type { TSigningField } from "./schemas";
+import type { TCompletedField, TSigningField } from "./schemas";
 import type { TFieldRow } from "./lock-signing-field";
 
 /** The one mapping from a field row to what the signing page sees. */
@@ -19,4 +19,9 @@ export function fieldView(f: TFieldRow): TSigningField {
     valueKind: f.valueKind,
     hasImage: f.valueStorageKey !== null,
   };
+}
+
+/** Another recipient's field once they finished: its sealed value, read-only, with who filled it in. */
+export function completedFieldView(f: TFieldRow, signer: string): TCompletedField {
+  return { ...fieldView(f), readOnly: true, signer };
 }

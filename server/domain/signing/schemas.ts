@@ -46,6 +46,16 @@ export const ZSigningField = z.object({
 });
 export type TSigningField = z.output<typeof ZSigningField>;
 
+/**
+ * A field of another recipient who has FINISHED, with the value as it will be sealed: shown on the page, never
+ * editable (issue 25). Fields of a recipient who has not finished are never sent.
+ */
+const ZCompletedField = ZSigningField.extend({
+  /** Who filled it in: the recipient's name, else their email. */
+  signer: z.string(),
+});
+export type TCompletedField = z.output<typeof ZCompletedField>;
+
 const ZPageSize = z.object({ width: z.number(), height: z.number() });
 
 export const ZSigningDocument = z.object({
@@ -65,6 +75,8 @@ const ZOpenView = z.object({
   today: z.string(),
   documents: z.array(ZSigningDocument),
   fields: z.array(ZSigningField),
+  /** Earlier recipients' completed values (read-only), in reading order. */
+  completedFields: z.array(ZCompletedField),
 });
 
 const ZClosedView = z.object({
