@@ -489,6 +489,15 @@ describe("the signing page's check", () => {
     expect((await check(fresh, "123456")).status).toBe(409);
   });
 
+  it("10 parallel code requests send exactly 5 codes an hour", async () => {
+    const s = await sentPackage();
+    const token = await tokenFor(s.lars.id);
+    const results = await Promise.all(Array.from({ length: 10 }, () => sendCode(token)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    expect(await t.db.select().from(recipientAuthCodes).where(eq(recipientAuthCodes.sessionId, s.lars.id))).toHaveLength(5);
+    expect(await t.db.select().from(mailMessages).where(eq(mailMessages.kind, "SIGNING_CODE"))).toHaveLength(5);
+  });
+
   it("the public API unlocks by correcting the recipient's authentication", async () => {
     const s = await sentPackage();
     const token = await tokenFor(s.lars.id);
