@@ -32,5 +32,5 @@ export async function recordSealEvidence(
   });
   if (!degraded) return;
   await auditChange(tx, serviceActor(pkg.organisationId, pkg.workspaceId), pkg, "package.evidence_degraded", { level: evidence.level, failure });
-  logger().warn({ packageId: pkg.id, level: evidence.level, failure }, "sealed without a trusted time: no TSA answered; the upgrade job will retry");
+  logger().warn({ packageId: pkg.id, evidenceLevel: evidence.level, failure }, "sealed without a trusted time: no TSA answered; the upgrade job will retry");
 }
