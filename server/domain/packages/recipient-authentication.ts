@@ -77,7 +77,7 @@ export const ZSignerIdentity = z
     assertionId: z.string().nullable(),
     authenticatedAt: z.string().nullable().openapi({ format: "date-time" }),
   })
-  .openapi("SignerIdentity", { description: "The identity the sender asserted for this signer (printed on the certificate)" });
+  .openapi("SignerIdentity", { description: "The identity the sender asserted for this signer (printed on the certificate); null when none" });
 
 /** The session columns for a recipient's authentication (the access code hashed) and asserted identity. */
 export async function authenticationColumns(

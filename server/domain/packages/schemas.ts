@@ -262,7 +262,7 @@ export const ZRecipientSession = z
     declinedAt: ZTime.nullable(),
     declineReason: z.string().nullable(),
     authentication: ZRecipientAuthentication,
-    identity: ZSignerIdentity.nullable().openapi({ description: "The identity the sender asserted for this signer; null when none" }),
+    identity: ZSignerIdentity.nullable(),
   })
   .openapi("RecipientSession");
 
