@@ -46,7 +46,8 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
  */
 export async function sealPackage(input: TSealPackageInput, options: TSealPackageOptions = {}): Promise<TSealPackageResult> {
   const step = () => options.signal?.throwIfAborted();
-  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence });
+  const revocationCache = new Map();
+  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence, revocationCache });
   const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
   for (const doc of input.documents) {
     step();

@@ -12,13 +12,20 @@
 import { createHash } from "node:crypto";
 import { PDF } from "@libpdf/core";
 import { now } from "@/server/lib/clock";
-import { archiveRound } from "./evidence/archive";
+import { sealArchive } from "./evidence/archive";
+import type { TRevocationCache } from "./evidence/revocation";
 import { placeholderSigner, writeStrictCms } from "./evidence/strict-cms";
 import { createTsaClient } from "./evidence/tsa-client";
 import type { TEvidenceConfig, TEvidenceReport, TEvidenceTimestamp } from "./evidence/types";
 import type { TSealedFile, TSigningIdentity } from "./types";
 
-export type TSignPdfOptions = { reason?: string; location?: string; evidence?: TEvidenceConfig | null };
+export type TSignPdfOptions = {
+  reason?: string;
+  location?: string;
+  evidence?: TEvidenceConfig | null;
+  /** Revocation answers shared by the files of one package (sealPackage passes one). */
+  revocationCache?: TRevocationCache;
+};
 
 /** Contents placeholder: the CMS with the certificate chain, plus room for a signature time-stamp token. */
 function placeholderSize(identity: TSigningIdentity, withTimestamp: boolean): number {
@@ -57,7 +64,8 @@ export async function signPdf(
   if (tsa && strict.timestampToken) {
     stamp("signature");
     try {
-      const round = await archiveRound(signed, tsa, config!);
+      const sealCertificates = [identity.signer.certificate, ...(identity.signer.certificateChain ?? [])];
+      const round = await sealArchive(signed, [...sealCertificates, ...tsa.issued[0]!.certificates], tsa, config!, options.revocationCache);
       signed = round.bytes;
       stamp("document");
       evidence =

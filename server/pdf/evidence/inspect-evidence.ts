@@ -55,7 +55,8 @@ function countRefs(dict: string, key: string): number {
 export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspection> {
   const text = latin1(bytes);
   const signatures = findSignatures(bytes);
-  const timestamps: (TInspectedTimestamp & { end: number; at: number })[] = [];
+  // `covers(offset)`: whether a time-stamp's ByteRange includes that offset (everything but its own Contents).
+  const timestamps: (TInspectedTimestamp & { end: number; covers: (offset: number) => boolean })[] = [];
   const seal = signatures.find((s) => s.kind === "seal");
   let sealTsValid = false;
   if (seal) {
@@ -74,7 +75,7 @@ export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspe
             valid: check.ok,
             ...(check.problem ? { problem: check.problem } : {}),
             end: seal.end,
-            at: seal.end,
+            covers: () => false,
           });
         }
       }
@@ -99,7 +100,7 @@ export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspe
       valid: check.ok,
       ...(check.problem ? { problem: check.problem } : {}),
       end: s.end,
-      at: b,
+      covers: (o: number) => o < b || (o >= c && o < c + d),
     });
   }
 
@@ -115,7 +116,7 @@ export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspe
       // A DSS written after the signature's time-stamp (it holds that time-stamp's validation data).
       const dssAfter = dss.filter((o) => o > signatureStampEnd);
       if (dssAfter.length > 0) level = "B-LT";
-      if (later.some((t) => dssAfter.some((o) => o < t.at))) level = "B-LTA";
+      if (later.some((t) => dssAfter.some((o) => t.covers(o)))) level = "B-LTA";
     }
   }
   const lastDss = dss.at(-1);
@@ -128,7 +129,7 @@ export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspe
   }
   return {
     level,
-    timestamps: timestamps.sort((x, y) => x.end - y.end).map(({ end: _end, at: _at, ...t }) => t),
+    timestamps: timestamps.sort((x, y) => x.end - y.end).map(({ end: _end, covers: _covers, ...t }) => t),
     dss: dssSummary,
   };
 }

@@ -29,9 +29,17 @@ const OID_CRL_DP = "2.5.29.31";
 const OID_OCSP_SIGNING = "1.3.6.1.5.5.7.3.9";
 const OID_OCSP_BASIC = "1.3.6.1.5.5.7.48.1.1";
 
+/**
+ * Checked answers shared by the files of one sealing or upgrade (the seal's and the TSA's certificates are the
+ * same for all of them), keyed by certificate; never shared between calls, so a revocation is seen next time.
+ */
+export type TRevocationCache = Map<string, { ocsp?: Uint8Array | null; crl?: Uint8Array | null }>;
+
 export type TRevocationProvider = RevocationProvider & {
   problems: string[];
   fetched: { ocsp: number; crl: number };
+  /** Delegated OCSP responder certificates that signed an accepted answer (they belong in the DSS too). */
+  responderCertificates: Uint8Array[];
   /** Subjects of the non-anchor certificates asked about for which neither OCSP nor a CRL was obtained. */
   missing(): string[];
 };
@@ -96,8 +104,11 @@ async function ocspRequest(cert: pkijs.Certificate, issuer: pkijs.Certificate): 
   return new Uint8Array(req.toBER(false));
 }
 
-/** Returns a problem, or null when the OCSP response is usable evidence that `cert` was good. */
-function checkOcsp(body: Uint8Array, cert: pkijs.Certificate, issuerDer: Uint8Array): string | null {
+/**
+ * Returns a problem, or null when the OCSP response is usable evidence that `cert` was good; `responders`
+ * receives the delegated responder certificate that signed it, if any.
+ */
+function checkOcsp(body: Uint8Array, cert: pkijs.Certificate, issuerDer: Uint8Array, responders: Uint8Array[] = []): string | null {
   const response = new pkijs.OCSPResponse({ schema: parseDer(body) });
   if (response.responseStatus.valueBlock.valueDec !== 0) return `OCSP status ${response.responseStatus.valueBlock.valueDec}`;
   if (!response.responseBytes || response.responseBytes.responseType !== OID_OCSP_BASIC) return "not a basic OCSP response";
@@ -115,6 +126,7 @@ function checkOcsp(body: Uint8Array, cert: pkijs.Certificate, issuerDer: Uint8Ar
     }
   }
   if (!signedBy) return "the OCSP response is not signed by the issuer or its responder";
+  if (signedBy !== issuerDer) responders.push(signedBy);
   const single = basic.tbsResponseData.responses.find((r) => r.certID.serialNumber.isEqual(cert.serialNumber));
   if (!single) return "the OCSP response is about another certificate";
   const status = single.certStatus as asn1js.BaseBlock;
@@ -135,8 +147,12 @@ function checkCrl(body: Uint8Array, cert: pkijs.Certificate, issuerDer: Uint8Arr
   return null;
 }
 
-export function createRevocationProvider(options: { timeoutMs?: number; fetch?: typeof fetch; now?: () => Date } = {}): TRevocationProvider {
+export function createRevocationProvider(
+  options: { timeoutMs?: number; fetch?: typeof fetch; now?: () => Date; cache?: TRevocationCache } = {},
+): TRevocationProvider {
+  const cache: TRevocationCache = options.cache ?? new Map();
   const problems: string[] = [];
+  const responderCertificates: Uint8Array[] = [];
   const fetched = { ocsp: 0, crl: 0 };
   const issuers = new Map<string, Uint8Array>();
   const key = (der: Uint8Array) => createHash("sha256").update(der).digest("hex");
@@ -148,12 +164,18 @@ export function createRevocationProvider(options: { timeoutMs?: number; fetch?: 
   return {
     problems,
     fetched,
+    responderCertificates,
     missing: () => [...asked].filter(([k]) => !covered.has(k)).map(([, s]) => s),
     async getOCSP(certDer: Uint8Array, issuerDer: Uint8Array) {
       try {
         if (isSelfSigned(certDer)) return null;
         ask(certDer);
         issuers.set(key(certDer), issuerDer);
+        const cached = cache.get(key(certDer));
+        if (cached?.ocsp !== undefined) {
+          if (cached.ocsp) covered.add(key(certDer));
+          return cached.ocsp;
+        }
         const cert = parseCert(certDer);
         for (const url of urlsFrom(cert).ocsp) {
           try {
@@ -166,10 +188,11 @@ export function createRevocationProvider(options: { timeoutMs?: number; fetch?: 
               timeoutMs,
               fetch: options.fetch,
             });
-            const problem = checkOcsp(body, cert, issuerDer);
+            const problem = checkOcsp(body, cert, issuerDer, responderCertificates);
             if (problem) throw new Error(problem);
             fetched.ocsp += 1;
             covered.add(key(certDer));
+            cache.set(key(certDer), { ...cache.get(key(certDer)), ocsp: body });
             return body;
           } catch (error) {
             problems.push(`OCSP for ${subject(certDer)} from ${redactUrl(url)}: ${(error as Error).message}`);
@@ -178,12 +201,18 @@ export function createRevocationProvider(options: { timeoutMs?: number; fetch?: 
       } catch (error) {
         problems.push(`OCSP: ${(error as Error).message}`);
       }
+      cache.set(key(certDer), { ...cache.get(key(certDer)), ocsp: null });
       return null;
     },
     async getCRL(certDer: Uint8Array) {
       try {
         if (isSelfSigned(certDer)) return null;
         ask(certDer);
+        const cached = cache.get(key(certDer));
+        if (cached?.crl !== undefined) {
+          if (cached.crl) covered.add(key(certDer));
+          return cached.crl;
+        }
         const cert = parseCert(certDer);
         for (const url of urlsFrom(cert).crl) {
           try {
@@ -192,6 +221,7 @@ export function createRevocationProvider(options: { timeoutMs?: number; fetch?: 
             if (problem) throw new Error(problem);
             fetched.crl += 1;
             covered.add(key(certDer));
+            cache.set(key(certDer), { ...cache.get(key(certDer)), crl: body });
             return body;
           } catch (error) {
             problems.push(`CRL for ${subject(certDer)} from ${redactUrl(url)}: ${(error as Error).message}`);
@@ -200,6 +230,7 @@ export function createRevocationProvider(options: { timeoutMs?: number; fetch?: 
       } catch (error) {
         problems.push(`CRL: ${(error as Error).message}`);
       }
+      cache.set(key(certDer), { ...cache.get(key(certDer)), crl: null });
       return null;
     },
   };

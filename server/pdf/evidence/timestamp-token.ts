@@ -43,6 +43,8 @@ export type TTokenCheck = {
   tsaCertificateNotAfter?: Date;
   /** DER of the TSA certificate (for the DSS and the report). */
   tsaCertificate?: Uint8Array;
+  /** DER of every certificate the token carries (the TSA's chain, for the DSS). */
+  certificates?: Uint8Array[];
   nonce?: bigint;
 };
 
@@ -175,7 +177,15 @@ export function checkTimestampToken(token: Uint8Array, expected: { digest: Uint8
     if (!signer) return fail("the token does not carry its TSA certificate", { time });
     const der = certificateDer(signer);
     const x509 = new X509Certificate(der);
-    const info = { time, nonce, authority: x509.subject.replace(/\n/g, ", "), tsaCertificateNotAfter: new Date(x509.validTo), tsaCertificate: der };
+    const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate).map(certificateDer);
+    const info = {
+      time,
+      nonce,
+      authority: x509.subject.replace(/\n/g, ", "),
+      tsaCertificateNotAfter: new Date(x509.validTo),
+      tsaCertificate: der,
+      certificates,
+    };
     const problem = verifySignerInfo(signerInfo, signer, tstDer);
     const contentType = signerInfo.signedAttrs?.attributes.find((a) => a.type === OID.contentType)?.values[0];
     const bound = essBindsCertificate(signerInfo, der);

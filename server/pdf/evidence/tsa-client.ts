@@ -20,7 +20,16 @@ const HASH_OID: Record<DigestAlgorithm, string> = {
 
 export const DEFAULT_TSA_TIMEOUT_MS = 10_000;
 
-export type TIssuedToken = { token: Uint8Array; time: Date; authority: string; tsaCertificateNotAfter: Date; url: string };
+export type TIssuedToken = {
+  token: Uint8Array;
+  time: Date;
+  authority: string;
+  tsaCertificateNotAfter: Date;
+  url: string;
+  /** DER of the TSA certificate and of every certificate the token carries (its chain). */
+  tsaCertificate: Uint8Array;
+  certificates: Uint8Array[];
+};
 
 export type TTsaClient = TimestampAuthority & { issued: TIssuedToken[] };
 
@@ -79,7 +88,15 @@ export function createTsaClient(config: TEvidenceConfig): TTsaClient {
           if ("problem" in answer) throw new Error(answer.problem);
           const check = checkTimestampToken(answer.token, { digest, nonce });
           if (!check.ok) throw new Error(check.problem);
-          issued.push({ token: answer.token, time: check.time!, authority: check.authority!, tsaCertificateNotAfter: check.tsaCertificateNotAfter!, url });
+          issued.push({
+            token: answer.token,
+            time: check.time!,
+            authority: check.authority!,
+            tsaCertificateNotAfter: check.tsaCertificateNotAfter!,
+            url,
+            tsaCertificate: check.tsaCertificate!,
+            certificates: check.certificates!,
+          });
           return answer.token;
         } catch (error) {
           const message = (error as Error).message;

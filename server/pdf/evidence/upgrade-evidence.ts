@@ -14,6 +14,7 @@
  */
 import { archiveRound } from "./archive";
 import { inspectEvidence } from "./inspect-evidence";
+import type { TRevocationCache } from "./revocation";
 import { createTsaClient } from "./tsa-client";
 import { EvidenceUnavailableError, type TEvidenceConfig, type TEvidenceReport } from "./types";
 
@@ -39,9 +40,9 @@ async function report(bytes: Uint8Array, missing: string[], failure?: string): P
   };
 }
 
-async function round(bytes: Uint8Array, config: TEvidenceConfig) {
+async function round(bytes: Uint8Array, config: TEvidenceConfig, cache: TRevocationCache) {
   try {
-    return await archiveRound(bytes, createTsaClient(config), config);
+    return await archiveRound(bytes, createTsaClient(config), config, cache);
   } catch (error) {
     if (error instanceof EvidenceUnavailableError) throw error;
     throw new EvidenceUnavailableError(`the evidence could not be added: ${(error as Error).message}`);
@@ -55,13 +56,14 @@ export async function upgradeEvidence(sealed: Uint8Array, config: TEvidenceConfi
   const hasSignatureStamp = before.level !== "B-B";
   let bytes = sealed;
   const missing: string[] = [];
+  const cache: TRevocationCache = new Map();
   if (!hasSignatureStamp) {
-    const first = await round(bytes, config);
+    const first = await round(bytes, config, cache);
     bytes = first.bytes;
     missing.push(...first.missingRevocation);
   }
   try {
-    const second = await round(bytes, config);
+    const second = await round(bytes, config, cache);
     return report(second.bytes, second.missingRevocation);
   } catch (error) {
     if (bytes === sealed) throw error;
@@ -71,6 +73,6 @@ export async function upgradeEvidence(sealed: Uint8Array, config: TEvidenceConfi
 
 export async function renewEvidence(bytes: Uint8Array, config: TEvidenceConfig): Promise<TEvidenceResult> {
   requireTsa(config);
-  const next = await round(bytes, config);
+  const next = await round(bytes, config, new Map());
   return report(next.bytes, next.missingRevocation);
 }
