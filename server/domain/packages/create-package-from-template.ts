@@ -185,8 +185,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
 
   if (input.status === "sent" || input.sendAt) {
     assertCan(actor, "canSendPackages");
-    const { package: sent } = await performSend(tx, actor, pkg!, input.sendAt);
-    return loadPackageView(tx, sent);
+    return performSend(tx, actor, pkg!, input.sendAt, ({ package: sent }) => loadPackageView(tx, sent));
   }
   return loadPackageView(tx, pkg!);
 }

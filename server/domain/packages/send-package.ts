@@ -15,7 +15,6 @@ import type { TPackage, TPackageRef, TSendPackage } from "./schemas";
 export async function sendPackage(db: Db, actor: TPackageActor, input: TPackageRef & TSendPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
-    const { package: sent } = await performSend(tx, actor, pkg, input.sendAt);
-    return loadPackageView(tx, sent);
+    return performSend(tx, actor, pkg, input.sendAt, ({ package: sent }) => loadPackageView(tx, sent));
   });
 }
