@@ -100,9 +100,12 @@ export function toSealingView(p: TPackageRow) {
   };
 }
 
-/** A sealed package's evidence (issue 20): its weakest file's level and time-stamp, and whether an upgrade is pending. */
-export function toEvidenceView(e: TPackageEvidenceRow | undefined): TPackageEvidence | null {
-  if (!e) return null;
+/**
+ * A sealed package's evidence (issue 20): its weakest file's level and time-stamp, and whether an upgrade is
+ * pending. A package sealed before evidence was recorded has no row: its seal is B-B (this server's clock only).
+ */
+export function toEvidenceView(e: TPackageEvidenceRow | undefined): TPackageEvidence {
+  if (!e) return { level: "B-B", timestampedAt: null, timestampAuthority: null, upgradePending: false };
   return { level: e.level, timestampedAt: iso(e.timestampedAt), timestampAuthority: e.timestampAuthority, upgradePending: e.upgradeNextAttemptAt !== null };
 }
 
