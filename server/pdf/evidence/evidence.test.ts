@@ -385,3 +385,60 @@ describe("sealPackage with evidence", () => {
     }
   });
 });
+
+describe("the TSA failing between the two time-stamps", () => {
+  /** A fetch that fails the n-th request to `url` (counting from 1) and passes everything else through. */
+  const failingNth = (url: string, n: number): typeof fetch => {
+    let calls = 0;
+    return (input, init) => {
+      if (String(input) === url && ++calls === n) return Promise.reject(new TypeError("fetch failed", { cause: { code: "ECONNRESET" } }));
+      return fetch(input, init);
+    };
+  };
+
+  it("the document time-stamp fails: B-T with the reason; the upgrade then needs one round to reach B-LTA", async () => {
+    const sealed = await signPdf(original, instance, { evidence: { ...config, fetch: failingNth(pki.tsaUrl, 2) } });
+    expect(sealed.evidence.level).toBe("B-T");
+    expect(sealed.evidence.failure).toMatch(/ECONNRESET/);
+    expect(sealed.evidence.timestamps.map((t) => t.kind)).toEqual(["signature"]);
+    expect(expectEveryTokenVerifies(sealed.bytes)).toBe(1);
+    expect((await inspectEvidence(sealed.bytes)).level).toBe("B-T");
+    const upgraded = await upgradeEvidence(sealed.bytes, config);
+    expect(upgraded.evidence.level).toBe("B-LTA");
+    expect(upgraded.evidence.timestamps.map((t) => t.kind)).toEqual(["signature", "document"]);
+    expect(Buffer.from(upgraded.bytes.subarray(0, sealed.bytes.length)).equals(Buffer.from(sealed.bytes))).toBe(true);
+    expect(expectEveryTokenVerifies(upgraded.bytes)).toBe(2);
+    expectFirstSignatureValid(upgraded.bytes);
+    expectQpdfClean(upgraded.bytes);
+  });
+
+  it("the second URL answers the document time-stamp: its TSA's chain and revocation data go into the DSS too", async () => {
+    const second = await startLoopbackPki();
+    try {
+      const sealed = await signPdf(original, instance, {
+        evidence: { tsaUrls: [pki.tsaUrl, second.tsaUrl], tsaTimeoutMs: 5_000, fetch: failingNth(pki.tsaUrl, 2) },
+      });
+      expect(sealed.evidence.level).toBe("B-LTA");
+      expect(sealed.evidence.timestamps.map((t) => t.authority)).toEqual([subjectOf(pki.tsaCertificateDer), subjectOf(second.tsaCertificateDer)]);
+      const text = Buffer.from(sealed.bytes).toString("latin1");
+      expect(text.match(/\/Type \/DSS/g)?.length).toBe(2);
+      expect(dss(sealed.bytes).certs).toBeGreaterThanOrEqual(5); // seal, TSA + CA of each PKI
+      expect(second.seen.ocsp).toBeGreaterThanOrEqual(1);
+      expect(opensslTsVerify(sealCms(sealed.bytes).token!, createHash("sha256").update(sealCms(sealed.bytes).signatureValue).digest("hex"))).toContain(
+        "Verification: OK",
+      );
+      const docTs = signatures(sealed.bytes).find((x) => x.docTimeStamp)!;
+      const file = path.join(dir, `tok${++fileNo}.der`);
+      writeFileSync(file, docTs.contents);
+      expect(
+        runTool("openssl", ["ts", "-verify", "-digest", rangesDigest(sealed.bytes, docTs.range), "-in", file, "-token_in", "-CAfile", second.caCertificatePath])
+          .out,
+      ).toContain("Verification: OK");
+      expectFirstSignatureValid(sealed.bytes);
+      expectQpdfClean(sealed.bytes);
+      expect(await verifySealed(sealed.bytes, [instance.certificateDer])).toEqual({ signed: true, intact: true, signerMatches: true });
+    } finally {
+      await second.close();
+    }
+  });
+});
