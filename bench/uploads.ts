@@ -120,10 +120,17 @@ async function measure<T>(label: string, bytes: number, memory: () => TMemory, r
   };
   const before = await settle();
   let peak = before.rss;
+  let peakHeap = 0;
+  let peakExternal = 0;
   const timer = setInterval(
     () => {
       if (FORCE_GC) gc?.();
-      peak = Math.max(peak, process.memoryUsage().rss);
+      const m = process.memoryUsage();
+      if (m.rss > peak) {
+        peak = m.rss;
+        peakHeap = m.heapTotal;
+        peakExternal = m.external;
+      }
     },
     FORCE_GC ? 20 : 5,
   );
@@ -138,7 +145,7 @@ async function measure<T>(label: string, bytes: number, memory: () => TMemory, r
   const grew = (k: keyof TMemory) => `${after[k] - before[k] >= 0 ? "+" : ""}${mb(after[k] - before[k])}`;
   console.log(
     `${label.padEnd(9)} ${(ms / 1000).toFixed(2).padStart(6)} s ${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(1).padStart(6)} MB/s` +
-      `  RSS before ${mb(before.rss).padStart(6)} MB  peak +${mb(peak - before.rss).padStart(5)} MB  kept ${grew("rss").padStart(6)} MB` +
+      `  RSS before ${mb(before.rss).padStart(6)} MB  peak +${mb(peak - before.rss).padStart(5)} MB${peakHeap ? ` (then heap total ${mb(peakHeap)}, external ${mb(peakExternal)} MB)` : ""}  kept ${grew("rss").padStart(6)} MB` +
       `  (heap ${grew("heap")}, external ${grew("external")}${before.wasm ? `, WASM ${grew("wasm")} of ${mb(after.wasm)}` : ""} MB)` +
       (childPeak ? `  inspector child peak RSS ${mb(childPeak)} MB` : ""),
   );
