@@ -18,6 +18,7 @@ import { GET as downloadRoute } from "@/app/api/v1/packages/[packageId]/download
 import { POST as verifyRoute } from "@/app/api/app/verify/route";
 import { auditEvents, packageEvidence, packages, sealedFiles, sealedFileVersions } from "@/server/db/schema";
 import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
+import { resetEnvCache } from "@/server/env";
 import { setClock } from "@/server/lib/clock";
 import type { TEvidenceConfig } from "@/server/pdf/evidence";
 import { startLoopbackPki, type TLoopbackPki } from "@/server/pdf/test-support/loopback-pki";
@@ -297,4 +298,33 @@ describe("time-stamped seals", () => {
     const leftovers = await store.list(`sealed/${pkgId}/${claimed!.item.token}/`, new Date(Date.now() + DAY));
     expect(leftovers.files).toEqual([]);
   }, 120_000);
+
+  it("reads TSA_URLS and TSA_TIMEOUT_MS from the configuration when no test config is given", async () => {
+    const { key, pkgId } = await signedPackageIn(t.db);
+    process.env.TSA_URLS = `http://127.0.0.1:1/unreachable, ${pki.tsaUrl}`;
+    process.env.TSA_TIMEOUT_MS = "3000";
+    resetEnvCache();
+    try {
+      expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "sealed" }]);
+    } finally {
+      delete process.env.TSA_URLS;
+      delete process.env.TSA_TIMEOUT_MS;
+      resetEnvCache();
+    }
+    // The first URL refuses connections; the second, tried next, answers.
+    expect((await getEvidence(key, pkgId)).evidence).toMatchObject({ level: "B-LTA", upgradePending: false });
+  }, 120_000);
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "on PostgreSQL, two workers claiming a due upgrade at once take it once",
+    async () => {
+      const { pkgId } = await signedPackageIn(t.db);
+      await pki.stopTsa();
+      await sealDuePackages(t.db, { seal: { evidence: config() } });
+      clock = at(60_000);
+      const claims = await Promise.all([0, 1].map(() => runDueItem(t.db, claimEvidenceUpgradeJob, { at: clock, skip: [] })));
+      expect(claims.filter(Boolean).map((c) => c!.item.id)).toEqual([pkgId]);
+    },
+    120_000,
+  );
 });
