@@ -28,6 +28,9 @@
  * - pg-boss: localConcurrency 2 × batchSize 32, burstWhenBatchFull (a batch completes when its 32 are done).
  *
  * Usage: npm run bench:peers -- [deliveries=2000] [rounds=5] [workers=1] [peers=ours,graphile,pgboss]
+ * BENCH_BASE=<dir> adds the peer "base" (name it in the peers list): our worker built from another checkout.
+ * BENCH_AUTO_EXPLAIN=1 logs every statement's plan and buffers (server log); BENCH_CPU_PROFILE=<dir> writes
+ * a CPU profile per worker process.
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server. With workers=2 each
  * peer runs two processes on its database; the receiver then also reports deliveries received more than once
  * and the spread of the endpoints' last arrivals (fairness).
@@ -44,7 +47,12 @@ const CONCURRENCY = 64;
 const POOL = 10;
 const QUEUE = "deliver";
 const PEERS = ["ours", "graphile", "pgboss"] as const;
-type TPeer = (typeof PEERS)[number];
+/**
+ * "base": our worker as built from another checkout (BENCH_BASE=<dir>, e.g. `git archive <commit> | tar -x`
+ * with node_modules linked), on the same schema — an earlier build interleaved with this one, round by round.
+ */
+type TPeer = (typeof PEERS)[number] | "base";
+const isOurs = (p: TPeer) => p === "ours" || p === "base";
 /** What a peer job carries: the delivery, its target and the same body and secret as ours. */
 type TPeerJob = { id: string; url: string; body: string; secret: string };
 
@@ -241,7 +249,10 @@ async function startReceiver() {
 }
 
 function startWorkerProcess(peer: TPeer, url: string) {
-  const child = fork(import.meta.filename, ["--worker", peer, url], {
+  const base = process.env.BENCH_BASE;
+  const child = fork(peer === "base" ? path.join(base!, "bench/peers.ts") : import.meta.filename, ["--worker", peer === "base" ? "ours" : peer, url], {
+    // tsx reads tsconfig.json (the `@/` paths) from the working directory: the base build's own.
+    cwd: peer === "base" ? base : undefined,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const next = (type: string) =>
@@ -349,10 +360,10 @@ async function main() {
     const { generateWebhookSecret } = await import("@/server/domain/webhooks/endpoints/generate-webhook-secret");
     const secret = generateWebhookSecret();
     const targets = Array.from({ length: ENDPOINTS }, (_, i) => `${receiver.url}/thr/${i}`);
-    let ours: { org: ReturnType<typeof workspaceActor> } | undefined;
+    const orgs: Partial<Record<TPeer, ReturnType<typeof workspaceActor>>> = {};
     let body = "";
-    const setupOurs = async () => {
-      const handle = await openPostgres(dbUrl(names.ours), { max: POOL });
+    const setupOurs = async (peer: TPeer) => {
+      const handle = await openPostgres(dbUrl(names[peer]), { max: POOL });
       setDbHandle(handle);
       try {
         await migrate(handle);
@@ -368,7 +379,7 @@ async function main() {
             url,
             events: ["PACKAGE_SENT"],
           });
-        ours = { org: actor };
+        orgs[peer] = actor;
       } finally {
         await handle.close();
       }
@@ -380,35 +391,38 @@ async function main() {
       sessionsSent: 2,
       metadata: { ref: "bench", note: "x".repeat(180) },
     });
-    if (peers.includes("ours")) await setupOurs();
+    for (const p of peers.filter(isOurs)) await setupOurs(p);
+
+    const prefillOurs = async (peer: TPeer, round: number) => {
+      const m = monitors[peer];
+      await m`truncate webhook_attempts, webhook_deliveries, webhook_events`;
+      const handle = await openPostgres(dbUrl(names[peer]), { max: POOL });
+      setDbHandle(handle);
+      try {
+        const org = orgs[peer]!;
+        for (let from = 0; from < total / ENDPOINTS; from += 100) {
+          await Promise.all(
+            Array.from({ length: Math.min(100, total / ENDPOINTS - from) }, (_, k) =>
+              handle.db.transaction((tx) =>
+                recordEvent(tx, {
+                  organisationId: org.organisation.id,
+                  workspaceId: org.workspace.id,
+                  event: "PACKAGE_SENT",
+                  data: eventData(round * 1e6 + from + k),
+                }),
+              ),
+            ),
+          );
+        }
+      } finally {
+        await handle.close();
+      }
+      if (!body) body = (await m<{ body: string }[]>`select body from webhook_events limit 1`)[0]!.body;
+    };
 
     const prefill: Record<TPeer, (round: number) => Promise<void>> = {
-      async ours(round) {
-        const m = monitors.ours;
-        await m`truncate webhook_attempts, webhook_deliveries, webhook_events`;
-        const handle = await openPostgres(dbUrl(names.ours), { max: POOL });
-        setDbHandle(handle);
-        try {
-          const org = ours!.org;
-          for (let from = 0; from < total / ENDPOINTS; from += 100) {
-            await Promise.all(
-              Array.from({ length: Math.min(100, total / ENDPOINTS - from) }, (_, k) =>
-                handle.db.transaction((tx) =>
-                  recordEvent(tx, {
-                    organisationId: org.organisation.id,
-                    workspaceId: org.workspace.id,
-                    event: "PACKAGE_SENT",
-                    data: eventData(round * 1e6 + from + k),
-                  }),
-                ),
-              ),
-            );
-          }
-        } finally {
-          await handle.close();
-        }
-        if (!body) body = (await m<{ body: string }[]>`select body from webhook_events limit 1`)[0]!.body;
-      },
+      ours: (round) => prefillOurs("ours", round),
+      base: (round) => prefillOurs("base", round),
       async graphile() {
         const { makeWorkerUtils } = await import("graphile-worker");
         const utils = await makeWorkerUtils({
@@ -467,6 +481,7 @@ async function main() {
     /** Every delivery durably complete? (How many are not, so the bench can wait.) */
     const remaining: Record<TPeer, () => Promise<number>> = {
       ours: async () => (await monitors.ours<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where status <> 'DELIVERED'`)[0]!.n,
+      base: async () => (await monitors.base<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where status <> 'DELIVERED'`)[0]!.n,
       graphile: async () => (await monitors.graphile<{ n: number }[]>`select count(*)::int as n from graphile_worker._private_jobs`)[0]!.n,
       pgboss: async () =>
         (await monitors.pgboss<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = ${QUEUE} and state <> 'completed'`)[0]!.n,
@@ -513,14 +528,13 @@ async function main() {
       const workerSeconds = (await Promise.all(procs.map((p) => p.cpu()))).reduce((a, b) => a + b, 0);
       const rx = await receiver.stats();
       // Ours: every delivery DELIVERED (checked above) after exactly one attempt, and one attempt record each.
-      const attemptsLogged =
-        peer === "ours"
-          ? (
-              await m<
-                { n: number; max: number }[]
-              >`select (select count(*)::int from webhook_attempts) as n, (select max(attempts)::int from webhook_deliveries) as max`
-            )[0]!
-          : undefined;
+      const attemptsLogged = isOurs(peer)
+        ? (
+            await m<
+              { n: number; max: number }[]
+            >`select (select count(*)::int from webhook_attempts) as n, (select max(attempts)::int from webhook_deliveries) as max`
+          )[0]!
+        : undefined;
       await Promise.all(procs.map((p) => p.stop()));
       // Every worker backend has exited (and flushed its counters) before the buffer figure is read.
       for (let i = 0; i < 200 && (await backends()).length > 0; i++) await sleep(10);
