@@ -2,6 +2,33 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+/** The layers above the floors below the domain, and which floor may not import which (bottom-up order). */
+function lowerFloorZones() {
+  const above = [
+    "./server/domain",
+    "./server/http",
+    "./server/auth",
+    "./server/jobs",
+    "./server/cli",
+    "./server/http-server.ts",
+    "./server/start.ts",
+    "./app",
+    "./components",
+  ];
+  const floors = [
+    ["./server/env.ts", "./server/secrets.ts"],
+    ["./server/db"],
+    ["./server/lib"],
+    ["./server/pdf", "./server/storage", "./server/boot.ts"],
+    ["./server/documents-io"],
+  ];
+  return floors.map((target, i) => ({
+    target,
+    from: [...floors.slice(i + 1).flat(), ...above],
+    message: `${target.join(", ")} sit on a lower floor than what this imports (docs/architecture.md: imports point downwards).`,
+  }));
+}
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -90,6 +117,24 @@ export default defineConfig([
           ],
         },
       ],
+    },
+  },
+  {
+    // The floors below the domain (docs/architecture.md) import only floors below their own: documents-io → pdf,
+    // storage, boot → lib → db → env, secrets. By resolved path, like the domain's fence (a relative import counts).
+    files: [
+      "server/lib/**/*.ts",
+      "server/db/**/*.ts",
+      "server/pdf/**/*.ts",
+      "server/storage/**/*.ts",
+      "server/documents-io/**/*.ts",
+      "server/env.ts",
+      "server/secrets.ts",
+      "server/boot.ts",
+    ],
+    ignores: ["**/*.test.ts", "**/test-support/**"],
+    rules: {
+      "import/no-restricted-paths": ["error", { zones: lowerFloorZones() }],
     },
   },
   {

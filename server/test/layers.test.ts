@@ -1,7 +1,8 @@
 /**
  * The layer rule of docs/architecture.md is enforced by ESLint (eslint.config.mjs): a domain file that imports
- * the HTTP, jobs or auth layer, Next or React, and a component that imports server code other than as a type,
- * fail `npm run lint`, whether the import is written with the `@/` alias or as a relative path. This runs the project's real ESLint configuration on small pieces of code placed at those
+ * the HTTP, jobs or auth layer, Next or React, a file of a floor below the domain (documents-io, pdf, storage,
+ * lib, db, env) that imports a floor above its own, and a component that imports server code other than as a
+ * type, fail `npm run lint`, whether the import is written with the `@/` alias or as a relative path. This runs the project's real ESLint configuration on small pieces of code placed at those
  * paths, so the rule cannot quietly stop matching (a renamed folder, a changed glob).
  */
 import { ESLint } from "eslint";
@@ -39,6 +40,31 @@ describe("layer rule", { timeout: 180_000 }, () => {
     }
     const [ok] = await eslint.lintText(`import { errors } from "../../lib/errors";\nexport const y = errors;\n`, { filePath: file });
     expect((ok?.messages ?? []).filter((m) => m.ruleId === "import/no-restricted-paths")).toEqual([]);
+  });
+
+  it("keeps the floors below the domain from importing a floor above their own (relative or by alias)", async () => {
+    const pathFence = async (file: string, spec: string) => {
+      const [result] = await eslint.lintText(`import { x } from "${spec}";\nexport const y = x;\n`, { filePath: file });
+      return (result?.messages ?? []).filter((m) => m.ruleId === "import/no-restricted-paths");
+    };
+    const refused: [string, string][] = [
+      ["server/documents-io/example.ts", "../domain/transaction"],
+      ["server/documents-io/example.ts", "@/server/http/errors"],
+      ["server/pdf/example.ts", "../documents-io/convert-docx"],
+      ["server/storage/example.ts", "../jobs/worker"],
+      ["server/lib/example.ts", "../pdf/seal-pdf"],
+      ["server/lib/example.ts", "@/server/domain/transaction"],
+      ["server/db/example.ts", "../lib/errors"],
+      ["server/env.ts", "./db/client"],
+    ];
+    for (const [file, spec] of refused) expect(await pathFence(file, spec), `${file} → ${spec}`).toHaveLength(1);
+    const allowed: [string, string][] = [
+      ["server/documents-io/example.ts", "../pdf/seal-pdf"],
+      ["server/pdf/example.ts", "../lib/errors"],
+      ["server/lib/example.ts", "../db/client"],
+      ["server/db/example.ts", "../env"],
+    ];
+    for (const [file, spec] of allowed) expect(await pathFence(file, spec), `${file} → ${spec}`).toEqual([]);
   });
 
   it("lets the domain use lib, db, env and other capabilities", async () => {
