@@ -28,7 +28,6 @@ import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { and, count, eq, notInArray, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import * as templateDocuments from "@/app/api/v1/templates/[templateId]/documents/route";
 import { openPglite, queryRows, setDbHandle, type Db, type DbHandle } from "@/server/db/client";
@@ -54,6 +53,7 @@ import { startS3Server, type TTestS3Server } from "@/server/test/s3-server";
 import { makeOriginal, makeSignaturePng } from "@/server/test/sealing-fixtures";
 import { runFileSweep } from "./jobs";
 import { SWEPT_PREFIXES } from "./keys-in-use";
+import { packageFromTemplate } from "@/server/test/package-from-template";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const pg: TTestDb | undefined = onPostgres ? useTestDb() : undefined;
@@ -231,19 +231,7 @@ describe.each(["database", "s3"] as const)("crash leftovers with %s storage", (b
       await store.put("other/not-ours", Readable.from([Buffer.from("someone else's")]));
 
       const signedPackage = async (title: string) => {
-        const created = await callJson<{ data: { id: string } }>(createFromTemplateRoute, {
-          key,
-          body: {
-            templateId: tpl.templateId,
-            title,
-            recipients: [
-              { email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 },
-              { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1 },
-            ],
-          },
-        });
-        expect(created.status).toBe(201);
-        const packageId = created.body.data.id;
+        const { id: packageId } = await packageFromTemplate(key, { templateId: tpl.templateId, title });
         const sent = await callJson<{ data: { recipientSessions: { id: string }[] } }>(sendRoute, { key, params: { packageId }, body: {} });
         expect(sent.status).toBe(200);
         const [first, second] = sent.body.data.recipientSessions;

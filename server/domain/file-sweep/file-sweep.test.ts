@@ -9,7 +9,6 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { documents, libraryDocuments, packageFields, packages, sealedFiles, storedFiles } from "@/server/db/schema";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { resetEnvCache } from "@/server/env";
@@ -20,8 +19,8 @@ import { newId } from "@/server/lib/ids";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
-import { callJson } from "@/server/test/http";
 import { fileSweepJobs, runFileSweep } from "./jobs";
+import { packageFromTemplate } from "@/server/test/package-from-template";
 
 const t = useTestDb();
 const HOUR = 60 * 60_000;
@@ -44,19 +43,7 @@ async function world() {
   const org = await createTestOrg(t.db);
   const key = (await createTestKey(t.db, org)).value;
   const tpl = await createActiveTemplate(t.db, org);
-  const created = await callJson<{ data: { id: string } }>(createFromTemplateRoute, {
-    key,
-    body: {
-      templateId: tpl.templateId,
-      title: "Lease",
-      recipients: [
-        { email: "tina@example.com", name: "Tina", roleIndex: 0 },
-        { email: "lars@example.com", name: "Lars", roleIndex: 1 },
-      ],
-    },
-  });
-  expect(created.status).toBe(201);
-  const packageId = created.body.data.id;
+  const { id: packageId } = await packageFromTemplate(key, { templateId: tpl.templateId, title: "Lease" });
   const docId = tpl.documentId;
   const named = {
     document: `documents/${docId}/upl_pdf`,

@@ -7,7 +7,6 @@
  * Mail page's gate (a viewer gets 403).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { GET as packageMailRoute } from "@/app/api/app/packages/[packageId]/mail/route";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
@@ -16,12 +15,12 @@ import { createTestMember } from "@/server/test/actors";
 import { callApp } from "@/server/test/app-http";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestWorkspace } from "@/server/test/factories";
-import { callJson } from "@/server/test/http";
 import { mailJobs } from "./jobs";
 import { queuePackageMail, type TMailPackage } from "./queue-package-mail";
 import type { TMailSummary } from "./schemas";
 import { startSmtpSink, type TSmtpSink } from "./test-support/smtp-sink";
 import { createMailTransport } from "./transport";
+import { packageFromTemplate } from "@/server/test/package-from-template";
 
 const t = useTestDb();
 const T0 = new Date("2030-07-01T09:00:00.000Z");
@@ -36,24 +35,19 @@ afterEach(() => {
   setClock(undefined);
 });
 
-type TPkg = { id: string; title: string; organisationId: string; workspaceId: string; recipientSessions: { id: string; email: string; name: string | null }[] };
+type TPkg = { id: string; title: string; recipientSessions: { id: string; email: string | null; name: string | null }[] };
 
 /** A DRAFT (so that no transition queues mail of its own: this test queues exactly what it checks). */
 async function draftPackage(org: Awaited<ReturnType<typeof createTestOrg>>, key: string, title: string) {
   const tpl = await createActiveTemplate(t.db, org);
-  const res = await callJson<{ data: TPkg }>(createFromTemplateRoute, {
-    key,
-    body: {
-      templateId: tpl.templateId,
-      title,
-      recipients: [
-        { email: "ada@example.com", name: "Ada Lovelace", roleIndex: 0 },
-        { email: "bounce@example.com", name: "Bo Unce", roleIndex: 1 },
-      ],
-    },
+  return packageFromTemplate(key, {
+    templateId: tpl.templateId,
+    title,
+    recipients: [
+      { email: "ada@example.com", name: "Ada Lovelace", roleIndex: 0 },
+      { email: "bounce@example.com", name: "Bo Unce", roleIndex: 1 },
+    ],
   });
-  expect(res.status).toBe(201);
-  return res.body.data;
 }
 
 describe("GET /api/app/packages/{packageId}/mail", () => {
@@ -71,7 +65,7 @@ describe("GET /api/app/packages/{packageId}/mail", () => {
     });
     const recipient = (p: TPkg, i: number) => ({
       sessionId: p.recipientSessions[i]!.id,
-      email: p.recipientSessions[i]!.email,
+      email: p.recipientSessions[i]!.email!,
       name: p.recipientSessions[i]!.name,
     });
     await t.db.transaction(async (tx) => {

@@ -15,7 +15,6 @@
 import { Readable } from "node:stream";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { POST as bulkRoute } from "@/app/api/v1/packages/bulk-send/route";
 import { POST as remindRoute } from "@/app/api/v1/packages/[packageId]/remind/route";
@@ -45,6 +44,7 @@ import { makeOriginal } from "@/server/test/sealing-fixtures";
 import { mailJobs } from "./jobs";
 import { startSmtpSink, type TReceivedMail, type TSmtpSink } from "./test-support/smtp-sink";
 import { createMailTransport, type TMailTransport } from "./transport";
+import { packageFromTemplate } from "@/server/test/package-from-template";
 
 const t = useTestDb();
 const T0 = new Date("2031-04-01T09:00:00.000Z");
@@ -91,8 +91,6 @@ const viewOf = (token: string) => getSigningView(t.db, { token, clientAddress: n
 const recipient = (sessionId: string) => ({ kind: "recipient" as const, sessionId, clientAddress: "203.0.113.7", userAgent: "vitest" });
 const to = (mails: TReceivedMail[]) => mails.map((m) => m.to.join(",")).sort();
 
-type TPkg = { id: string; status: string; recipientSessions: { id: string; email: string }[] };
-
 /** A two-role template whose original PDF is really stored; a package from it, two recipients in order. */
 async function setup(opts: { send?: boolean } = {}) {
   const org = await createTestOrg(t.db);
@@ -100,20 +98,16 @@ async function setup(opts: { send?: boolean } = {}) {
   const key = (await createTestKey(t.db, org)).value;
   const tpl = await createActiveTemplate(t.db, org);
   await (await getFileStore()).put("files/lease", Readable.from([await makeOriginal(1)]), { contentType: "application/pdf" });
-  const created = await callJson<{ data: TPkg }>(createFromTemplateRoute, {
-    key,
-    body: {
-      templateId: tpl.templateId,
-      title: "Lease 7C",
-      recipients: [
-        { email: "ana@example.com", name: "Ana Tenant", roleIndex: 0 },
-        { email: "ben@example.com", name: "Ben Landlord", roleIndex: 1 },
-      ],
-    },
+  const created = await packageFromTemplate(key, {
+    templateId: tpl.templateId,
+    title: "Lease 7C",
+    recipients: [
+      { email: "ana@example.com", name: "Ana Tenant", roleIndex: 0 },
+      { email: "ben@example.com", name: "Ben Landlord", roleIndex: 1 },
+    ],
   });
-  expect(created.status).toBe(201);
-  const packageId = created.body.data.id;
-  const [first, second] = created.body.data.recipientSessions;
+  const packageId = created.id;
+  const [first, second] = created.recipientSessions;
   if (opts.send !== false) expect((await callJson(sendRoute, { key, params: { packageId }, body: {} })).status).toBe(200);
   return { org, owner: owner!, key, packageId, first: first!.id, second: second!.id };
 }

@@ -16,7 +16,6 @@ import { GET as appAuditRoute } from "@/app/api/app/packages/[packageId]/audit-e
 import { GET as listSharesRoute, POST as shareRoute } from "@/app/api/app/packages/[packageId]/shares/route";
 import { DELETE as unshareRoute } from "@/app/api/app/packages/[packageId]/shares/[userId]/route";
 import { DELETE as removeMemberRoute } from "@/app/api/app/members/[userId]/route";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { GET as v1ListRoute } from "@/app/api/v1/packages/route";
 import { GET as v1GetRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { POST as v1VoidRoute } from "@/app/api/v1/packages/[packageId]/void/route";
@@ -32,6 +31,7 @@ import { callJson } from "@/server/test/http";
 import { sharePackage } from "./share-package";
 import type { TPackageShare, TPackageShareList } from "./schemas";
 import { createActiveTemplate } from "./test-support/fixtures";
+import { packageFromTemplate } from "@/server/test/package-from-template";
 
 const t = useTestDb();
 afterEach(() => setClock(undefined));
@@ -43,23 +43,19 @@ async function setup() {
   const org = await createTestOrg(t.db);
   const ownerKey = (await createTestKey(t.db, org)).value;
   const tpl = await createActiveTemplate(t.db, org);
-  const res = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
-    key: ownerKey,
-    body: {
-      templateId: tpl.templateId,
-      title: "Lease",
-      recipients: [
-        { email: "tenant@example.com", roleIndex: 0 },
-        { email: "landlord@example.com", roleIndex: 1 },
-      ],
-    },
+  const created = await packageFromTemplate(ownerKey, {
+    templateId: tpl.templateId,
+    title: "Lease",
+    recipients: [
+      { email: "tenant@example.com", roleIndex: 0 },
+      { email: "landlord@example.com", roleIndex: 1 },
+    ],
   });
-  expect(res.status).toBe(201);
   // A member who may send and use the API but not see every package, with a key of their own.
   const narrowRole = await createTestRole(t.db, org.organisationId, { canSendPackages: true, apiAccess: true });
   const narrow = await createTestMember(t.db, org, narrowRole);
   const narrowKey = (await createTestKey(t.db, { ...org, userId: narrow.user.id }, { roleId: narrowRole })).value;
-  return { org, ownerKey, packageId: res.body.data.id, narrowRole, narrow, narrowKey };
+  return { org, ownerKey, packageId: created.id, narrowRole, narrow, narrowKey };
 }
 
 const as = (who: TTestOrg | TActor) =>
@@ -154,21 +150,18 @@ describe("sharing a package with a member", () => {
 
   it("an ended (voided) package can still be shared", async () => {
     const s = await setup();
-    const sent = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
-      key: s.ownerKey,
-      body: {
-        templateId: (await createActiveTemplate(t.db, s.org)).templateId,
-        title: "Ended",
-        status: "sent",
-        recipients: [
-          { email: "a@example.com", roleIndex: 0 },
-          { email: "b@example.com", roleIndex: 1 },
-        ],
-      },
+    const sent = await packageFromTemplate(s.ownerKey, {
+      templateId: (await createActiveTemplate(t.db, s.org)).templateId,
+      title: "Ended",
+      status: "sent",
+      recipients: [
+        { email: "a@example.com", roleIndex: 0 },
+        { email: "b@example.com", roleIndex: 1 },
+      ],
     });
-    expect((await callJson(v1VoidRoute, { key: s.ownerKey, params: { packageId: sent.body.data.id }, body: { reason: "Wrong" } })).status).toBe(200);
-    expect((await share(s.org, sent.body.data.id, { userId: s.narrow.user.id })).status).toBe(201);
-    const detail = await callJson<TBody<{ status: string }>>(v1GetRoute, { key: s.narrowKey, params: { packageId: sent.body.data.id } });
+    expect((await callJson(v1VoidRoute, { key: s.ownerKey, params: { packageId: sent.id }, body: { reason: "Wrong" } })).status).toBe(200);
+    expect((await share(s.org, sent.id, { userId: s.narrow.user.id })).status).toBe(201);
+    const detail = await callJson<TBody<{ status: string }>>(v1GetRoute, { key: s.narrowKey, params: { packageId: sent.id } });
     expect(detail.body.data.status).toBe("VOID");
   });
 });
@@ -200,20 +193,16 @@ describe("who may share", () => {
     const s = await setup();
     // The narrow member creates a package with their key: they own it.
     const tpl = await createActiveTemplate(t.db, s.org);
-    const mine = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
-      key: s.narrowKey,
-      body: {
-        templateId: tpl.templateId,
-        title: "Mine",
-        recipients: [
-          { email: "a@example.com", roleIndex: 0 },
-          { email: "b@example.com", roleIndex: 1 },
-        ],
-      },
+    const mine = await packageFromTemplate(s.narrowKey, {
+      templateId: tpl.templateId,
+      title: "Mine",
+      recipients: [
+        { email: "a@example.com", roleIndex: 0 },
+        { email: "b@example.com", roleIndex: 1 },
+      ],
     });
-    expect(mine.status).toBe(201);
     const colleague = await createTestMember(t.db, s.org, s.narrowRole);
-    expect((await share(s.narrow, mine.body.data.id, { userId: colleague.user.id })).status).toBe(201);
+    expect((await share(s.narrow, mine.id, { userId: colleague.user.id })).status).toBe(201);
     const admin = await createTestMember(t.db, s.org, s.org.roleIds.admin);
     expect((await share(admin, s.packageId, { userId: colleague.user.id })).status).toBe(201);
     const shared = await share(admin, s.packageId, { userId: colleague.user.id });
