@@ -3,7 +3,8 @@
  * signed is plain page content. The original bytes are only read.
  */
 import { degrees, PDFArray, PDFDocument, PDFName, PDFRef, rgb, type PDFPage } from "pdf-lib";
-import { createTextKit, type TTextKit } from "./create-text-kit";
+import { createTextKit, normaliseLine, type TTextKit } from "./create-text-kit";
+import { handwritingFor } from "./handwriting-font";
 import { SealingError } from "./sealing-error";
 import type { TSealField } from "./types";
 
@@ -96,6 +97,22 @@ async function drawField(doc: PDFDocument, page: PDFPage, kit: TTextKit | undefi
     }
     lines.forEach((line, i) => drawLine(page, kit, p, line, x, y + size * (i + 1) * 1.2 - size * 0.25, size));
     return;
+  }
+  if (field.type === "signature" || field.type === "initials") {
+    // A typed signature in the handwriting face where it has the characters (handwriting-font.ts), as on the page.
+    const hand = await handwritingFor(doc, normaliseLine(text));
+    if (hand) {
+      const start = Math.max(MIN_FONT, Math.min(height * 0.7, 24));
+      const w = hand.width(start);
+      const size = w <= width || w === 0 ? start : Math.max(MIN_FONT, (start * width) / w);
+      let offset = 0;
+      for (const run of hand.runs) {
+        const at = p.toUser(x + offset, y + height / 2 + size * 0.35);
+        page.drawText(run.text, { x: at.x, y: at.y, size, font: run.font, color: INK, rotate: degrees(p.rotate) });
+        offset += run.font.widthOfTextAtSize(run.text, size);
+      }
+      return;
+    }
   }
   const size = fitSize(kit, text, width, height);
   drawLine(page, kit, p, text, x, y + height / 2 + size * 0.35, size);
