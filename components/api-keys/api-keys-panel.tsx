@@ -52,9 +52,10 @@ export function ApiKeysPanel() {
             <THead>
               <TR>
                 <TH>Name</TH>
-                <TH>Key</TH>
-                <TH>Can do</TH>
-                <TH>Issued by</TH>
+                {/* On a phone the key, role and issuer move under the name, so Status and Revoke stay on screen. */}
+                <TH className="hidden sm:table-cell">Key</TH>
+                <TH className="hidden sm:table-cell">Can do</TH>
+                <TH className="hidden sm:table-cell">Issued by</TH>
                 <TH>Status</TH>
                 <TH className="text-right">
                   <span className="sr-only">Actions</span>
@@ -70,12 +71,15 @@ export function ApiKeysPanel() {
                       {key.lastUsedAt ? `Last used ${formatRelative(key.lastUsedAt)}` : "Never used"} · {key.workspace.name}
                       {key.status === "ACTIVE" && key.expiresAt ? ` · expires ${formatDateTime(key.expiresAt)}` : null}
                     </p>
+                    <p className="text-xs text-zinc-600 sm:hidden">
+                      <code className="font-mono">{key.prefix}…</code> · {key.role.name} · by {key.issuedBy.name}
+                    </p>
                   </TD>
-                  <TD>
+                  <TD className="hidden sm:table-cell">
                     <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-800">{key.prefix}…</code>
                   </TD>
-                  <TD>{key.role.name}</TD>
-                  <TD>
+                  <TD className="hidden sm:table-cell">{key.role.name}</TD>
+                  <TD className="hidden sm:table-cell">
                     <span title={key.issuedBy.email}>{key.issuedBy.name}</span>
                   </TD>
                   <TD>

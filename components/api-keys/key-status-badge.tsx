@@ -24,7 +24,7 @@ export function KeyStatusBadge({ apiKey }: { apiKey: Pick<TApiKey, "status" | "s
   if (!apiKey.inoperativeReason) return <Badge tone="success">Active</Badge>;
   const { label, explanation } = INOPERATIVE[apiKey.inoperativeReason];
   return (
-    <div className="flex min-w-72 max-w-sm flex-col items-start gap-1">
+    <div className="flex max-w-sm flex-col items-start gap-1 sm:min-w-72">
       <div className="flex flex-wrap gap-1">
         <Badge tone="neutral">Active</Badge>
         <Badge tone="warning" className="whitespace-nowrap">

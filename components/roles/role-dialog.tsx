@@ -87,7 +87,7 @@ function RoleForm({ role, onDone }: { role?: TRole; onDone: () => void }) {
                 onChange={() => setValues((v) => ({ ...v, templateAccess: level }))}
               />
               {TEMPLATE_ACCESS_LABELS[level]}
-              <span className="font-mono text-xs text-zinc-400">{level}</span>
+              <span className="font-mono text-xs text-zinc-500">{level}</span>
             </label>
           ))}
         </div>

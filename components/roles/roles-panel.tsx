@@ -92,7 +92,7 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
                   </TD>
                   <TD className="text-right whitespace-nowrap">
                     {role.builtIn ? (
-                      <span className="text-xs text-zinc-400">Read-only</span>
+                      <span className="text-xs text-zinc-600">Read-only</span>
                     ) : canManage ? (
                       <>
                         <Button variant="ghost" size="sm" onClick={() => setEditing({ role })}>

@@ -42,7 +42,8 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
       >
         Skip to content
       </a>
-      <div className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2.5 md:hidden">
+      {/* A banner landmark, so the phone's logo and Menu button are inside a region (axe: region). */}
+      <header className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2.5 md:hidden">
         <Link href="/" className="rounded-sm">
           <Logo />
         </Link>
@@ -56,7 +57,7 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
           <MenuIcon open={menuOpen} />
           Menu
         </button>
-      </div>
+      </header>
       <aside
         id="app-navigation"
         className={cn(

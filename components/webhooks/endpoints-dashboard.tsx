@@ -26,7 +26,7 @@ function eventsLabel(events: string[]) {
 
 function LastDelivery({ row }: { row: TRow }) {
   const last = row.lastAttempt;
-  if (!last) return <span className="text-zinc-400">Never</span>;
+  if (!last) return <span className="text-zinc-500">Never</span>;
   const ok = last.responseStatus !== null && last.responseStatus >= 200 && last.responseStatus < 300;
   return (
     <span title={formatDateTime(last.at, TO_THE_SECOND)}>
