@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { PDFDocument } from "pdf-lib";
 import { renderCertificate } from "./render-certificate";
 import { appendPdf } from "./append-pdf";
+import { createSealSession } from "./evidence/archive";
 import { signPdf } from "./sign-pdf";
 import { stampDocument } from "./stamp-document";
 import type { TEvidenceConfig, TEvidenceReport } from "./evidence/types";
@@ -46,8 +47,8 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
  */
 export async function sealPackage(input: TSealPackageInput, options: TSealPackageOptions = {}): Promise<TSealPackageResult> {
   const step = () => options.signal?.throwIfAborted();
-  const revocationCache = new Map();
-  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence, revocationCache });
+  const session = createSealSession();
+  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence, session });
   const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
   for (const doc of input.documents) {
     step();

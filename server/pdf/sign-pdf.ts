@@ -12,9 +12,8 @@
 import { createHash } from "node:crypto";
 import { PDF } from "@libpdf/core";
 import { now } from "@/server/lib/clock";
-import { sealArchive } from "./evidence/archive";
-import type { TRevocationCache } from "./evidence/revocation";
-import { placeholderSigner, writeStrictCms } from "./evidence/strict-cms";
+import { sealArchive, timestampRoom, type TSealSession } from "./evidence/archive";
+import { PlaceholderTooSmallError, placeholderSigner, writeStrictCms, type TStrictSignResult } from "./evidence/strict-cms";
 import { createTsaClient } from "./evidence/tsa-client";
 import type { TEvidenceConfig, TEvidenceReport, TEvidenceTimestamp } from "./evidence/types";
 import type { TSealedFile, TSigningIdentity } from "./types";
@@ -23,14 +22,19 @@ export type TSignPdfOptions = {
   reason?: string;
   location?: string;
   evidence?: TEvidenceConfig | null;
-  /** Revocation answers shared by the files of one package (sealPackage passes one). */
-  revocationCache?: TRevocationCache;
+  /** Shared by the files of one package (sealPackage passes one): revocation answers, the TSA's token size. */
+  session?: TSealSession;
 };
 
-/** Contents placeholder: the CMS with the certificate chain, plus room for a signature time-stamp token. */
-function placeholderSize(identity: TSigningIdentity, withTimestamp: boolean): number {
+/**
+ * Contents placeholder: the CMS with the certificate chain, plus room for a signature time-stamp token — the
+ * size of the last token this package received plus a margin, or 16 KiB for the first. Every placeholder byte
+ * is two hex digits that each later parse of the file reads, so it is not made bigger than needed; a token that
+ * does not fit makes signPdf place the signature again with the room it needs.
+ */
+function placeholderSize(identity: TSigningIdentity, withTimestamp: boolean, session?: TSealSession): number {
   const chain = [identity.signer.certificate, ...(identity.signer.certificateChain ?? [])].reduce((n, c) => n + c.length, 0);
-  return 4096 + chain + (withTimestamp ? 16_384 : 0);
+  return 2048 + chain + (withTimestamp ? timestampRoom(session) : 0);
 }
 
 export async function signPdf(
@@ -40,20 +44,32 @@ export async function signPdf(
 ): Promise<TSealedFile & { evidence: TEvidenceReport }> {
   const config = options.evidence?.tsaUrls.length ? options.evidence : null;
   const tsa = config ? createTsaClient(config) : null;
-  const pdf = await PDF.load(bytes);
-  const pages = pdf.getPageCount();
-  const { bytes: placed } = await pdf.sign({
-    signer: placeholderSigner(identity.signer),
-    reason: options.reason ?? "Sealed on completion: any later change invalidates this signature",
-    location: options.location,
-    signingTime: config?.now?.() ?? now(),
-    subFilter: "ETSI.CAdES.detached",
-    level: "B-B",
-    digestAlgorithm: "SHA-256",
-    fieldName: "Foliosign seal",
-    estimatedSize: placeholderSize(identity, Boolean(tsa)),
-  });
-  const strict = await writeStrictCms(placed, identity.signer, tsa);
+  const signingTime = config?.now?.() ?? now();
+  let estimatedSize = placeholderSize(identity, Boolean(tsa), options.session);
+  let pages = 0;
+  let strict: TStrictSignResult | null = null;
+  for (let attempt = 0; !strict; attempt++) {
+    const pdf = await PDF.load(bytes);
+    pages = pdf.getPageCount();
+    const { bytes: placed } = await pdf.sign({
+      signer: placeholderSigner(identity.signer),
+      reason: options.reason ?? "Sealed on completion: any later change invalidates this signature",
+      location: options.location,
+      signingTime,
+      subFilter: "ETSI.CAdES.detached",
+      level: "B-B",
+      digestAlgorithm: "SHA-256",
+      fieldName: "Foliosign seal",
+      estimatedSize,
+    });
+    try {
+      strict = await writeStrictCms(placed, identity.signer, tsa);
+    } catch (error) {
+      if (!(error instanceof PlaceholderTooSmallError) || attempt > 0) throw error;
+      estimatedSize = error.needed + 2048;
+    }
+  }
+  if (strict.timestampToken && options.session) options.session.tokenBytes = Math.max(options.session.tokenBytes ?? 0, strict.timestampToken.length);
   let signed = strict.bytes;
   const timestamps: TEvidenceTimestamp[] = [];
   const stamp = (kind: TEvidenceTimestamp["kind"]) => {
@@ -65,7 +81,7 @@ export async function signPdf(
     stamp("signature");
     try {
       const sealCertificates = [identity.signer.certificate, ...(identity.signer.certificateChain ?? [])];
-      const round = await sealArchive(signed, [...sealCertificates, ...tsa.issued[0]!.certificates], tsa, config!, options.revocationCache);
+      const round = await sealArchive(signed, [...sealCertificates, ...tsa.issued.at(-1)!.certificates], tsa, config!, options.session);
       signed = round.bytes;
       stamp("document");
       evidence =

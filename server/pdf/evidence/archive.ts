@@ -5,13 +5,25 @@
  * time-stamp's own chain. The revocation provider records which non-anchor certificates got no OCSP/CRL.
  */
 import { X509Certificate } from "node:crypto";
-import { PDF, PdfArray, PdfDict, PdfName, PdfStream } from "@libpdf/core";
+import { PDF, PdfArray, PdfDict, PdfName, PdfStream, PlaceholderError } from "@libpdf/core";
 import { createRevocationProvider, isSelfSigned, type TRevocationCache } from "./revocation";
 import type { TTsaClient } from "./tsa-client";
 import type { TEvidenceConfig } from "./types";
 
-/** Room for a TSA token with its chain (RFC 3161 tokens are typically 2–6 KB). */
+/** Room for a TSA token with its chain (RFC 3161 tokens are typically 2–6 KB) before any was seen. */
 const DOC_TIMESTAMP_ROOM = 16_384;
+
+/** What the files of one package share while sealing: revocation answers and the size of the TSA's tokens. */
+export type TSealSession = { revocationCache: TRevocationCache; tokenBytes?: number };
+
+export function createSealSession(): TSealSession {
+  return { revocationCache: new Map() };
+}
+
+/** Room for a time-stamp token: the largest this package received plus a margin, else 16 KiB. */
+export function timestampRoom(session?: TSealSession): number {
+  return session?.tokenBytes ? session.tokenBytes + 2048 : DOC_TIMESTAMP_ROOM;
+}
 
 export type TArchiveRound = { bytes: Uint8Array; missingRevocation: string[] };
 
@@ -46,9 +58,10 @@ export async function sealArchive(
   certificates: Uint8Array[],
   tsa: TTsaClient,
   config: TEvidenceConfig,
-  cache?: TRevocationCache,
+  session?: TSealSession,
 ): Promise<TArchiveRound> {
-  const pdf = await PDF.load(bytes);
+  const cache = session?.revocationCache;
+  let pdf = await PDF.load(bytes);
   if (pdf.getCatalog().has("DSS")) return archiveRound(bytes, tsa, config, cache);
   const revocation = createRevocationProvider({ timeoutMs: config.tsaTimeoutMs, fetch: config.fetch, now: config.now, cache });
   const seen = new Set<string>();
@@ -68,14 +81,28 @@ export async function sealArchive(
       if (crl) crls.push(crl);
     }
   }
-  const streams = (list: Uint8Array[]) => new PdfArray(list.map((data) => pdf.context.register(new PdfStream(new PdfDict(), data))));
-  const dss = PdfDict.of({ Type: PdfName.of("DSS"), Certs: streams([...certs, ...revocation.responderCertificates]) });
-  if (ocsps.length) dss.set("OCSPs", streams(ocsps));
-  if (crls.length) dss.set("CRLs", streams(crls));
-  pdf.getCatalog().set("DSS", pdf.context.register(dss));
+  const addDss = () => {
+    const streams = (list: Uint8Array[]) => new PdfArray(list.map((data) => pdf.context.register(new PdfStream(new PdfDict(), data))));
+    const dss = PdfDict.of({ Type: PdfName.of("DSS"), Certs: streams([...certs, ...revocation.responderCertificates]) });
+    if (ocsps.length) dss.set("OCSPs", streams(ocsps));
+    if (crls.length) dss.set("CRLs", streams(crls));
+    pdf.getCatalog().set("DSS", pdf.context.register(dss));
+  };
+  addDss();
   const before = tsa.issued.length;
-  let { bytes: out } = await pdf.addTimestamp({ timestampAuthority: tsa, estimatedSize: DOC_TIMESTAMP_ROOM });
-  const docTsa = tsa.issued[before]?.tsaCertificate;
+  let out: Uint8Array;
+  try {
+    ({ bytes: out } = await pdf.addTimestamp({ timestampAuthority: tsa, estimatedSize: timestampRoom(session) }));
+  } catch (error) {
+    if (!(error instanceof PlaceholderError)) throw error;
+    // A token larger than the room reserved (another TSA answered): place it again with the room it needs.
+    pdf = await PDF.load(bytes);
+    addDss();
+    ({ bytes: out } = await pdf.addTimestamp({ timestampAuthority: tsa, estimatedSize: error.requiredSize + 2048 }));
+  }
+  const token = tsa.issued.at(-1)?.token;
+  if (session && token) session.tokenBytes = Math.max(session.tokenBytes ?? 0, token.length);
+  const docTsa = tsa.issued.length > before ? tsa.issued.at(-1)!.tsaCertificate : undefined;
   const missing = revocation.missing();
   if (docTsa && !certs.some((c) => Buffer.from(c).equals(Buffer.from(docTsa)))) {
     const more = createRevocationProvider({ timeoutMs: config.tsaTimeoutMs, fetch: config.fetch, now: config.now, cache });

@@ -20,6 +20,8 @@ import { signPdf } from "../sign-pdf";
 import type { TSigningIdentity } from "../types";
 import { verifySealed } from "../verify-sealed";
 import { startLoopbackPki, subjectOf, type TLoopbackPki, type TTsaMode } from "../test-support/loopback-pki";
+import { sealArchive } from "./archive";
+import { createTsaClient } from "./tsa-client";
 import { EvidenceUnavailableError, inspectEvidence, renewEvidence, upgradeEvidence, type TEvidenceConfig } from "./index";
 
 process.env.ENCRYPTION_KEY ??= "00".repeat(32);
@@ -440,5 +442,22 @@ describe("the TSA failing between the two time-stamps", () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("placeholder room", () => {
+  it("a token larger than the room reserved: the seal and the document time-stamp are placed again with the room they need", async () => {
+    const session = { revocationCache: new Map(), tokenBytes: 10 };
+    const sealed = await signPdf(original, instance, { evidence: config, session });
+    expect(sealed.evidence.level).toBe("B-LTA");
+    expect(session.tokenBytes).toBeGreaterThan(1000);
+    expect(expectEveryTokenVerifies(sealed.bytes)).toBe(2);
+
+    const strictOnly = await signPdf(original, instance);
+    const tsa = createTsaClient(config);
+    const round = await sealArchive(strictOnly.bytes, [instance.certificateDer], tsa, config, { revocationCache: new Map(), tokenBytes: 10 });
+    expect(signatures(round.bytes).filter((x) => x.docTimeStamp)).toHaveLength(1);
+    expect(expectEveryTokenVerifies(round.bytes)).toBe(1);
+    expectQpdfClean(round.bytes);
   });
 });

@@ -11,8 +11,6 @@
  */
 export { inspectEvidence } from "./inspect-evidence";
 export { renewEvidence, upgradeEvidence, type TEvidenceResult } from "./upgrade-evidence";
-export { DEFAULT_TSA_TIMEOUT_MS, createTsaClient } from "./tsa-client";
-export { redactUrl } from "./http-fetch";
 export {
   EvidenceUnavailableError,
   type TEvidenceConfig,
@@ -22,5 +20,4 @@ export {
   type TEvidenceTimestamp,
   type TFileEvidence,
   type TInspectedTimestamp,
-  type TTimestampKind,
 } from "./types";

@@ -50,6 +50,14 @@ function derOf(attr: pkijs.Attribute): Buffer {
   return Buffer.from(attr.toSchema().toBER(false));
 }
 
+/** The CMS (with its time-stamp token) is larger than the placeholder @libpdf/core reserved. */
+export class PlaceholderTooSmallError extends Error {
+  override name = "PlaceholderTooSmallError";
+  constructor(readonly needed: number) {
+    super(`the signature (${needed} bytes) does not fit its placeholder`);
+  }
+}
+
 export type TStrictSignResult = { bytes: Uint8Array; timestampToken?: Uint8Array; timestampFailure?: string };
 
 /**
@@ -104,7 +112,7 @@ export async function writeStrictCms(placed: Uint8Array, signer: Signer, tsa: Ti
   const der = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema() }).toSchema().toBER(false);
   const newHex = Buffer.from(der).toString("hex");
   const room = where.contentsEnd - where.contentsStart;
-  if (newHex.length > room) throw new Error(`the signature (${newHex.length / 2} bytes) does not fit its placeholder (${room / 2} bytes)`);
+  if (newHex.length > room) throw new PlaceholderTooSmallError(newHex.length / 2);
   out.set(Buffer.from(newHex.padEnd(room, "0"), "latin1"), where.contentsStart);
   return { bytes: out, ...(timestampToken ? { timestampToken } : {}), ...(timestampFailure ? { timestampFailure } : {}) };
 }

@@ -72,7 +72,9 @@ export function createTsaClient(config: TEvidenceConfig): TTsaClient {
       const reasons: string[] = [];
       for (const url of config.tsaUrls) {
         const nonceBytes = randomBytes(8);
-        nonceBytes[0] = nonceBytes[0]! & 0x7f; // positive INTEGER
+        // A positive INTEGER in minimal DER: a first byte of 0x00 (followed by < 0x80) would be illegal padding,
+        // which strict parsers (openssl) reject in the token that echoes it.
+        nonceBytes[0] = (nonceBytes[0]! & 0x7f) | 0x01;
         const nonce = BigInt(`0x${nonceBytes.toString("hex")}`);
         try {
           const body = await boundedFetch({
