@@ -25,7 +25,7 @@ const toBytea = (data: Buffer) => sql`decode(${data.toString("hex")}, 'hex')`;
  * so that whatever plan PostgreSQL picks, it reads and encodes at most READ_BATCH rows: with only `index >= from
  * … limit 4`, a table never analyzed (a fresh install) was planned as a bitmap scan and a sort that encoded every
  * remaining chunk of the file before keeping four (139 ms per batch instead of 2.3 ms, issue 26). Exported for
- * the test that runs EXPLAIN ANALYZE on exactly this query under every scan method.
+ * the test that runs EXPLAIN ANALYZE on exactly this query under every scan method (db-file-store-read-plan.test.ts).
  */
 export function chunkBatchQuery(db: Db, blobId: string, from: number) {
   return db
