@@ -7,15 +7,15 @@ import { Input, Select } from "@/components/ui/input";
 export type TAuthenticationMethod = "NONE" | "ACCESS_CODE" | "EMAIL_CODE";
 export type TRecipientAuthenticationInput = { method: TAuthenticationMethod; accessCode: string };
 
-/** The choices a sender has, in the words the form and the package page use. */
-export const AUTHENTICATION_METHODS: { value: TAuthenticationMethod; label: string; short: string }[] = [
-  { value: "NONE", label: "Signing link only", short: "Signing link only" },
-  { value: "ACCESS_CODE", label: "Access code (you give it to them)", short: "Access code" },
-  { value: "EMAIL_CODE", label: "Email code (mailed when they open the link)", short: "Email code" },
+/** The choices a sender has, in the words the form, the template editor and the package page use. */
+export const AUTHENTICATION_METHODS: { value: TAuthenticationMethod; label: string; hint: string }[] = [
+  { value: "NONE", label: "Signing link only", hint: "Whoever opens the link in the invitation can sign." },
+  { value: "ACCESS_CODE", label: "Access code", hint: "They enter a code you give them yourself before they see the document." },
+  { value: "EMAIL_CODE", label: "Email code", hint: "They ask for a 6-digit code, mailed to their address, before they see the document." },
 ];
 
 export function authenticationLabel(method: string): string {
-  return AUTHENTICATION_METHODS.find((m) => m.value === method)?.short ?? method;
+  return AUTHENTICATION_METHODS.find((m) => m.value === method)?.label ?? method;
 }
 
 /**
@@ -42,7 +42,7 @@ export function RecipientAuthenticationInput({ roleName, value, onChange, errors
   const [visible, setVisible] = useState(false);
   return (
     <>
-      <Field label={`Identity check for ${roleName}`} error={errors.method}>
+      <Field label={`Identity check for ${roleName}`} hint={AUTHENTICATION_METHODS.find((m) => m.value === value.method)?.hint} error={errors.method}>
         {(p) => (
           <Select {...p} value={value.method} onChange={(e) => onChange({ ...value, method: e.target.value as TAuthenticationMethod })}>
             {AUTHENTICATION_METHODS.map((m) => (
@@ -56,7 +56,7 @@ export function RecipientAuthenticationInput({ roleName, value, onChange, errors
       {value.method === "ACCESS_CODE" ? (
         <Field
           label={`Access code for ${roleName}`}
-          hint="4 to 50 characters. Tell it to them yourself (by phone, in person): it is never emailed and cannot be shown again."
+          hint="4 to 50 characters. Tell it to them by phone or in person: it is never emailed and cannot be shown again."
           error={errors.accessCode}
         >
           {(p) => (

@@ -71,10 +71,13 @@ export function SigningPage({ token, initial }: TProps) {
   const missing = useMemo(() => fields.filter((f) => f.required && !isFilled(f, view)), [fields, view]);
   const filledCount = fillable.filter((f) => isFilled(f, view)).length;
 
-  /** A refusal that means the link's state changed (held, voided, finished elsewhere): show the server's page. */
+  /**
+   * A refusal that means the link's state changed (held, voided, finished elsewhere; 403: the identity check
+   * must be passed again, e.g. the sender changed the method): show the server's page.
+   */
   const onFailure = useCallback(
     (err: unknown) => {
-      if (err instanceof ApiError && (err.status === 404 || (err.status === 409 && !/Agree to sign|filled in/.test(err.message)))) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 403 || (err.status === 409 && !/Agree to sign|filled in/.test(err.message)))) {
         router.refresh();
       }
       setError(errorMessage(err));

@@ -21,7 +21,7 @@ export function RoleAuthentication({
 }) {
   const id = useId();
   return (
-    <div className="flex basis-full items-center gap-2 pl-12">
+    <div className="flex basis-full items-center gap-2 pl-7">
       <label htmlFor={id} className="shrink-0 text-xs text-zinc-600">
         Identity check<span className="sr-only"> for {roleName}</span>
       </label>
@@ -34,7 +34,7 @@ export function RoleAuthentication({
       >
         {AUTHENTICATION_METHODS.map((m) => (
           <option key={m.value} value={m.value}>
-            {m.short}
+            {m.label}
           </option>
         ))}
       </Select>

@@ -9,8 +9,9 @@
  * signing page, which a reload keeps, while another browser is asked again; they sign. Recipient two asks for
  * an email code, reads it from the mail and passes by keyboard alone; the package completes. Then the locked
  * path: five wrong codes lock the link; the sender sees "Locked" on the package page and unlocks it (asked
- * first); the recipient passes. axe finds no violation on the check screens at 1280 and 390 px; screenshots
- * of the check screens, the form and the package page at both widths.
+ * first); the recipient passes; when the sender then corrects the code, the open page asks again. axe finds
+ * no violation on the check screens at 1280 and 390 px; screenshots of the check screens, the form and the
+ * package page at both widths.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { PDF, StandardFonts } from "@libpdf/core";
@@ -177,14 +178,20 @@ test("the new-package form sets an access code (masked, never shown again) and t
   await page.getByLabel("Identity check for Client").selectOption("ACCESS_CODE");
   const code = page.getByLabel("Access code for Client");
   await expect(code).toHaveAttribute("type", "password");
-  // Too short first: the 422 names the field and is shown beside it.
+  await code.fill(ACCESS_CODE);
+  // "Show" reveals it against typos, "Hide" masks it again.
+  await page.getByRole("button", { name: "Show the access code for Client" }).click();
+  await expect(code).toHaveAttribute("type", "text");
+  await page.getByRole("button", { name: "Hide the access code for Client" }).click();
+  await expect(code).toHaveAttribute("type", "password");
+  await screenshotBoth(page, "signer-auth-new-package");
+  // Too short: the 422 names the field and is shown beside it.
   await code.fill("abc");
   await page.getByRole("button", { name: "Create and send" }).click();
-  await expect(page.getByText(/at least 4/i)).toBeVisible();
+  await expect(page.getByText("At least 4 characters")).toBeVisible();
   await expect(code).toHaveAttribute("aria-invalid", "true");
   await screenshotBoth(page, "signer-auth-new-package-error");
   await code.fill(ACCESS_CODE);
-  await screenshotBoth(page, "signer-auth-new-package");
   await page.getByRole("button", { name: "Create and send" }).click();
 
   await expect(page).toHaveURL(/\/packages\/pkg_/);
@@ -328,6 +335,31 @@ test("five wrong codes lock the link; the sender sees it locked and unlocks it (
   await expectCheckScreen(signer, "Consulting agreement — Lou", "Access code");
   await signer.getByLabel("Access code").fill(ACCESS_CODE);
   await signer.getByRole("button", { name: "Continue" }).click();
+  await expect(signer.getByRole("heading", { name: "Before you sign" })).toBeVisible();
+
+  // The sender then corrects the recipient's access code (the public API's correction): the signer's next step
+  // is refused (403) and the page asks again, for the new code.
+  const roles = await api.get<{ id: string; name: string }[]>("/api/app/roles");
+  const workspaces = await api.get<{ id: string; isDefault: boolean }[]>("/api/app/workspaces");
+  const key = await api.post<{ value: string }>("/api/app/api-keys", {
+    name: "Signer identity e2e",
+    roleId: roles.find((r) => r.name === "Admin")!.id,
+    workspaceId: workspaces.find((w) => w.isDefault)!.id,
+  });
+  const sessionId = pkg.recipientSessions.find((s) => s.email === LOCKED.email)!.id;
+  const corrected = await page.request.patch(`/api/v1/packages/${pkg.id}/recipients/${sessionId}`, {
+    headers: { authorization: `Bearer ${key.value}` },
+    data: { authentication: { method: "ACCESS_CODE", accessCode: "New-Code-7" } },
+  });
+  expect(corrected.status(), await corrected.text()).toBe(200);
+  await signer.getByLabel("I agree to sign electronically").check();
+  await signer.getByRole("button", { name: "Continue" }).click();
+  await expectCheckScreen(signer, "Consulting agreement — Lou", "Access code");
+  await signer.getByLabel("Access code").fill(ACCESS_CODE);
+  await signer.getByLabel("Access code").press("Enter");
+  await expect(signer.getByRole("main").getByRole("alert")).toContainText("4 tries left");
+  await signer.getByLabel("Access code").fill("New-Code-7");
+  await signer.getByLabel("Access code").press("Enter");
   await expect(signer.getByRole("heading", { name: "Before you sign" })).toBeVisible();
   await signer.context().close();
 });
