@@ -7,7 +7,7 @@
  * text kit, as every other value, so a name is never half handwriting and half boxes.
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import path from "node:path";
 import fontkit from "@pdf-lib/fontkit";
 import type { PDFDocument, PDFFont } from "pdf-lib";
 
@@ -19,9 +19,10 @@ let faces: { subset: TSubset; bytes: Uint8Array; parsed: TParsed }[] | undefined
 
 function loadFaces() {
   if (faces) return faces;
-  const require = createRequire(import.meta.url);
+  // A plain path, read at run time: a require.resolve of a .woff would make the bundler treat it as a module.
+  const dir = path.join(process.cwd(), "node_modules", "@fontsource", "caveat", "files");
   faces = SUBSETS.map((subset) => {
-    const bytes: Uint8Array = readFileSync(require.resolve(`@fontsource/caveat/files/caveat-${subset}-400-normal.woff`));
+    const bytes: Uint8Array = readFileSync(path.join(dir, `caveat-${subset}-400-normal.woff`));
     return { subset, bytes, parsed: fontkit.create(bytes) };
   });
   return faces;
