@@ -10,14 +10,6 @@
  * - inspectEvidence(bytes): level and every time-stamp, each token checked on its own.
  */
 export { inspectEvidence } from "./inspect-evidence";
-export { renewEvidence, upgradeEvidence, type TEvidenceResult } from "./upgrade-evidence";
-export {
-  EvidenceUnavailableError,
-  type TEvidenceConfig,
-  type TEvidenceInspection,
-  type TEvidenceLevel,
-  type TEvidenceReport,
-  type TEvidenceTimestamp,
-  type TFileEvidence,
-  type TInspectedTimestamp,
-} from "./types";
+export { renewEvidence, upgradeEvidence } from "./upgrade-evidence";
+// The other types (TEvidenceLevel, TEvidenceReport, TEvidenceInspection, …) are in ./types.
+export { EvidenceUnavailableError, type TEvidenceConfig, type TFileEvidence } from "./types";

@@ -57,10 +57,6 @@ export function certificateDer(cert: pkijs.Certificate): Uint8Array {
   return new Uint8Array(cert.toSchema(false).toBER(false));
 }
 
-export function describeSubject(der: Uint8Array): string {
-  return new X509Certificate(der).subject.replace(/\n/g, ", ");
-}
-
 /** Parses DER (ignoring trailing zero padding, as found in a PDF /Contents) into a CMS SignedData. */
 export function parseSignedData(der: Uint8Array): pkijs.SignedData {
   const asn1 = asn1js.fromBER(new Uint8Array(der).buffer);
