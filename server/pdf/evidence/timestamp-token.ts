@@ -57,6 +57,38 @@ export function certificateDer(cert: pkijs.Certificate): Uint8Array {
   return new Uint8Array(cert.toSchema(false).toBER(false));
 }
 
+/**
+ * A token's SignedData without its certificates (pkijs's schema-checking parse of every certificate is most of
+ * the cost of reading a token), and the certificates as the exact DER bytes the token carries.
+ */
+function parseTokenLite(der: Uint8Array): { signedData: pkijs.SignedData; certificates: Uint8Array[] } {
+  const asn1 = asn1js.fromBER(new Uint8Array(der).buffer);
+  if (asn1.offset === -1) throw new Error("not DER");
+  const [oid, explicit] = (asn1.result as asn1js.Sequence).valueBlock?.value ?? [];
+  if (!(oid instanceof asn1js.ObjectIdentifier) || oid.valueBlock.toString() !== OID.signedData) throw new Error("not a CMS SignedData");
+  const inner = (explicit as asn1js.Constructed | undefined)?.valueBlock?.value?.[0];
+  if (!(inner instanceof asn1js.Sequence)) throw new Error("not a CMS SignedData");
+  const isCertificates = (b: asn1js.BaseBlock) => b.idBlock.tagClass === 3 && b.idBlock.tagNumber === 0;
+  const block = inner.valueBlock.value.find(isCertificates) as asn1js.Constructed | undefined;
+  const certificates = (block?.valueBlock.value ?? []).filter((c) => c instanceof asn1js.Sequence).map((c) => new Uint8Array(c.valueBeforeDecodeView));
+  inner.valueBlock.value = inner.valueBlock.value.filter((b) => !isCertificates(b));
+  return { signedData: new pkijs.SignedData({ schema: inner }), certificates };
+}
+
+/** The certificate whose subjectKeyIdentifier is the SignerInfo's [0] sid (the rarer form of RFC 5652 §5.3). */
+function bySubjectKeyId(certificates: Uint8Array[], sid: unknown): Uint8Array | undefined {
+  const view = (sid as { valueBlock?: { valueHexView?: Uint8Array } } | undefined)?.valueBlock?.valueHexView;
+  if (!view) return undefined;
+  const ski = bytesOf(view);
+  return certificates.find((der) => {
+    const cert = new pkijs.Certificate({ schema: asn1js.fromBER(der.slice().buffer).result });
+    const ext = cert.extensions?.find((e) => e.extnID === "2.5.29.14");
+    if (!ext) return false;
+    const inner = asn1js.fromBER(ext.extnValue.valueBlock.valueHexView.slice().buffer).result;
+    return inner instanceof asn1js.OctetString && same(bytesOf(inner.valueBlock.valueHexView), ski);
+  });
+}
+
 /** Parses DER (ignoring trailing zero padding, as found in a PDF /Contents) into a CMS SignedData. */
 export function parseSignedData(der: Uint8Array): pkijs.SignedData {
   const asn1 = asn1js.fromBER(new Uint8Array(der).buffer);
@@ -64,24 +96,6 @@ export function parseSignedData(der: Uint8Array): pkijs.SignedData {
   const info = new pkijs.ContentInfo({ schema: asn1.result });
   if (info.contentType !== OID.signedData) throw new Error("not a CMS SignedData");
   return new pkijs.SignedData({ schema: info.content });
-}
-
-export function findSignerCertificate(signedData: pkijs.SignedData, signerInfo: pkijs.SignerInfo): pkijs.Certificate | undefined {
-  const certs = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  const sid = signerInfo.sid;
-  if (sid instanceof pkijs.IssuerAndSerialNumber) {
-    return certs.find((c) => c.serialNumber.isEqual(sid.serialNumber) && c.issuer.isEqual(sid.issuer));
-  }
-  // [0] SubjectKeyIdentifier
-  const ski =
-    sid instanceof asn1js.OctetString ? bytesOf(sid.valueBlock.valueHexView) : sid?.valueBlock?.valueHexView ? bytesOf(sid.valueBlock.valueHexView) : null;
-  if (!ski) return undefined;
-  return certs.find((c) => {
-    const ext = c.extensions?.find((e) => e.extnID === "2.5.29.14");
-    if (!ext) return false;
-    const inner = asn1js.fromBER(ext.extnValue.valueBlock.valueHexView.slice().buffer);
-    return inner.result instanceof asn1js.OctetString && same(bytesOf(inner.result.valueBlock.valueHexView), ski);
-  });
 }
 
 /**
@@ -147,12 +161,13 @@ export function checkTimestampToken(token: Uint8Array, expected: { digest: Uint8
   const checks = { imprint: false, signature: false, timeStampingEku: false };
   const fail = (problem: string, extra: Partial<TTokenCheck> = {}): TTokenCheck => ({ ok: false, problem, checks, ...extra });
   try {
-    let signedData: pkijs.SignedData;
+    let lite: { signedData: pkijs.SignedData; certificates: Uint8Array[] };
     try {
-      signedData = parseSignedData(token);
+      lite = parseTokenLite(token);
     } catch (error) {
       return fail(`the token is not a time-stamp token (${(error as Error).message})`);
     }
+    const { signedData, certificates } = lite;
     if (signedData.encapContentInfo.eContentType !== OID.tstInfo) return fail("the token does not hold a TSTInfo");
     const eContent = signedData.encapContentInfo.eContent;
     if (!eContent) return fail("the token's TSTInfo is missing");
@@ -169,11 +184,23 @@ export function checkTimestampToken(token: Uint8Array, expected: { digest: Uint8
 
     const signerInfo = signedData.signerInfos[0];
     if (!signerInfo || signedData.signerInfos.length !== 1) return fail("the token does not have exactly one signer", { time });
-    const signer = findSignerCertificate(signedData, signerInfo);
-    if (!signer) return fail("the token does not carry its TSA certificate", { time });
-    const der = certificateDer(signer);
+    // The signer's certificate by serial number among those the token carries (a wrong pick cannot pass: the
+    // signature is verified with it and ESS must name its hash); only that one is parsed with pkijs.
+    const sid = signerInfo.sid;
+    const serial =
+      sid instanceof pkijs.IssuerAndSerialNumber
+        ? Buffer.from(sid.serialNumber.valueBlock.valueHexView)
+            .toString("hex")
+            .replace(/^(00)+/, "")
+            .toUpperCase()
+        : null;
+    const der =
+      serial !== null
+        ? certificates.find((c) => new X509Certificate(c).serialNumber.replace(/^(00)+/, "").toUpperCase() === serial)
+        : bySubjectKeyId(certificates, sid);
+    if (!der) return fail("the token does not carry its TSA certificate", { time });
+    const signer = new pkijs.Certificate({ schema: asn1js.fromBER(der.slice().buffer).result });
     const x509 = new X509Certificate(der);
-    const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate).map(certificateDer);
     const info = {
       time,
       nonce,
