@@ -1,11 +1,12 @@
 /**
  * THE driver-level module: the only file that may touch drizzle's session (`db._.session`), `sqlToQuery`,
  * prepared statements or the drivers' `unsafe` (server/test/driver-fence.test.ts fails on any other file).
- * Everything else is plain drizzle, or calls one of the three fast paths below; each is kept because a figure
+ * Everything else is plain drizzle, or calls one of the fast paths below; each is kept because a figure
  * recorded in bench/README.md shows it is needed, cited where it is defined:
  * - `hotQuery`: the packages list, its count and the API-key lookup (bench:packages, round 3);
  * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
- * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3).
+ * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3);
+ * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26).
  * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
  * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
  *
@@ -26,8 +27,9 @@
  * Cached per `Db` object (a transaction is another object, so it gets its own), per `key`; the key must name
  * every choice that changes the SQL text (the values go in as placeholders, never into the key).
  */
-import { is, Placeholder, SQL, sql } from "drizzle-orm";
-import { PgDialect, PgTransaction, type PgColumn, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { finished } from "node:stream/promises";
+import { getTableName, is, Placeholder, SQL, sql } from "drizzle-orm";
+import { PgDialect, PgTransaction, type PgColumn, type PgDatabase, type PgQueryResultHKT, type PgTable } from "drizzle-orm/pg-core";
 import { PostgresJsSession } from "drizzle-orm/postgres-js";
 import type * as schema from "./schema";
 
@@ -239,4 +241,79 @@ export async function transactionInOneTrip(db: Db, queries: readonly SQL[]): Pro
   } finally {
     conn.release();
   }
+}
+
+/**
+ * ## Rows with large `bytea` values (`copyRowsIn`)
+ *
+ * Inserts rows through `COPY <table> (<columns>) FROM … (FORMAT binary)`, so a `bytea` value travels as its own
+ * bytes and never as a JS string. Through an ordinary insert both drivers send a `bytea` as hex text
+ * (postgres.js serialises every parameter as text; PGlite 0.5 builds that text one byte at a time): a 256 KiB
+ * chunk of the database file store became a 512 KiB string, which V8 promotes while its query is in flight and
+ * frees only at its next full GC — a 200 MB upload grew the server's RSS by +76…+166 MB (bench/README.md,
+ * `bench:uploads`, issue 26). postgres.js: `COPY … FROM STDIN` through the query's `writable()` stream;
+ * PGlite: `COPY … FROM '/dev/blob'` with the bytes given as the query's `blob` (read by the WASM side from an
+ * ArrayBuffer, no string). Works on a database or inside a transaction (its connection).
+ *
+ * Values by column type: text (string), integer (number), bytea (Uint8Array), timestamptz (Date). Anything else
+ * throws: extend `binaryField` first.
+ *
+ * postgres.js caveat: its COPY stream stops listening once the data is sent, so an error the server reports
+ * after that (a constraint violated by the rows, the connection lost) never settles the stream — callers copy
+ * rows that violate nothing (fresh keys); errors before the data (no such table) reject as usual.
+ */
+const COPY_SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
+/** PostgreSQL's epoch (2000-01-01T00:00:00Z) in Unix milliseconds. */
+const PG_EPOCH_MS = 946_684_800_000;
+
+/** One field: its length (−1 for null), then its bytes (a bytea's own, not copied). */
+function binaryField(column: PgColumn, value: unknown): Buffer[] {
+  const type = column.getSQLType();
+  const length = Buffer.alloc(4);
+  if (value === null || value === undefined) {
+    length.writeInt32BE(-1);
+    return [length];
+  }
+  let body: Buffer;
+  if (type === "text" && typeof value === "string") body = Buffer.from(value, "utf8");
+  else if (type === "integer" && typeof value === "number") {
+    body = Buffer.alloc(4);
+    body.writeInt32BE(value);
+  } else if (type === "bytea" && value instanceof Uint8Array) body = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  else if (type === "timestamp with time zone" && value instanceof Date) {
+    body = Buffer.alloc(8);
+    body.writeBigInt64BE(BigInt(value.getTime() - PG_EPOCH_MS) * 1000n);
+  } else throw new Error(`copyRowsIn: column ${column.name} (${type}) cannot take ${typeof value}`);
+  length.writeInt32BE(body.byteLength);
+  return [length, body];
+}
+
+/** The whole COPY binary stream for these rows: signature, flags, header extension, tuples, trailer. */
+function binaryCopyData(columns: readonly PgColumn[], rows: readonly (readonly unknown[])[]): Buffer {
+  const parts: Buffer[] = [COPY_SIGNATURE, Buffer.alloc(8)];
+  for (const row of rows) {
+    const count = Buffer.alloc(2);
+    count.writeInt16BE(columns.length);
+    parts.push(count, ...columns.flatMap((c, i) => binaryField(c, row[i])));
+  }
+  parts.push(Buffer.from([0xff, 0xff]));
+  return Buffer.concat(parts);
+}
+
+type TCopyClient = {
+  unsafe?: (text: string) => { writable(): Promise<NodeJS.WritableStream> };
+  query?: (text: string, params: unknown[], options: { blob: Blob }) => Promise<unknown>;
+};
+
+export async function copyRowsIn(db: Db, table: PgTable, columns: readonly PgColumn[], rows: readonly (readonly unknown[])[]): Promise<void> {
+  const target = `${dialect.escapeName(getTableName(table))} (${columns.map((c) => dialect.escapeName(c.name)).join(", ")})`;
+  const data = binaryCopyData(columns, rows);
+  const client = (db as unknown as { _: { session: { client: TCopyClient } } })._.session.client;
+  if (client.unsafe) {
+    const stream = await client.unsafe(`copy ${target} from stdin with (format binary)`).writable();
+    stream.end(data);
+    await finished(stream);
+    return;
+  }
+  await client.query!(`copy ${target} from '/dev/blob' with (format binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
 }

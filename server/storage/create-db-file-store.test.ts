@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { storedFileChunks, storedFiles } from "@/server/db/schema";
 import { useTestDb } from "@/server/test/db";
 import { newId } from "@/server/lib/ids";
+import { setClock } from "@/server/lib/clock";
 import { createDbFileStore } from "./create-db-file-store";
 import { describeFileStoreContract, pieces, testBytes } from "./file-store-contract";
 
@@ -37,6 +38,30 @@ describe("database backend", () => {
     await store.put("docs/x", pieces(testBytes(CHUNK * 3 + 1), 5_000));
     const sizes = await t.db.select({ n: sql<number>`octet_length(${storedFileChunks.data})` }).from(storedFileChunks);
     expect(sizes.map((s) => Number(s.n)).sort((a, b) => b - a)).toEqual([CHUNK, CHUNK, CHUNK, 1]);
+  });
+
+  it("writes each chunk's bytes and time exactly (binary COPY), also inside a transaction (within)", async () => {
+    const at = new Date("2026-11-25T19:07:31.123Z");
+    setClock(() => at);
+    try {
+      const bytes = testBytes(CHUNK + 5);
+      // Every byte value, and the bytes COPY's text format would escape (\\, tab, newline).
+      bytes.set([0, 9, 10, 13, 92, 255], 100);
+      await store.put("docs/exact", pieces(bytes, 3_000));
+      await t.db.transaction((tx) => store.within(tx).put("docs/in-tx", pieces(testBytes(7, 3))));
+      const chunks = await t.db
+        .select({
+          hex: sql<string>`encode(${storedFileChunks.data}, 'hex')`,
+          at: sql<string>`to_char(${storedFileChunks.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`,
+        })
+        .from(storedFileChunks)
+        .orderBy(sql`octet_length(${storedFileChunks.data}) desc`, storedFileChunks.index);
+      expect(chunks.map((c) => c.at)).toEqual(Array(3).fill("2026-11-25T19:07:31.123000"));
+      expect(Buffer.from(chunks[0]!.hex + chunks[2]!.hex, "hex").equals(Buffer.from(bytes))).toBe(true);
+      expect(chunks[1]!.hex).toBe(Buffer.from(testBytes(7, 3)).toString("hex"));
+    } finally {
+      setClock(undefined);
+    }
   });
 
   it("follows the process database (getDb) when none is given", async () => {

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { and, asc, eq, gt, gte, lt, notInArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/server/db/client";
+import { copyRowsIn } from "@/server/db/driver";
 import { storedFileChunks, storedFiles } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -13,12 +14,13 @@ const DEFAULT_LIST_LIMIT = 500;
 const READ_BATCH = 4;
 
 /**
- * Chunk bytes travel as hex text, encoded and decoded natively (Buffer, and PostgreSQL's encode/decode) rather
- * than by the driver: PGlite 0.5 converts a bytea parameter or result one byte at a time through JS strings,
- * which made a 25 MB round trip take ~18 s and grow the process by 40–140 MB (bench/storage.ts). postgres.js
- * sends bytea as hex text too, so PostgreSQL sees the same bytes either way.
+ * Chunks are written by binary COPY (`copyRowsIn`, server/db/driver.ts): their bytes never become a JS string.
+ * As insert parameters both drivers sent them as hex text (PGlite 0.5 even built it one byte at a time: a 25 MB
+ * round trip took ~18 s, bench/storage.ts), a 512 KiB string per 256 KiB chunk that V8 freed only at its next
+ * full GC: +76…+166 MB of RSS for a 200 MB upload (bench/README.md, bench:uploads, issue 26).
+ * Reads still come back as hex text, decoded natively (PostgreSQL's encode, then Buffer).
  */
-const toBytea = (data: Buffer) => sql`decode(${data.toString("hex")}, 'hex')`;
+const CHUNK_COLUMNS = [storedFileChunks.blobId, storedFileChunks.index, storedFileChunks.data, storedFileChunks.createdAt];
 
 /**
  * One read batch: the chunks `from` … `from + READ_BATCH - 1` of a blob, hex-encoded. Bounded on both sides
@@ -86,7 +88,7 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
         const data = Buffer.concat(pending, pendingBytes);
         pending = [];
         pendingBytes = 0;
-        await db.insert(storedFileChunks).values({ blobId, index: index++, data: toBytea(data), createdAt: now() });
+        await copyRowsIn(db, storedFileChunks, CHUNK_COLUMNS, [[blobId, index++, data, now()]]);
       };
       try {
         for await (let piece of metered.chunks) {
