@@ -88,7 +88,9 @@ export const errors = {
   validation: (details: TErrorDetails, message = "Validation failed") => new AppError("UNPROCESSABLE", message, { details }),
   /** Well-formed input whose content is refused (a file that is not a usable PDF/DOCX, a conversion timeout); no details. */
   unprocessable: (message: string) => new AppError("UNPROCESSABLE", message),
-  rateLimited: (retryAfterSeconds: number) => new AppError("RATE_LIMITED", "Rate limit exceeded", { headers: { "Retry-After": String(retryAfterSeconds) } }),
+  /** The 429: the spec's "Rate limit exceeded" by default; a throttle with its own wording (signer codes) passes it. */
+  rateLimited: (retryAfterSeconds: number, message = "Rate limit exceeded") =>
+    new AppError("RATE_LIMITED", message, { headers: { "Retry-After": String(retryAfterSeconds) } }),
   badGateway: (message: string) => new AppError("BAD_GATEWAY", message),
   idempotencyInProgress: () => new AppError("CONFLICT", "A request with this Idempotency-Key is still in progress"),
   idempotencyMismatch: () =>

@@ -9,7 +9,7 @@ import { maskEmail } from "@/server/domain/packages/recipient-authentication";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { macHex } from "@/server/lib/crypto";
-import { AppError, errors } from "@/server/lib/errors";
+import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 import { findSigningSession } from "./find-signing-session";
 import { lockSignerCheck } from "./lock-signer-check";
@@ -47,9 +47,10 @@ export async function sendSignerEmailCode(db: Db, request: TSigningRequest): Pro
     if (recent.length >= EMAIL_CODES_PER_HOUR) {
       const retryMs = recent[recent.length - EMAIL_CODES_PER_HOUR]!.createdAt.getTime() + HOUR_MS - at.getTime();
       const minutes = Math.max(1, Math.ceil(retryMs / 60_000));
-      throw new AppError("RATE_LIMITED", `At most ${EMAIL_CODES_PER_HOUR} codes an hour: try again in ${minutes} minute${minutes === 1 ? "" : "s"}`, {
-        headers: { "Retry-After": String(Math.max(1, Math.ceil(retryMs / 1000))) },
-      });
+      throw errors.rateLimited(
+        Math.max(1, Math.ceil(retryMs / 1000)),
+        `At most ${EMAIL_CODES_PER_HOUR} codes an hour: try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
+      );
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
     await tx.insert(recipientAuthCodes).values({
