@@ -196,3 +196,22 @@ test("with the TSA stopped: completes anyway at B-B, upgrade pending; /verify sa
   await expect(found.getByTestId("verify-timestamp")).toHaveCount(0);
   await screenshotBoth(page, "verify-evidence-b-b");
 });
+
+test("the Overview says when no TSA is configured (the shared server), and not when one is (this app)", async ({ page, browser }) => {
+  await signInAsOwner(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: /^Welcome/ })).toBeVisible();
+  await expect(page.getByTestId("no-tsa-notice")).toHaveCount(0);
+
+  const shared = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}`;
+  const context = await browser.newContext({ baseURL: shared, viewport: { width: 1280, height: 800 } });
+  const other = await context.newPage();
+  other.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
+  await signInAsOwner(other);
+  await other.goto("/");
+  const notice = other.getByRole("status").filter({ hasText: "No time-stamping authority: seals carry this server's clock only" });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("TSA_URLS");
+  await screenshotBoth(other, "overview-no-tsa");
+  await context.close();
+});
