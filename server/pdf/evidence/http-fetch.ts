@@ -4,22 +4,12 @@
  * is moved into a Basic Authorization header and never appears in a message (`redactUrl`).
  * Loopback and private addresses are allowed: TSA and revocation URLs are the operator's and the CA's choice.
  */
+import { redactUrl } from "@/server/lib/redact-url";
+
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export class BoundedFetchError extends Error {
   override name = "BoundedFetchError";
-}
-
-/** The URL without credentials, query kept: what may be logged. Never throws. */
-export function redactUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = "";
-    url.password = "";
-    return url.href;
-  } catch {
-    return "(an unparseable URL)";
-  }
 }
 
 export type TBoundedRequest = {

@@ -11,7 +11,8 @@ import { createHash, verify, X509Certificate } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import type { RevocationProvider } from "@libpdf/core";
-import { boundedFetch, redactUrl } from "./http-fetch";
+import { redactUrl } from "@/server/lib/redact-url";
+import { boundedFetch } from "./http-fetch";
 import { DEFAULT_TSA_TIMEOUT_MS } from "./tsa-client";
 
 const SIG_DIGEST: Record<string, string> = {

@@ -8,7 +8,8 @@
 import { randomBytes } from "node:crypto";
 import * as asn1js from "asn1js";
 import type { DigestAlgorithm, TimestampAuthority } from "@libpdf/core";
-import { boundedFetch, redactUrl } from "./http-fetch";
+import { redactUrl } from "@/server/lib/redact-url";
+import { boundedFetch } from "./http-fetch";
 import { checkTimestampToken } from "./timestamp-token";
 import { EvidenceUnavailableError, type TEvidenceConfig } from "./types";
 
