@@ -21,7 +21,7 @@ export function RoleAuthentication({
 }) {
   const id = useId();
   return (
-    <div className="flex basis-full items-center gap-2 pl-7">
+    <div className="flex basis-full items-center gap-2 pl-5">
       <label htmlFor={id} className="shrink-0 text-xs text-zinc-600">
         Identity check<span className="sr-only"> for {roleName}</span>
       </label>
@@ -30,7 +30,7 @@ export function RoleAuthentication({
         value={method}
         disabled={readOnly}
         onChange={(e) => onChange(e.target.value as TAuthenticationMethod)}
-        className="h-8 min-w-0 flex-1 text-xs"
+        className="h-8 min-w-0 flex-1 pl-2! pr-6! text-xs"
       >
         {AUTHENTICATION_METHODS.map((m) => (
           <option key={m.value} value={m.value}>
