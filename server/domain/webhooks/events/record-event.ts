@@ -27,35 +27,12 @@ export type TRecordedEvent = { eventId: string; sequence: number | null; deliver
 // unprepared statement cost a second round trip for postgres.js to learn its parameter types.
 const PREPARED = { genericPlans: false } as const;
 
-async function nextSequence(tx: Db, packageId: string): Promise<number> {
-  const [row] = await queryPrepared<{ value: number }>(
-    tx,
-    sql`insert into package_event_sequences (package_id, last_sequence) values (${packageId}, 1)
-        on conflict (package_id) do update set last_sequence = package_event_sequences.last_sequence + 1
-        returning last_sequence as value`,
-    PREPARED,
-  );
-  return row!.value;
-}
-
 export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEventInput<E>): Promise<TRecordedEvent> {
   // A payload that does not match the catalogue is a bug in the caller: throwing rolls its change back.
   const data = EVENT_DATA[input.event].parse(input.data) as Record<string, unknown> & { packageId: string };
   const at = now();
-  const sequence = input.test ? null : await nextSequence(tx, data.packageId);
-  const envelope: TEnvelope = {
-    event: input.event,
-    timestamp: at.toISOString(),
-    ...(sequence === null ? {} : { sequence }),
-    data,
-    ...(input.test ? { test: true as const } : {}),
-  };
-  const body = JSON.stringify(envelope);
-  const eventId = newId("whe");
   const atIso = at.toISOString();
-  const insertEvent = sql`insert into webhook_events (id, organisation_id, workspace_id, event, package_id, sequence, test, payload, body, created_at)
-    values (${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId}, ${sequence}::int,
-            ${Boolean(input.test)}::boolean, ${body}::jsonb, ${body}, ${atIso}::timestamptz)`;
+  const eventId = newId("whe");
 
   // One INSERT … SELECT fans out to every target endpoint (100 endpoints stay one statement, no 800 parameters);
   // the ids are therefore made in SQL (sqlNewId: the same format as newId, made by PostgreSQL).
@@ -63,12 +40,49 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
     ? sql`e.workspace_id = ${input.workspaceId} and e.id = ${input.test.endpointId}`
     : sql`e.workspace_id = ${input.workspaceId} and ${receivesEventsSql}
           and e.events @> ${JSON.stringify([input.event])}::jsonb`;
-  const insertDeliveries = sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts, next_attempt_at, created_at, updated_at)
+  const deliveries = sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts, next_attempt_at, created_at, updated_at)
         select ${sqlNewId("whd")}, ${eventId}, e.id, ${input.event}, 'PENDING', 0,
                ${atIso}::timestamptz, ${atIso}::timestamptz, ${atIso}::timestamptz
         from webhook_endpoints e where ${target}
         returning id`;
-  // Sent together (pipelined on the transaction's connection), run in order: the event, then its deliveries.
-  const [, rows] = await Promise.all([queryPrepared(tx, insertEvent, PREPARED), queryPrepared<{ id: string }>(tx, insertDeliveries, PREPARED)]);
-  return { eventId, sequence, deliveryIds: rows.map((r) => r.id) };
+  const columns = sql`insert into webhook_events (id, organisation_id, workspace_id, event, package_id, sequence, test, payload, body, created_at)`;
+
+  if (input.test) {
+    // A sample: no sequence, the envelope serialised here.
+    const envelope: TEnvelope = { event: input.event, timestamp: atIso, data, test: true as const };
+    const body = JSON.stringify(envelope);
+    const [row] = await queryPrepared<{ delivery_ids: string[] }>(
+      tx,
+      sql`with ev as (${columns} values (${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId},
+                        null, true, ${body}::jsonb, ${body}, ${atIso}::timestamptz) returning id),
+               del as (${deliveries})
+          select coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
+      PREPARED,
+    );
+    return { eventId, sequence: null, deliveryIds: row!.delivery_ids };
+  }
+
+  // The envelope {event, timestamp, sequence, data} is serialised once, exactly as JSON.stringify would write it,
+  // around the sequence, which PostgreSQL takes from the package's counter in the same statement (an integer's
+  // JSON is its decimal text). One statement, one round trip: the sequence (the upsert locks the package's
+  // counter row until commit, as before), the event and its deliveries. The deliveries' foreign key to the
+  // event is checked at the end of the statement, when both rows exist.
+  const head = JSON.stringify({ event: input.event, timestamp: atIso });
+  const prefix = `${head.slice(0, -1)},"sequence":`;
+  const suffix = `,"data":${JSON.stringify(data)}}`;
+  const [row] = await queryPrepared<{ sequence: number; delivery_ids: string[] }>(
+    tx,
+    sql`with seq as (insert into package_event_sequences (package_id, last_sequence) values (${data.packageId}, 1)
+                     on conflict (package_id) do update set last_sequence = package_event_sequences.last_sequence + 1
+                     returning last_sequence as value),
+             ev as (${columns}
+                    select ${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId}, seq.value,
+                           false, (${prefix}::text || seq.value::text || ${suffix}::text)::jsonb,
+                           ${prefix}::text || seq.value::text || ${suffix}::text, ${atIso}::timestamptz
+                    from seq returning id),
+             del as (${deliveries})
+        select (select value from seq) as sequence, coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
+    PREPARED,
+  );
+  return { eventId, sequence: row!.sequence, deliveryIds: row!.delivery_ids };
 }
