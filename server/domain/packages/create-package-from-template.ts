@@ -12,8 +12,8 @@ import { newId } from "@/server/lib/ids";
 import { assertRecipientLimit } from "./assert-recipient-limit";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findByExternalId } from "./find-by-external-id";
-import { loadPackageView } from "./load-package-view";
 import { performSend } from "./perform-send";
+import { toPackageView } from "./package-view";
 import { resolveMetadata } from "./resolve-metadata";
 import type { TCreateFromTemplate, TPackage } from "./schemas";
 import { authenticationColumns, resolveRoleAuthentication } from "./recipient-authentication";
@@ -97,59 +97,66 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
   // Documents: new rows pointing at the same stored files (originals are never modified).
   const templateDocs = await tx.select().from(documents).where(eq(documents.templateId, template.id)).orderBy(asc(documents.position));
   const docIds = new Map<string, string>();
+  let docs: (typeof documents.$inferSelect)[] = [];
   if (templateDocs.length > 0) {
-    await tx.insert(documents).values(
-      templateDocs.map((d) => {
-        const id = newId("doc");
-        docIds.set(d.id, id);
-        return {
-          id,
-          organisationId: d.organisationId,
-          workspaceId: d.workspaceId,
-          templateId: null,
-          packageId: pkg!.id,
-          position: d.position,
-          name: d.name,
-          contentType: d.contentType,
-          fileSize: d.fileSize,
-          uploadState: d.uploadState,
-          storageKey: d.storageKey,
-          sha256: d.sha256,
-          pageCount: d.pageCount,
-          pageSizes: d.pageSizes,
-          sourceStorageKey: d.sourceStorageKey,
-          sourceSha256: d.sourceSha256,
-          libraryDocumentId: d.libraryDocumentId,
-          uploadedAt: d.uploadedAt,
-          createdAt: at,
-          updatedAt: at,
-        };
-      }),
-    );
+    docs = await tx
+      .insert(documents)
+      .values(
+        templateDocs.map((d) => {
+          const id = newId("doc");
+          docIds.set(d.id, id);
+          return {
+            id,
+            organisationId: d.organisationId,
+            workspaceId: d.workspaceId,
+            templateId: null,
+            packageId: pkg!.id,
+            position: d.position,
+            name: d.name,
+            contentType: d.contentType,
+            fileSize: d.fileSize,
+            uploadState: d.uploadState,
+            storageKey: d.storageKey,
+            sha256: d.sha256,
+            pageCount: d.pageCount,
+            pageSizes: d.pageSizes,
+            sourceStorageKey: d.sourceStorageKey,
+            sourceSha256: d.sourceSha256,
+            libraryDocumentId: d.libraryDocumentId,
+            uploadedAt: d.uploadedAt,
+            createdAt: at,
+            updatedAt: at,
+          };
+        }),
+      )
+      .returning();
   }
 
   // One session per role, in role order.
   const sessionByRole = new Map<string, string>();
-  await tx.insert(recipientSessions).values(
-    roles.map((role, position) => {
-      const r = byRole.get(role.position)!;
-      const id = newId("ses");
-      sessionByRole.set(role.id, id);
-      return {
-        id,
-        packageId: pkg!.id,
-        position,
-        roleIndex: role.position,
-        roleName: role.name,
-        email: r.email,
-        name: r.name ?? null,
-        signingGroupId: role.signingGroupId,
-        ...authByRole.get(role.position),
-        createdAt: at,
-        updatedAt: at,
-      };
-    }),
-  );
+  const sessions = await tx
+    .insert(recipientSessions)
+    .values(
+      roles.map((role, position) => {
+        const r = byRole.get(role.position)!;
+        const id = newId("ses");
+        sessionByRole.set(role.id, id);
+        return {
+          id,
+          packageId: pkg!.id,
+          position,
+          roleIndex: role.position,
+          roleName: role.name,
+          email: r.email,
+          name: r.name ?? null,
+          signingGroupId: role.signingGroupId,
+          ...authByRole.get(role.position),
+          createdAt: at,
+          updatedAt: at,
+        };
+      }),
+    )
+    .returning();
 
   // Fields, for their role's session; text fields bound to a merge field start with its value.
   const fields = await tx.select().from(templateFields).where(eq(templateFields.templateId, template.id));
@@ -185,9 +192,10 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
 
   if (input.status === "sent" || input.sendAt) {
     assertCan(actor, "canSendPackages");
-    return performSend(tx, actor, pkg!, input.sendAt, ({ package: sent }) => loadPackageView(tx, sent));
+    return performSend(tx, actor, pkg!, input.sendAt, (o) => toPackageView(o.package, o.sessions, o.documents), { documents: docs, sessions });
   }
-  return loadPackageView(tx, pkg!);
+  // The view from the rows the inserts returned (no re-read, issue 26); a new package has no evidence.
+  return toPackageView(pkg!, sessions, docs);
 }
 
 /**

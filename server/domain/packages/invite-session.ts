@@ -15,11 +15,11 @@ export type TSessionRow = typeof recipientSessions.$inferSelect;
  * revoked), its reminder schedule starts, SESSION_SENT is recorded and the invitation mail is queued — all in
  * the caller's transaction, so the event and the mail commit or roll back with the change. Every SESSION_SENT
  * goes through here (first send, sequential advance, scheduled and bulk send, corrections). The raw token is
- * returned (tests follow it); only its hash and its encrypted copy are stored.
+ * returned (tests follow it), with the session as updated; only its hash and its encrypted copy are stored.
  */
-export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionRow, at: Date): Promise<{ token: string }> {
+export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionRow, at: Date): Promise<{ token: string; session: TSessionRow }> {
   const { token, tokenHash, tokenCiphertext } = issueSigningToken();
-  await tx
+  const [invited] = await tx
     .update(recipientSessions)
     .set({
       status: "SENT",
@@ -32,7 +32,8 @@ export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionR
       nextReminderAt: firstReminderAt(pkg.reminders, at),
       updatedAt: at,
     })
-    .where(eq(recipientSessions.id, session.id));
+    .where(eq(recipientSessions.id, session.id))
+    .returning();
   await recordSessionEvent(tx, pkg, session, "SESSION_SENT", {});
   await queuePackageMail(tx, {
     kind: "INVITATION",
@@ -40,5 +41,5 @@ export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionR
     recipient: { sessionId: session.id, email: session.email, name: session.name },
     token,
   });
-  return { token };
+  return { token, session: invited! };
 }

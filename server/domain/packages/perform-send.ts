@@ -8,11 +8,21 @@ import { assertRecipientLimit } from "./assert-recipient-limit";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { consumePackageCredit } from "./consume-package-credit";
 import type { TPackageRow } from "./find-package";
-import { inviteSession } from "./invite-session";
+import { inviteSession, type TSessionRow } from "./invite-session";
 import { isServiceActor, type TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
 
-export type TSendOutcome = { package: TPackageRow; scheduled: boolean };
+/**
+ * What the send leaves: the package, and its documents and sessions as they stand after the send (the caller's
+ * view is built from them without reading them again, issue 26).
+ */
+export type TSendOutcome = { package: TPackageRow; scheduled: boolean; sessions: TSessionRow[]; documents: TDocumentRow[] };
+type TDocumentRow = typeof documents.$inferSelect;
+/**
+ * A package created in the caller's transaction (create-and-send): the document and session rows its inserts
+ * returned, so the send does not read them again, nor the recipient limit the create just checked (issue 26).
+ */
+export type TCreatedRows = { documents: TDocumentRow[]; sessions: TSessionRow[] };
 
 /**
  * The send, inside the caller's transaction, on a package row the caller found and locked. The conditions
@@ -35,12 +45,13 @@ export async function performSend<T>(
   actor: TPackageActor,
   pkg: TPackageRow,
   sendAt: Date | undefined,
-  finish: (outcome: TSendOutcome) => Promise<T>,
+  finish: (outcome: TSendOutcome) => T | Promise<T>,
+  created?: TCreatedRows,
 ): Promise<T> {
   const at = now();
   if (pkg.status !== "DRAFT" && pkg.status !== "SCHEDULED") throw errors.badRequest("Only DRAFT packages can be sent");
 
-  const docs = await tx.select().from(documents).where(eq(documents.packageId, pkg.id));
+  const docs = created?.documents ?? (await tx.select().from(documents).where(eq(documents.packageId, pkg.id)));
   if (docs.length === 0) throw errors.conflict("The package has no document: add one before sending");
   if (docs.some((d) => d.uploadState !== "UPLOADED" || d.contentType !== "application/pdf")) {
     throw errors.conflict("Every document must be uploaded (and a DOCX converted to PDF) before sending");
@@ -56,9 +67,12 @@ export async function performSend<T>(
   const unanswered = pkg.questions.find((q) => q.required && !(pkg.answers[q.key] ?? "").trim());
   if (unanswered) throw errors.badRequest(`The template's sender question is unanswered: ${unanswered.label}`);
 
-  const sessions = await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
+  const sessions = created
+    ? [...created.sessions].sort((a, b) => a.position - b.position)
+    : await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
   if (sessions.length === 0) throw errors.badRequest("The package has no recipient: add one before sending");
-  await assertRecipientLimit(tx, pkg.organisationId, sessions.length);
+  // A package created in this transaction was checked against the limit, with these sessions, by its creator.
+  if (!created) await assertRecipientLimit(tx, pkg.organisationId, sessions.length);
 
   if (pkg.expiresAt && pkg.expiresAt.getTime() <= at.getTime()) {
     throw errors.validation({ expiresAt: ["The expiry date has passed; move it before sending"] });
@@ -72,7 +86,7 @@ export async function performSend<T>(
       .returning();
     await recordPackageEvent(tx, scheduled!, "PACKAGE_SCHEDULED", { scheduledAt: sendAt.toISOString() });
     await auditChange(tx, actor, scheduled!, "package.scheduled", { sendAt: sendAt.toISOString() });
-    return finish({ package: scheduled!, scheduled: true });
+    return finish({ package: scheduled!, scheduled: true, sessions, documents: docs });
   }
 
   const [sent] = await tx
@@ -82,9 +96,11 @@ export async function performSend<T>(
     .returning();
   const turn = sent!.sequential ? sessions.slice(0, 1) : sessions;
   await recordPackageEvent(tx, sent!, "PACKAGE_SENT", { signerCount: sessions.length, sessionsSent: turn.length });
-  for (const session of turn) await inviteSession(tx, sent!, session, at);
+  const invited = new Map<string, TSessionRow>();
+  for (const session of turn) invited.set(session.id, (await inviteSession(tx, sent!, session, at)).session);
   await auditChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
-  const result = await finish({ package: sent!, scheduled: false });
+  const after = sessions.map((s) => invited.get(s.id) ?? s);
+  const result = await finish({ package: sent!, scheduled: false, sessions: after, documents: docs });
   await consumePackageCredit(tx, pkg.organisationId);
   return result;
 }

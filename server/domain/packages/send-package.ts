@@ -1,9 +1,9 @@
 import type { Db } from "@/server/db/client";
 import { withEvents } from "@/server/domain/transaction";
 import { findPackage } from "./find-package";
-import { loadPackageView } from "./load-package-view";
 import type { TPackageActor } from "./package-actor";
 import { performSend } from "./perform-send";
+import { toPackageView } from "./package-view";
 import type { TPackage, TPackageRef, TSendPackage } from "./schemas";
 
 /**
@@ -15,6 +15,6 @@ import type { TPackage, TPackageRef, TSendPackage } from "./schemas";
 export async function sendPackage(db: Db, actor: TPackageActor, input: TPackageRef & TSendPackage): Promise<TPackage> {
   return withEvents(db, async (tx) => {
     const pkg = await findPackage(tx, actor, input.packageId, { forUpdate: true });
-    return performSend(tx, actor, pkg, input.sendAt, ({ package: sent }) => loadPackageView(tx, sent));
+    return performSend(tx, actor, pkg, input.sendAt, (o) => toPackageView(o.package, o.sessions, o.documents));
   });
 }
