@@ -8,13 +8,17 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeOriginal, runTool } from "@/server/test/sealing-fixtures";
+import { certificateData, makeOriginal, runTool } from "@/server/test/sealing-fixtures";
+import { renderCertificate } from "./render-certificate";
 import { stampDocument } from "./stamp-document";
 
 async function stamped(fields: Parameters<typeof stampDocument>[1]): Promise<{ fonts: string; text: string }> {
-  const doc = await stampDocument(await makeOriginal(1), fields);
+  return inspect(await (await stampDocument(await makeOriginal(1), fields)).save());
+}
+
+async function inspect(bytes: Uint8Array): Promise<{ fonts: string; text: string }> {
   const file = path.join(tmpdir(), `foliosign-hand-${process.pid}-${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, await doc.save());
+  writeFileSync(file, bytes);
   try {
     return { fonts: runTool("pdffonts", [file]).out, text: runTool("pdftotext", [file, "-"]).out };
   } finally {
@@ -45,5 +49,16 @@ describe("typed signatures in the sealed PDF", () => {
     expect(cjk.text).toContain("李小龙");
     const name = await stamped([{ ...box, type: "name", text: "Maximilian" }]);
     expect(name.fonts).not.toMatch(/Caveat/);
+  });
+
+  it("the certificate of completion shows a typed signature in Caveat too, and keeps Noto where Caveat lacks a character", async () => {
+    const base = certificateData();
+    const typed = (signatureText: string) => ({ ...base.recipients[1]!, signatureText });
+    const latin = await inspect(await renderCertificate({ ...base, recipients: [typed("Anna Łukasiewicz")] }));
+    expect(latin.fonts).toMatch(/Caveat/);
+    expect(latin.text).toContain("Anna Łukasiewicz");
+    const cjk = await inspect(await renderCertificate({ ...base, recipients: [typed("李小龙")] }));
+    expect(cjk.fonts).not.toMatch(/Caveat/);
+    expect(cjk.text).toContain("李小龙");
   });
 });

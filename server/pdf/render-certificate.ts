@@ -12,6 +12,7 @@ import { PDFDocument, rgb, type PDFImage, type PDFPage } from "pdf-lib";
 import { createTextKit, type TTextKit } from "./create-text-kit";
 import { formatUtc } from "@/server/lib/zoned-time";
 import { formatTime, formatZonedTime } from "./format-time";
+import { handwritingFor, type THandwriting } from "./handwriting-font";
 import type { TCertificateData } from "./types";
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -189,6 +190,12 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
       // An unreadable image is shown as missing rather than failing the whole certificate.
     }
   }
+  // A typed signature in the handwriting face, as on the page and in the stamped field (Noto when Caveat lacks a character).
+  const hands = new Map<number, THandwriting>();
+  for (const [i, r] of data.recipients.entries()) {
+    const hand = !r.signatureImage && r.signatureText ? await handwritingFor(doc, r.signatureText) : null;
+    if (hand) hands.set(i, hand);
+  }
   const ordered = [...data.recipients.entries()].sort(([, a], [, b]) => a.signingOrder - b.signingOrder);
   for (const [i, r] of ordered) {
     flow.ensure(197);
@@ -216,6 +223,14 @@ export async function renderCertificate(data: TCertificateData): Promise<Uint8Ar
     if (image) {
       const scale = Math.min(192 / image.width, (boxH - 8) / image.height);
       flow.page.drawImage(image, { x: x + 4, y: top - boxH + 4, width: image.width * scale, height: image.height * scale });
+    } else if (hands.has(i)) {
+      const hand = hands.get(i)!;
+      const size = Math.min(18, (18 * 190) / Math.max(1, hand.width(18)));
+      let offset = 0;
+      for (const run of hand.runs) {
+        flow.page.drawText(run.text, { x: x + 5 + offset, y: top - boxH / 2 - size * 0.35, size, font: run.font, color: TEXT });
+        offset += run.font.widthOfTextAtSize(run.text, size);
+      }
     } else {
       const sig = r.signatureText ?? "(no signature recorded)";
       const size = Math.min(16, (16 * 190) / Math.max(1, kit.width(sig, 16)));
