@@ -13,7 +13,11 @@ import type { TSigningRequest } from "./schemas";
  * after a reload), or one of another recipient of the package who has FINISHED (shown read-only, as sealed).
  * Another recipient's image before they finished is 404, like an unknown field.
  */
-export async function readFieldImage(db: Db, request: TSigningRequest, fieldId: string): Promise<{ size: number; sha256: string; body: Readable }> {
+export async function readFieldImage(
+  db: Db,
+  request: TSigningRequest,
+  { fieldId }: { fieldId: string },
+): Promise<{ size: number; sha256: string; body: Readable }> {
   const { pkg, session } = await findSigningSession(db, request);
   assertCanSign(pkg, session);
   const [field] = await db

@@ -25,9 +25,9 @@ export const SIGNATURE_IMAGE_MAX_BYTES = 512 * 1024;
 export async function setFieldImage(
   db: Db,
   request: TSigningRequest,
-  fieldId: string,
-  input: { kind: "drawn" | "uploaded"; body: ReadableStream<Uint8Array> | null; declaredSize?: number | null },
+  input: { fieldId: string; kind: "drawn" | "uploaded"; body: ReadableStream<Uint8Array> | null; declaredSize?: number | null },
 ): Promise<TSigningField> {
+  const { fieldId } = input;
   const { session } = await findSigningSession(db, request);
   if (input.declaredSize && input.declaredSize > SIGNATURE_IMAGE_MAX_BYTES) {
     throw errors.payloadTooLarge(`The signature image is larger than ${SIGNATURE_IMAGE_MAX_BYTES / 1024} KB`);

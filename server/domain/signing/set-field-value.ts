@@ -15,7 +15,8 @@ import { validateFieldValue } from "./validate-field-value";
  * initials); null or empty clears it. A typed signature replaces a drawn one (its stored image is removed
  * after the commit). Values live only here: sealing draws from these rows, never from the browser.
  */
-export async function setFieldValue(db: Db, request: TSigningRequest, fieldId: string, input: TSetFieldValue): Promise<TSigningField> {
+export async function setFieldValue(db: Db, request: TSigningRequest, input: TSetFieldValue & { fieldId: string }): Promise<TSigningField> {
+  const { fieldId } = input;
   const { session } = await findSigningSession(db, request);
   const { field, replacedKey } = await db.transaction(async (tx) => {
     const { field } = await lockSigningField(tx, session.id, fieldId);

@@ -5,5 +5,5 @@ import { signingRequest } from "@/server/http/signing-request";
 
 // PUT /api/app/sign/{token}/fields/{fieldId} – store a typed value
 export const PUT = publicAppRoute(appSetSigningField, ({ db, req, params, body }) =>
-  setFieldValue(db, signingRequest(req, params.token), params.fieldId, body),
+  setFieldValue(db, signingRequest(req, params.token), { ...body, fieldId: params.fieldId }),
 );

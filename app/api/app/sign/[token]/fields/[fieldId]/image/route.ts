@@ -7,7 +7,8 @@ import { signingRequest } from "@/server/http/signing-request";
 
 // PUT /api/app/sign/{token}/fields/{fieldId}/image – store a drawn or uploaded signature (PNG bytes)
 export const PUT = publicAppRoute(appSetSigningFieldImage, ({ db, req, params, query }) =>
-  setFieldImage(db, signingRequest(req, params.token), params.fieldId, {
+  setFieldImage(db, signingRequest(req, params.token), {
+    fieldId: params.fieldId,
     kind: query.kind,
     body: req.body,
     declaredSize: Number(req.headers.get("content-length")) || null,
@@ -16,5 +17,5 @@ export const PUT = publicAppRoute(appSetSigningFieldImage, ({ db, req, params, q
 
 // GET /api/app/sign/{token}/fields/{fieldId}/image – the stored signature image
 export const GET = publicAppRoute(appGetSigningFieldImage, async ({ db, req, params }) =>
-  pngResponse(await readFieldImage(db, signingRequest(req, params.token), params.fieldId)),
+  pngResponse(await readFieldImage(db, signingRequest(req, params.token), { fieldId: params.fieldId })),
 );
