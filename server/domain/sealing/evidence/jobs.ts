@@ -9,6 +9,8 @@
  * A worker that dies is replaced one lease later. Neither job runs while no TSA is configured.
  */
 import { and, asc, eq, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { Db } from "@/server/db/client";
 import { packageEvidence, packages } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
@@ -32,6 +34,15 @@ export function renewalRetryDelay(failedAttempts: number): number {
 }
 
 const DAY_MS = 24 * 60 * 60_000;
+
+/** Takes the lease (claim token, claimed until) and counts the attempt; `more` names the mode's own columns. */
+async function takeClaim(tx: Db, item: TEvidenceClaim, at: Date, more: (until: Date) => PgUpdateSetSource<typeof packageEvidence>) {
+  const until = new Date(at.getTime() + EVIDENCE_LEASE_MS);
+  await tx
+    .update(packageEvidence)
+    .set({ claimToken: item.token, claimedUntil: until, ...more(until) })
+    .where(eq(packageEvidence.packageId, item.id));
+}
 
 const claimable = (at: Date) => or(isNull(packageEvidence.claimedUntil), lte(packageEvidence.claimedUntil, at));
 
@@ -57,13 +68,8 @@ export const claimEvidenceUpgradeJob = defineJob<TEvidenceClaim>({
       .for("update", { of: packageEvidence, skipLocked: true });
     return row ? { id: row.id, token: newId("evc"), mode: "upgrade" } : undefined;
   },
-  async handle(tx, item, { at }) {
-    const until = new Date(at.getTime() + EVIDENCE_LEASE_MS);
-    await tx
-      .update(packageEvidence)
-      .set({ claimToken: item.token, claimedUntil: until, upgradeAttempts: sql`${packageEvidence.upgradeAttempts} + 1`, upgradeNextAttemptAt: until })
-      .where(eq(packageEvidence.packageId, item.id));
-  },
+  handle: (tx, item, { at }) =>
+    takeClaim(tx, item, at, (until) => ({ upgradeAttempts: sql`${packageEvidence.upgradeAttempts} + 1`, upgradeNextAttemptAt: until })),
 });
 
 /** The renewal's claim; `windowDays` is EVIDENCE_RENEWAL_DAYS (read by the caller, so tests can pass their own). */
@@ -93,12 +99,6 @@ export function claimEvidenceRenewalJob(windowDays: number) {
         .for("update", { of: packageEvidence, skipLocked: true });
       return row ? { id: row.id, token: newId("evc"), mode: "renew" } : undefined;
     },
-    async handle(tx, item, { at }) {
-      const until = new Date(at.getTime() + EVIDENCE_LEASE_MS);
-      await tx
-        .update(packageEvidence)
-        .set({ claimToken: item.token, claimedUntil: until, renewAttempts: sql`${packageEvidence.renewAttempts} + 1`, renewNotBefore: until })
-        .where(eq(packageEvidence.packageId, item.id));
-    },
+    handle: (tx, item, { at }) => takeClaim(tx, item, at, (until) => ({ renewAttempts: sql`${packageEvidence.renewAttempts} + 1`, renewNotBefore: until })),
   });
 }
