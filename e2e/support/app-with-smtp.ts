@@ -1,54 +1,22 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
 import { expect } from "@playwright/test";
 import { startSmtpSink, type TReceivedMail, type TSmtpSink } from "../../server/domain/mail/test-support/smtp-sink";
+import { startSecondApp } from "./second-app";
 
 export type TAppWithSmtp = { baseURL: string; sink: TSmtpSink; stop(): Promise<void> };
 
 /**
- * A second app server for specs that read real mail: the same build Playwright's webServer made (SKIP_BUILD),
- * its own port and PGlite directory, and SMTP_URL pointing at a real SMTP server on loopback (the mail tests'
- * sink), so every message the worker sends is received and can be read. The shared webServer keeps the outbox
- * transport the other specs expect.
+ * A second app server (second-app.ts) for specs that read real mail: SMTP_URL points at a real SMTP server on
+ * loopback (the mail tests' sink), so every message the worker sends is received and can be read. The shared
+ * webServer keeps the outbox transport the other specs expect.
  */
 export async function startAppWithSmtp(port: number): Promise<TAppWithSmtp> {
   const sink = await startSmtpSink();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const dataDir = `.data/e2e-${port}-smtp`;
-  rmSync(dataDir, { recursive: true, force: true });
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/start.ts"], {
-    env: {
-      ...process.env,
-      SKIP_BUILD: "1",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      SMTP_URL: sink.url,
-      MAIL_FROM: "Foliosign <signing@example.com>",
-      LOG_LEVEL: "warn",
-      WORKER_POLL_MS: "200",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`the app with SMTP exited (${child.exitCode})`);
-        return fetch(`${baseURL}/signin`).then(
-          (r) => r.status,
-          () => 0,
-        );
-      },
-      { timeout: 120_000, intervals: [500] },
-    )
-    .toBe(200);
+  const app = await startSecondApp(port, "smtp", { SMTP_URL: sink.url, MAIL_FROM: "Foliosign <signing@example.com>" });
   return {
-    baseURL,
+    baseURL: app.baseURL,
     sink,
     async stop() {
-      child.kill("SIGTERM");
-      await exited;
+      await app.stop();
       await sink.close();
     },
   };
