@@ -44,7 +44,7 @@ export function OverviewHealth() {
                 <ul className="mt-1 space-y-0.5">
                   {o.failingEndpoints.map((f) => (
                     <li key={f.id}>
-                      <Link href={`/webhooks/${f.id}`} className="font-mono text-xs underline">
+                      <Link href={`/webhooks/${f.id}`} className="font-mono text-xs break-all underline">
                         {f.url}
                       </Link>{" "}
                       — {f.consecutiveFailures} consecutive failures
@@ -84,7 +84,7 @@ export function OverviewHealth() {
                   {o.oldestWaiting ? (
                     <>
                       <span className="text-xl font-semibold tabular-nums text-zinc-900">{formatAge(o.oldestWaiting.ageSeconds)}</span>
-                      <span className="block font-mono text-xs text-zinc-500">{o.oldestWaiting.deliveryId}</span>
+                      <span className="block font-mono text-xs break-all text-zinc-500">{o.oldestWaiting.deliveryId}</span>
                     </>
                   ) : (
                     <span className="text-zinc-600">Nothing waiting: the queue is empty.</span>
