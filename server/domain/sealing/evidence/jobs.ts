@@ -8,8 +8,8 @@
  * storing run outside any transaction, and the commit is fenced by the token (improve-claimed-evidence.ts).
  * A worker that dies is replaced one lease later. Neither job runs while no TSA is configured.
  */
-import { and, asc, eq, isNull, lte, notInArray, or, sql } from "drizzle-orm";
-import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { and, asc, eq, isNull, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { packageEvidence, packages } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
@@ -46,28 +46,23 @@ async function takeClaim(tx: Db, item: TEvidenceClaim, at: Date, more: (until: D
 
 const claimable = (at: Date) => or(isNull(packageEvidence.claimedUntil), lte(packageEvidence.claimedUntil, at));
 
+/** The next completed, live package whose evidence is due (`due`), unclaimed and not skipped, row-locked (SKIP LOCKED). */
+async function nextClaim(tx: Db, at: Date, skip: readonly string[], mode: TEvidenceMode, due: SQL, order: PgColumn): Promise<TEvidenceClaim | undefined> {
+  const [row] = await tx
+    .select({ id: packageEvidence.packageId })
+    .from(packageEvidence)
+    .innerJoin(packages, eq(packages.id, packageEvidence.packageId))
+    .where(and(due, claimable(at), eq(packages.status, "COMPLETED"), isNull(packages.deletedAt), notInArray(packageEvidence.packageId, [...skip])))
+    .orderBy(asc(order), asc(packageEvidence.packageId))
+    .limit(1)
+    .for("update", { of: packageEvidence, skipLocked: true });
+  return row ? { id: row.id, token: newId("evc"), mode } : undefined;
+}
+
 export const claimEvidenceUpgradeJob = defineJob<TEvidenceClaim>({
   name: "evidence-upgrade",
   budget: 1,
-  async due(tx, { at, skip }) {
-    const [row] = await tx
-      .select({ id: packageEvidence.packageId })
-      .from(packageEvidence)
-      .innerJoin(packages, eq(packages.id, packageEvidence.packageId))
-      .where(
-        and(
-          lte(packageEvidence.upgradeNextAttemptAt, at),
-          claimable(at),
-          eq(packages.status, "COMPLETED"),
-          isNull(packages.deletedAt),
-          notInArray(packageEvidence.packageId, [...skip]),
-        ),
-      )
-      .orderBy(asc(packageEvidence.upgradeNextAttemptAt), asc(packageEvidence.packageId))
-      .limit(1)
-      .for("update", { of: packageEvidence, skipLocked: true });
-    return row ? { id: row.id, token: newId("evc"), mode: "upgrade" } : undefined;
-  },
+  due: (tx, { at, skip }) => nextClaim(tx, at, skip, "upgrade", lte(packageEvidence.upgradeNextAttemptAt, at), packageEvidence.upgradeNextAttemptAt),
   handle: (tx, item, { at }) =>
     takeClaim(tx, item, at, (until) => ({ upgradeAttempts: sql`${packageEvidence.upgradeAttempts} + 1`, upgradeNextAttemptAt: until })),
 });
@@ -77,28 +72,20 @@ export function claimEvidenceRenewalJob(windowDays: number) {
   return defineJob<TEvidenceClaim>({
     name: "evidence-renewal",
     budget: 1,
-    async due(tx, { at, skip }) {
-      const [row] = await tx
-        .select({ id: packageEvidence.packageId })
-        .from(packageEvidence)
-        .innerJoin(packages, eq(packages.id, packageEvidence.packageId))
-        .where(
-          and(
-            eq(packageEvidence.level, "B-LTA"),
-            isNull(packageEvidence.upgradeNextAttemptAt),
-            lte(packageEvidence.tsaCertificateNotAfter, new Date(at.getTime() + windowDays * DAY_MS)),
-            or(isNull(packageEvidence.renewNotBefore), lte(packageEvidence.renewNotBefore, at)),
-            claimable(at),
-            eq(packages.status, "COMPLETED"),
-            isNull(packages.deletedAt),
-            notInArray(packageEvidence.packageId, [...skip]),
-          ),
-        )
-        .orderBy(asc(packageEvidence.tsaCertificateNotAfter), asc(packageEvidence.packageId))
-        .limit(1)
-        .for("update", { of: packageEvidence, skipLocked: true });
-      return row ? { id: row.id, token: newId("evc"), mode: "renew" } : undefined;
-    },
+    due: (tx, { at, skip }) =>
+      nextClaim(
+        tx,
+        at,
+        skip,
+        "renew",
+        and(
+          eq(packageEvidence.level, "B-LTA"),
+          isNull(packageEvidence.upgradeNextAttemptAt),
+          lte(packageEvidence.tsaCertificateNotAfter, new Date(at.getTime() + windowDays * DAY_MS)),
+          or(isNull(packageEvidence.renewNotBefore), lte(packageEvidence.renewNotBefore, at)),
+        )!,
+        packageEvidence.tsaCertificateNotAfter,
+      ),
     handle: (tx, item, { at }) => takeClaim(tx, item, at, (until) => ({ renewAttempts: sql`${packageEvidence.renewAttempts} + 1`, renewNotBefore: until })),
   });
 }
