@@ -5,7 +5,7 @@
  * signed attributes, `pdfsig` for the seal, `qpdf --check` for the file — plus our own inspectEvidence and
  * verifySealed, which /verify uses.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -251,6 +251,27 @@ describe("hostile or broken TSAs are 'down': B-B and a reason, never a crash", (
       }
     });
   }
+
+  it("an answer asn1js throws on (not just reports as unparsable) is 'not an RFC 3161 response' too", async () => {
+    // Random bytes sometimes make asn1js throw ("byte length of Uint32Array should be a multiple of 4") instead
+    // of returning offset -1; find such an answer, then serve exactly it through the injected fetch.
+    let hostile: Buffer | undefined;
+    for (let i = 0; i < 100_000 && !hostile; i++) {
+      const candidate = randomBytes(700);
+      try {
+        asn1js.fromBER(candidate.slice().buffer);
+      } catch {
+        hostile = candidate;
+      }
+    }
+    expect(hostile).toBeDefined();
+    const fetchHostile: typeof fetch = async () =>
+      new Response(new Uint8Array(hostile!), { status: 200, headers: { "Content-Type": "application/timestamp-reply" } });
+    const sealed = await signPdf(original, instance, { evidence: { tsaUrls: [pki.tsaUrl], tsaTimeoutMs: 2_000, fetch: fetchHostile } });
+    expect(sealed.evidence.level).toBe("B-B");
+    expect(sealed.evidence.failure).toMatch(/not an RFC 3161 response/);
+    expectFirstSignatureValid(sealed.bytes);
+  });
 
   it("stopped: connection refused; the next URL in the list is tried; credentials go as Basic auth and never into a message", async () => {
     await pki.stopTsa();

@@ -53,6 +53,15 @@ function buildRequest(digest: Uint8Array, algorithm: DigestAlgorithm, nonce: Uin
 
 /** TimeStampResp → the token, or a reason. */
 function readResponse(body: Uint8Array): { token: Uint8Array } | { problem: string } {
+  try {
+    return readResponseStructure(body);
+  } catch {
+    // asn1js throws on some malformed encodings instead of reporting an offset of -1.
+    return { problem: "the answer is not an RFC 3161 response" };
+  }
+}
+
+function readResponseStructure(body: Uint8Array): { token: Uint8Array } | { problem: string } {
   const asn1 = asn1js.fromBER(body.slice().buffer);
   if (asn1.offset === -1 || !(asn1.result instanceof asn1js.Sequence)) return { problem: "the answer is not an RFC 3161 response" };
   const [statusInfo, token] = asn1.result.valueBlock.value;
