@@ -4,7 +4,7 @@
  * a QUEUED message whose `next_attempt_at` has passed is the mail job's due item.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { tenantColumns, users } from "./organisations";
 import { packages, recipientSessions } from "./packages";
@@ -40,6 +40,8 @@ export const mailMessages = pgTable(
     html: text("html").notNull(),
     text: text("text").notNull(),
     status: text("status").$type<TMailStatus>().notNull().default("QUEUED"),
+    /** Queued in a test workspace: never handed to SMTP, always KEPT in the outbox (issue 23). */
+    test: boolean("test").notNull().default(false),
     /** Which transport handled it (set when handled). */
     transport: text("transport").$type<TMailTransportKind>(),
     /** SMTP attempts made so far (the outbox makes none). */

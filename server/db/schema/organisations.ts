@@ -109,6 +109,12 @@ export const workspaces = pgTable(
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     isDefault: boolean("is_default").notNull().default(false),
+    /**
+     * A test workspace (issue 23, docs/decisions/test-mode.md): its keys read `fsk_test_…`, its mail stays in the
+     * outbox, it consumes no allowance, its seals carry a TEST mark and the test identity, its webhooks say
+     * `"test": true`. Switched only while the workspace has sent nothing.
+     */
+    isTest: boolean("is_test").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
