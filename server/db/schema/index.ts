@@ -16,3 +16,4 @@ export * from "./sealed-files";
 export * from "./sign-in";
 export * from "./evidence";
 export * from "./signer-auth";
+export * from "./embedding";
