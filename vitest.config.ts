@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "clients/**/*.test.ts"],
     globalSetup: ["server/test/global-setup.ts"],
     pool: "forks",
     testTimeout: 30_000,
