@@ -13,6 +13,8 @@ export type TMailTransport = {
   kind: TMailTransportKind;
   /** Resolves with the server's answer once it accepted the message; rejects with a TMailSendError-like error. */
   send(mail: TOutgoingMail): Promise<{ response: string }>;
+  /** Connects and logs in (when the URL has credentials) without sending anything; rejects with the server's answer. */
+  verify(): Promise<void>;
 };
 
 /**
@@ -23,7 +25,7 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 
 export function createMailTransport(config: { smtpUrl?: string; from: string }): TMailTransport {
   if (!config.smtpUrl) {
-    return { kind: "outbox", send: async () => ({ response: "kept in the outbox" }) };
+    return { kind: "outbox", send: async () => ({ response: "kept in the outbox" }), verify: async () => {} };
   }
   const smtp = nodemailer.createTransport({ url: config.smtpUrl, ...TIMEOUTS });
   return {
@@ -40,6 +42,9 @@ export function createMailTransport(config: { smtpUrl?: string; from: string }):
         disableFileAccess: true,
       });
       return { response: String(info.response ?? "accepted") };
+    },
+    async verify() {
+      await smtp.verify();
     },
   };
 }
