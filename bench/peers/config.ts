@@ -1,0 +1,17 @@
+/** The settings every peer of `npm run bench:peers` shares, and what a peer job carries. */
+export const ENDPOINTS = 10;
+/** Attempts in flight per worker process. */
+export const CONCURRENCY = 64;
+/** Database connections per worker process. */
+export const POOL = 10;
+/** The peers' queue (graphile-worker task, pg-boss queue). */
+export const QUEUE = "deliver";
+export const PEERS = ["ours", "graphile", "pgboss"] as const;
+/**
+ * "base": our worker as built from another checkout (BENCH_BASE=<dir>, e.g. `git archive <commit> | tar -x`
+ * with node_modules linked), on the same schema — an earlier build interleaved with this one, round by round.
+ */
+export type TPeer = (typeof PEERS)[number] | "base";
+export const isOurs = (p: TPeer) => p === "ours" || p === "base";
+/** What a peer job carries: the delivery, its target and the same body and secret as ours. */
+export type TPeerJob = { id: string; url: string; body: string; secret: string };
