@@ -102,7 +102,10 @@ function Evidence({ evidence }: { evidence: NonNullable<TVerification["evidence"
 function Verdict({ result }: { result: TVerification }) {
   if (!result.unaltered) {
     return (
-      <Alert tone={result.sealedHere ? "error" : "warning"} title={result.sealedHere ? "Not valid" : "Not sealed by this instance"}>
+      <Alert
+        tone={result.sealedHere ? "error" : "warning"}
+        title={result.sealedHere ? (result.test ? "Not valid (a TEST seal)" : "Not valid") : "Not sealed by this instance"}
+      >
         {result.message}
         {result.evidence ? <Evidence evidence={result.evidence} /> : null}
       </Alert>
@@ -110,7 +113,10 @@ function Verdict({ result }: { result: TVerification }) {
   }
   const pkg = result.package;
   return (
-    <Alert tone="success" title="Valid: sealed by this instance and unchanged">
+    <Alert
+      tone={result.test ? "warning" : "success"}
+      title={result.test ? "TEST: sealed in a test workspace, not a valid signature" : "Valid: sealed by this instance and unchanged"}
+    >
       <p>{result.message}</p>
       {result.newerVersion ? (
         <p className="mt-2 font-medium" data-testid="verify-newer-version">

@@ -12,7 +12,8 @@ import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 import { createApiKey } from "@/server/domain/keys/create-api-key";
 import { setPlan } from "@/server/domain/organisation/set-plan";
 import { readPlan } from "@/server/domain/organisation/get-plan";
-import { ZCreateOwner, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
+import { createWorkspace } from "@/server/domain/organisation/create-workspace";
+import { ZCreateOwner, ZCreateWorkspace, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
 import { ZCreateApiKey } from "@/server/domain/keys/schemas";
 import { parseOrThrow } from "@/server/lib/parse";
 
@@ -59,6 +60,42 @@ async function ownerActor(db: Db, email: string): Promise<TActor> {
   return actor;
 }
 
+/** The workspace `which` names, by slug or by name (case-insensitive); without `which`, the default one. */
+async function namedWorkspace(db: Db, organisationId: string, which: string | undefined) {
+  const rows = await db
+    .select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name, isDefault: workspaces.isDefault, isTest: workspaces.isTest })
+    .from(workspaces)
+    .where(eq(workspaces.organisationId, organisationId));
+  if (which === undefined) return rows.find((w) => w.isDefault)!;
+  const bySlug = rows.find((w) => w.slug === which);
+  if (bySlug) return bySlug;
+  const byName = rows.filter((w) => w.name.toLowerCase() === which.toLowerCase());
+  if (byName.length === 1) return byName[0]!;
+  throw new UsageError(byName.length > 1 ? `Several workspaces are named "${which}": give the slug` : `No workspace with the slug or name "${which}"`);
+}
+
+/** "EMEA Sales" → "emea-sales" (the slug create-workspace gives when --slug is not given). */
+function slugOf(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 50);
+}
+
+export async function createWorkspaceCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const actor = await ownerActor(db, required(opts, "owner"));
+  const name = required(opts, "name");
+  const test = opts.test === "true";
+  const input = parseOrThrow(ZCreateWorkspace, { name, slug: opts.slug ?? slugOf(name), test }, "input");
+  const created = await createWorkspace(db, actor, input);
+  io.err(`Created ${test ? "TEST " : ""}workspace "${created.name}" (slug ${created.slug}) in the owner's organisation.`);
+  if (test) io.err("Its keys read fsk_test_…; its mail stays in the outbox; its seals are marked TEST and are not valid signatures.");
+  io.out(created.id);
+  return 0;
+}
+
 export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const actor = await ownerActor(db, required(opts, "owner"));
   const roleName = required(opts, "role");
@@ -67,12 +104,7 @@ export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise
     .from(roles)
     .where(and(eq(roles.organisationId, actor.organisation.id), sql`lower(${roles.name}) = ${roleName.toLowerCase()}`));
   if (!role) throw new UsageError(`No role named "${roleName}" in the owner's organisation`);
-  const slug = opts.workspace;
-  const [workspace] = await db
-    .select({ id: workspaces.id, slug: workspaces.slug })
-    .from(workspaces)
-    .where(and(eq(workspaces.organisationId, actor.organisation.id), slug ? eq(workspaces.slug, slug) : eq(workspaces.isDefault, true)));
-  if (!workspace) throw new UsageError(`No workspace with the slug "${slug}"`);
+  const workspace = await namedWorkspace(db, actor.organisation.id, opts.workspace);
   if (opts.tz && !opts.expires) throw new UsageError("--tz goes with --expires");
   // Without --tz the day ends in this machine's zone: the operator running the command is the "creator".
   const timeZone = opts.expires ? (opts.tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone) : undefined;
@@ -83,7 +115,8 @@ export async function createKeyCommand(db: Db, opts: TOptions, io: TIo): Promise
   );
   const key = await createApiKey(db, actor, input);
   const expiry = key.expiresAt ? `expires ${key.expiresAt.toISOString()} (end of ${opts.expires} in ${timeZone})` : "no expiry";
-  io.err(`Created key "${key.name}" (${key.prefix}…) as ${role.name} in workspace ${workspace.slug}, ${expiry}.`);
+  const mode = workspace.isTest ? "test workspace" : "workspace";
+  io.err(`Created key "${key.name}" (${key.prefix}…) as ${role.name} in ${mode} ${workspace.slug}, ${expiry}.`);
   io.err("The value below is shown once and cannot be read again:");
   io.out(key.value);
   return 0;
@@ -150,11 +183,17 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   create-owner --email EMAIL --password PASSWORD --org ORGANISATION [--name NAME]
       First run: the owner, their organisation and its default workspace. Refused once an owner exists.
 
-  create-key --owner EMAIL --name NAME --role ROLE [--workspace SLUG] [--expires YYYY-MM-DD [--tz ZONE]]
+  create-workspace --owner EMAIL --name NAME [--slug SLUG] [--test]
+      Creates a workspace in the owner's organisation and prints its id on stdout. The slug defaults to the
+      name in lower case with hyphens. --test makes it a test workspace: its keys read fsk_test_…, no mail
+      leaves the instance, no allowance is used, and its seals are marked TEST (not valid signatures).
+
+  create-key --owner EMAIL --name NAME --role ROLE [--workspace SLUG|NAME] [--expires YYYY-MM-DD [--tz ZONE]]
       Issues an API key as that owner and prints its value ONCE on stdout (details go to stderr), e.g.
       KEY=$(npm run -s admin -- create-key --owner me@example.com --name CI --role Admin)
-      The role must hold API access. Without --workspace: the default workspace. With --expires the key
-      stops at the end of that day in --tz (an IANA zone such as Europe/London; default: this machine's).
+      The role must hold API access. Without --workspace: the default workspace; a test workspace's key
+      reads fsk_test_…. With --expires the key stops at the end of that day in --tz (an IANA zone such as
+      Europe/London; default: this machine's).
 
   set-plan [--public-api on|off] [--webhooks on|off] [--custom-fields on|off] [--allowance N|unlimited]
            [--max-templates N|unlimited] [--max-recipients N|unlimited] [--org ID|NAME]

@@ -4,7 +4,7 @@ import type { Db } from "@/server/db/client";
 import { z } from "zod";
 import { AppError, errors } from "@/server/lib/errors";
 import { issuesToDetails } from "@/server/lib/parse";
-import { createKeyCommand, createOwnerCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
+import { createKeyCommand, createOwnerCommand, createWorkspaceCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
 
 const OPTIONS = {
   email: { type: "string" },
@@ -14,6 +14,8 @@ const OPTIONS = {
   owner: { type: "string" },
   role: { type: "string" },
   workspace: { type: "string" },
+  slug: { type: "string" },
+  test: { type: "boolean" },
   expires: { type: "string" },
   tz: { type: "string" },
   "public-api": { type: "string" },
@@ -26,6 +28,7 @@ const OPTIONS = {
 
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
   "create-owner": createOwnerCommand,
+  "create-workspace": createWorkspaceCommand,
   "create-key": createKeyCommand,
   "set-plan": setPlanCommand,
 };
@@ -45,7 +48,9 @@ export async function runAdmin(argv: readonly string[], openDb: () => Promise<Db
   try {
     const { values, positionals } = parseArgs({ args: [...rest], options: OPTIONS, strict: true, allowPositionals: true });
     if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-    return await run(await openDb(), values, io);
+    // A flag (--test) reaches the command as "true", like every other option's text.
+    const options: TOptions = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === true ? "true" : v === false ? undefined : v]));
+    return await run(await openDb(), options, io);
   } catch (err) {
     // Some domain functions (first-run setup) validate with a plain zod parse: same report as a 422.
     const refusal = err instanceof z.ZodError ? errors.validation(issuesToDetails(err.issues, "input")) : err;

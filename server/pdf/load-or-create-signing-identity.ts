@@ -29,7 +29,8 @@ export type TSigningKeyStore = {
   insertIfAbsent(key: TStoredSigningKey): Promise<TStoredSigningKey>;
 };
 
-export type TSigningIdentityOptions = { p12Path?: string; p12Password?: string; commonName?: string };
+/** `instanceOnly`: never the operator's PKCS#12 (the test identity, docs/decisions/test-mode.md). */
+export type TSigningIdentityOptions = { p12Path?: string; p12Password?: string; commonName?: string; instanceOnly?: boolean };
 
 function describe(der: Uint8Array): { subject: string; notAfter: Date; fingerprintSha256: string } {
   const x509 = new X509Certificate(der);
@@ -65,7 +66,7 @@ async function fromStored(stored: TStoredSigningKey): Promise<TSigningIdentity> 
 }
 
 export async function loadOrCreateSigningIdentity(store: TSigningKeyStore, options: TSigningIdentityOptions = {}): Promise<TSigningIdentity> {
-  const p12Path = options.p12Path ?? env().SIGNING_P12_PATH;
+  const p12Path = options.instanceOnly ? undefined : (options.p12Path ?? env().SIGNING_P12_PATH);
   if (p12Path) return fromP12(p12Path, options.p12Password ?? env().SIGNING_P12_PASSWORD ?? "");
   const existing = await store.read();
   if (existing) return fromStored(existing);

@@ -13,6 +13,7 @@ import { appendPdf } from "./append-pdf";
 import { createSealSession } from "./evidence/archive";
 import { signPdf } from "./sign-pdf";
 import { stampDocument } from "./stamp-document";
+import { markTestPages } from "./test-mark";
 import type { TEvidenceConfig, TEvidenceReport } from "./evidence/types";
 import type { TCertificateData, TCertificateEvidence, TSealDocumentInput, TSealedFile, TSigningIdentity } from "./types";
 
@@ -35,6 +36,8 @@ export type TSealPackageOptions = {
   signal?: AbortSignal;
   /** A TSA configured: every output aims at PAdES B-LTA (see sign-pdf.ts); null/absent: B-B. */
   evidence?: TEvidenceConfig | null;
+  /** A test workspace's package: every page of every output carries TEST_MARK (./test-mark.ts) under the seal. */
+  testMark?: boolean;
 };
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -48,7 +51,9 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 export async function sealPackage(input: TSealPackageInput, options: TSealPackageOptions = {}): Promise<TSealPackageResult> {
   const step = () => options.signal?.throwIfAborted();
   const session = createSealSession();
-  const sign = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence, session });
+  const signAsIs = (bytes: Uint8Array) => signPdf(bytes, input.identity, { evidence: options.evidence, session });
+  // Every output is signed exactly once, so marking here marks each page of each file once, before its seal.
+  const sign = options.testMark ? async (bytes: Uint8Array) => signAsIs(await markTestPages(bytes)) : signAsIs;
   const stamped: { doc: TSealDocumentInput; bytes: Uint8Array; pages: number; originalSha256: string }[] = [];
   for (const doc of input.documents) {
     step();

@@ -12,7 +12,7 @@ import type { TTestOrg } from "./factories";
 
 export function ownerActor(
   org: Pick<TTestOrg, "organisationId" | "userId" | "workspaceId"> & { roleIds?: { admin: string } },
-  workspace: { id: string; name?: string; slug?: string } = { id: org.workspaceId },
+  workspace: { id: string; name?: string; slug?: string; isTest?: boolean } = { id: org.workspaceId },
 ): TActor {
   return {
     organisation: {
@@ -26,6 +26,7 @@ export function ownerActor(
       name: workspace.name ?? "Default",
       slug: workspace.slug ?? "default",
       isDefault: workspace.id === org.workspaceId,
+      isTest: workspace.isTest ?? false,
     },
     user: { id: org.userId, email: "owner@test", name: "Owner" },
     isOwner: true,

@@ -22,9 +22,9 @@ export async function createTestOrg(db: Db, name = "Acme") {
   return { ...org, roleIds };
 }
 
-export async function createTestWorkspace(db: Db, organisationId: string, slug: string) {
+export async function createTestWorkspace(db: Db, organisationId: string, slug: string, opts: { test?: boolean } = {}) {
   const id = newId("ws");
-  await db.insert(workspaces).values({ id, organisationId, name: slug, slug, isDefault: false });
+  await db.insert(workspaces).values({ id, organisationId, name: slug, slug, isDefault: false, isTest: opts.test ?? false });
   return id;
 }
 
@@ -43,9 +43,10 @@ export async function createTestRole(
 export async function createTestKey(
   db: Db,
   org: Pick<TTestOrg, "organisationId" | "workspaceId" | "userId" | "roleIds">,
-  opts: { roleId?: string; workspaceId?: string; expiresAt?: Date | null; revokedAt?: Date | null; name?: string } = {},
+  opts: { roleId?: string; workspaceId?: string; expiresAt?: Date | null; revokedAt?: Date | null; name?: string; test?: boolean } = {},
 ) {
-  const { value, hash, prefix } = generateApiKeyValue();
+  // `test`: a key of a test workspace (fsk_test_…); it must go with a test workspace to be accepted.
+  const { value, hash, prefix } = generateApiKeyValue({ test: opts.test });
   const id = newId("key");
   await db.insert(apiKeys).values({
     id,

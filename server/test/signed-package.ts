@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import type { Db } from "@/server/db/client";
-import { packageFields, recipientSessions } from "@/server/db/schema";
+import { packageFields, recipientSessions, workspaces } from "@/server/db/schema";
 import { completeSession } from "@/server/domain/signing/complete-session";
 import { openSession } from "@/server/domain/signing/open-session";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
@@ -16,10 +16,14 @@ import { makeOriginal, makeSignaturePng } from "@/server/test/sealing-fixtures";
 
 export const TYPED_NAME = "Борис Пастернак";
 
-/** A package from a two-role template whose original (1 page, stored at `files/lease`) is signed by both recipients. */
-export async function signedPackage(db: Db) {
+/**
+ * A package from a two-role template whose original (1 page, stored at `files/lease`) is signed by both recipients.
+ * `test`: in a test workspace (the organisation's default workspace made one, its key `fsk_test_…`).
+ */
+export async function signedPackage(db: Db, opts: { test?: boolean } = {}) {
   const org = await createTestOrg(db);
-  const key = (await createTestKey(db, org)).value;
+  if (opts.test) await db.update(workspaces).set({ isTest: true }).where(eq(workspaces.id, org.workspaceId));
+  const key = (await createTestKey(db, org, { test: opts.test })).value;
   const tpl = await createActiveTemplate(db, org);
   const store = await getFileStore();
   await store.put("files/lease", Readable.from([await makeOriginal(1)]), { contentType: "application/pdf" });

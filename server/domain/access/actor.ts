@@ -14,8 +14,11 @@ export type TPlanFeature = keyof typeof PLAN_FEATURES;
 
 export type TActor = {
   organisation: { id: string; name: string; features: Record<TPlanFeature, boolean>; ipAllowlist: string[] };
-  /** The workspace acted in: the key's own, or the app's current workspace (the switcher's choice, checked). */
-  workspace: { id: string; name: string; slug: string; isDefault: boolean };
+  /**
+   * The workspace acted in: the key's own, or the app's current workspace (the switcher's choice, checked).
+   * `isTest`: a test workspace (docs/decisions/test-mode.md).
+   */
+  workspace: { id: string; name: string; slug: string; isDefault: boolean; isTest: boolean };
   /** The member acting, or the key's issuer: work done with a key is attributed to this user in audit events. */
   user: { id: string; email: string; name: string };
   /**

@@ -7,6 +7,7 @@ import type { Db } from "@/server/db/client";
 import { epochMs, hotColumns, hotQuery, type THotRow } from "@/server/db/driver";
 import { apiKeys, memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
 import { keyInoperativeReason } from "@/server/domain/keys/key-inoperative-reason";
+import { isTestKeyValue } from "@/server/domain/keys/key-value";
 import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import type { TActor, TKeyedActor } from "./actor";
@@ -29,6 +30,8 @@ export async function loadKeyActor(db: Db, token: string, base: Pick<TActor, "re
   });
   if (inoperative) return null;
   if (row.workspaceOrganisationId !== row.orgId || row.roleOrganisationId !== row.orgId) return null;
+  // A key's value names its mode; one that disagrees with its workspace's (never issued so) acts nowhere.
+  if (isTestKeyValue(token) !== row.workspaceIsTest) return null;
 
   const actor: TKeyedActor = {
     ...base,
@@ -40,7 +43,7 @@ export async function loadKeyActor(db: Db, token: string, base: Pick<TActor, "re
       featureCustomFields: row.orgFeatureCustomFields,
       ipAllowlist: row.orgIpAllowlist,
     }),
-    workspace: { id: row.workspaceId, name: row.workspaceName, slug: row.workspaceSlug, isDefault: row.workspaceIsDefault },
+    workspace: { id: row.workspaceId, name: row.workspaceName, slug: row.workspaceSlug, isDefault: row.workspaceIsDefault, isTest: row.workspaceIsTest },
     user: { id: row.userId, email: row.userEmail, name: row.userName },
     isOwner: false,
     role: roleOf(
@@ -79,6 +82,7 @@ const keyColumns = {
   workspaceName: workspaces.name,
   workspaceSlug: workspaces.slug,
   workspaceIsDefault: workspaces.isDefault,
+  workspaceIsTest: workspaces.isTest,
   orgId: organisations.id,
   orgName: organisations.name,
   orgFeaturePublicApi: organisations.featurePublicApi,

@@ -41,6 +41,8 @@ export const AUDIT_SUBJECTS = {
       "recipient.authentication.failed",
       "recipient.authentication.locked",
       "recipient.authentication.unlocked",
+      // Embedded signing (issue 23): a single-use embedded signing URL opened in a frame.
+      "recipient.embed_opened",
     ],
   },
   template: {
@@ -71,7 +73,7 @@ export const AUDIT_SUBJECTS = {
     actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated", "webhook.deliveries_replayed"],
   },
   organisation: { actions: ["organisation.created", "organisation.ip_allowlist_changed", "organisation.plan_changed"] },
-  workspace: { actions: ["workspace.created", "workspace.renamed"] },
+  workspace: { actions: ["workspace.created", "workspace.renamed", "workspace.test_mode_changed", "workspace.embed_origins_changed"] },
   role: { actions: ["role.created", "role.updated", "role.deleted"] },
   member: { actions: ["member.added", "member.invite_accepted", "member.role_changed", "member.removed"] },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },

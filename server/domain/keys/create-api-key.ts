@@ -14,7 +14,8 @@ import type { TCreateApiKey, TCreatedApiKey } from "./schemas";
 export const MAX_UNREVOKED_KEYS = 50;
 
 /**
- * Issues a key bound to a role holding API access and to one workspace of the owner's organisation. The count
+ * Issues a key bound to a role holding API access and to one workspace of the owner's organisation (a test
+ * workspace's key reads `fsk_test_…`). The count
  * against the cap and the insert run under a lock on the organisation row, so two concurrent creations
  * cannot both take the 50th place. Owner only: the app's operation declares it (./operations.ts); the CLI
  * acts as the owner.
@@ -34,9 +35,11 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
     if (!role) throw errors.validation({ roleId: ["Choose a role of this organisation"] });
     if (!role.apiAccess) throw errors.validation({ roleId: ["This role has no API access"] });
     const [workspace] = await tx
-      .select({ id: workspaces.id })
+      .select({ id: workspaces.id, isTest: workspaces.isTest })
       .from(workspaces)
-      .where(and(eq(workspaces.id, input.workspaceId), eq(workspaces.organisationId, orgId)));
+      .where(and(eq(workspaces.id, input.workspaceId), eq(workspaces.organisationId, orgId)))
+      // Shared with a send; a test-mode switch (FOR UPDATE) waits for this key, or this key for its new mode.
+      .for("share");
     if (!workspace) throw errors.validation({ workspaceId: ["Choose a workspace of this organisation"] });
     const [used] = await tx
       .select({ n: count() })
@@ -47,7 +50,7 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
         `This organisation already has ${MAX_UNREVOKED_KEYS} API keys that are not revoked (expired keys count until they are revoked). Revoke a key to create another.`,
       );
     }
-    const { value, hash, prefix } = generateApiKeyValue();
+    const { value, hash, prefix } = generateApiKeyValue({ test: workspace.isTest });
     const id = newId("key");
     await tx.insert(apiKeys).values({
       id,

@@ -3,7 +3,7 @@
  * the due item, claimed FOR UPDATE SKIP LOCKED, one message per transaction, so any number of workers send
  * each message once. The handler never throws for a refused message: it writes the outcome into the row
  * (the state is the schedule) —
- * - outbox transport: KEPT at once;
+ * - outbox transport, or a test workspace's message (`test`, whatever the transport): KEPT at once;
  * - SMTP accepted: SENT;
  * - SMTP refused or unreachable: the attempt and its error are recorded and the message is due again after
  *   1, 2, 4… minutes (doubling); after MAX_MAIL_ATTEMPTS, or at once on a permanent 5xx refusal, FAILED.
@@ -46,7 +46,7 @@ export function mailJobs(opts: { transport?: () => TMailTransport } = {}) {
         const [msg] = await tx.select().from(mailMessages).where(eq(mailMessages.id, item.id));
         if (!msg || msg.status !== "QUEUED") return;
         const t = transport();
-        if (t.kind === "outbox") {
+        if (t.kind === "outbox" || msg.test) {
           await tx
             .update(mailMessages)
             .set({ status: "KEPT", transport: "outbox", nextAttemptAt: null, sentAt: at, updatedAt: at })

@@ -30,6 +30,7 @@ export function mailSummaryView(row: TRow): TMailSummary {
     subject: row.subject,
     status: row.status,
     transport: row.transport,
+    test: row.test,
     attempts: row.attempts,
     nextAttemptAt: iso(row.nextAttemptAt),
     lastError: row.lastError,

@@ -1,5 +1,6 @@
 import type { Db } from "@/server/db/client";
-import { mailMessages, type TMailKind } from "@/server/db/schema";
+import { sql } from "drizzle-orm";
+import { mailMessages, workspaces, type TMailKind } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import type { TRenderedMail } from "./templates/render-mail";
@@ -19,7 +20,8 @@ export type TQueueMailInput = {
  * Queues one message in the CALLER's transaction, so a state change and its mail commit (or roll back)
  * together. Nothing is sent here: the mail job sends it after the commit, in a transaction of its own, so a
  * mail server that is down never blocks a package or its webhooks. Wake the worker after the commit
- * (`wakeMailWorker()`, or run the change inside `withEvents`, which wakes the same worker).
+ * (`wakeMailWorker()`, or run the change inside `withEvents`, which wakes the same worker). A message of a test
+ * workspace is marked `test` and only ever kept in the outbox.
  */
 export async function queueMail(tx: Db, input: TQueueMailInput): Promise<{ id: string }> {
   const id = newId("mail");
@@ -38,6 +40,8 @@ export async function queueMail(tx: Db, input: TQueueMailInput): Promise<{ id: s
     html: input.mail.html,
     text: input.mail.text,
     status: "QUEUED",
+    // A test workspace's message is marked test here, in the same statement: it never reaches SMTP (jobs.ts).
+    test: sql<boolean>`coalesce((select ${workspaces.isTest} from ${workspaces} where ${workspaces.id} = ${input.workspaceId}), false)`,
     nextAttemptAt: at,
     createdAt: at,
     updatedAt: at,

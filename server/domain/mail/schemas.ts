@@ -16,9 +16,10 @@ export const ZMailSummary = z
     subject: z.string(),
     status: z.enum(MAIL_STATUSES).openapi({
       description:
-        "QUEUED: waiting for its (next) attempt. SENT: accepted by the SMTP server. FAILED: given up. KEPT: kept in the outbox (no SMTP server configured)",
+        "QUEUED: waiting for its (next) attempt. SENT: accepted by the SMTP server. FAILED: given up. KEPT: kept in the outbox (no SMTP server configured, or a test workspace's message)",
     }),
     transport: z.enum(MAIL_TRANSPORTS).nullable(),
+    test: z.boolean().openapi({ description: "Queued in a test workspace: never sent, only kept in the outbox" }),
     attempts: z.number().int(),
     nextAttemptAt: ZTime.nullable(),
     lastError: z.string().nullable(),

@@ -20,13 +20,21 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
         .from(workspaces)
         .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug)));
       if (taken) throw errors.conflict(slugTaken(input.slug));
-      const row = { id: newId("ws"), organisationId: orgId, name: input.name, slug: input.slug, isDefault: false, createdAt: now() };
+      const row = {
+        id: newId("ws"),
+        organisationId: orgId,
+        name: input.name,
+        slug: input.slug,
+        isDefault: false,
+        isTest: input.test ?? false,
+        createdAt: now(),
+      };
       await tx.insert(workspaces).values({ ...row, updatedAt: row.createdAt });
       await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: row.id, organisationId: orgId, workspaceId: row.id }, "workspace.created", {
         name: input.name,
         slug: input.slug,
       });
-      return { id: row.id, name: row.name, slug: row.slug, isDefault: false, createdAt: row.createdAt };
+      return { id: row.id, name: row.name, slug: row.slug, isDefault: false, isTest: row.isTest, createdAt: row.createdAt };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));

@@ -8,7 +8,14 @@ import type { TWorkspaceItem } from "./schemas";
 /** The organisation's workspaces, the default first, then by name. Any member may read them. */
 export async function listWorkspaces(db: Db, actor: TActor): Promise<TWorkspaceItem[]> {
   return db
-    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, isDefault: workspaces.isDefault, createdAt: workspaces.createdAt })
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      slug: workspaces.slug,
+      isDefault: workspaces.isDefault,
+      isTest: workspaces.isTest,
+      createdAt: workspaces.createdAt,
+    })
     .from(workspaces)
     .where(eq(workspaces.organisationId, actor.organisation.id))
     .orderBy(desc(workspaces.isDefault), asc(workspaces.name), asc(workspaces.id));

@@ -32,7 +32,10 @@ import {
   ZSetIpAllowlist,
   ZUpdateRoleBody,
   ZWorkspace,
+  ZCreateWorkspace,
+  ZSetWorkspaceTestMode,
   ZWorkspaceFields,
+  ZWorkspaceTestModeResult,
   ZWorkspaceItem,
   ZWorkspaceParams,
 } from "./schemas";
@@ -210,9 +213,9 @@ export const appCreateWorkspace = defineOperation({
   operationId: "appCreateWorkspace",
   method: "POST",
   path: "/api/app/workspaces",
-  summary: "Create a workspace (409 on a taken slug)",
+  summary: "Create a workspace, live or test (409 on a taken slug)",
   successStatus: 201,
-  body: ZWorkspaceFields,
+  body: ZCreateWorkspace,
   response: ZWorkspaceItem,
   errors: [409],
 });
@@ -226,6 +229,18 @@ export const appRenameWorkspace = defineOperation({
   params: ZWorkspaceParams,
   body: ZWorkspaceFields,
   response: ZWorkspaceItem,
+  errors: [404, 409],
+});
+
+export const appSetWorkspaceTestMode = defineOperation({
+  ...owner,
+  operationId: "appSetWorkspaceTestMode",
+  method: "PUT",
+  path: "/api/app/workspaces/{workspaceId}/test-mode",
+  summary: "Make a workspace a test workspace or a live one (409 once it has sent a package; its keys are revoked)",
+  params: ZWorkspaceParams,
+  body: ZSetWorkspaceTestMode,
+  response: ZWorkspaceTestModeResult,
   errors: [404, 409],
 });
 

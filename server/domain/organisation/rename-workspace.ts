@@ -32,7 +32,7 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
         before: { name: current.name, slug: current.slug },
         after: { name: input.name, slug: input.slug },
       });
-      return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, createdAt: current.createdAt };
+      return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, isTest: current.isTest, createdAt: current.createdAt };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));

@@ -10,12 +10,25 @@ import { valueError, z } from "@/server/lib/zod";
 
 // ——— The public API (/api/v1): the account a key acts as ———
 
-export const ZWorkspace = z.object({ id: z.string(), name: z.string(), slug: z.string(), isDefault: z.boolean() }).openapi("Workspace");
+export const ZWorkspace = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    isDefault: z.boolean(),
+    test: z.boolean().openapi({ description: "A test workspace: keys read fsk_test_…, no mail leaves, no allowance used, seals marked TEST" }),
+  })
+  .openapi("Workspace");
 
 export const ZAccount = z
   .object({
     organisation: z.object({ id: z.string(), name: z.string() }),
-    workspace: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+    workspace: z.object({
+      id: z.string(),
+      name: z.string(),
+      slug: z.string(),
+      test: z.boolean().openapi({ description: "A test workspace: keys read fsk_test_…, no mail leaves, no allowance used, seals marked TEST" }),
+    }),
     role: z.object({
       id: z.string(),
       name: z.string(),
@@ -196,13 +209,28 @@ export const ZWorkspaceFields = z.object({
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Use lower-case letters, digits and single hyphens, e.g. emea-sales"),
 });
 
-export type TCreateWorkspace = z.output<typeof ZWorkspaceFields>;
+/** Create: name, slug and, optionally, a test workspace (docs/decisions/test-mode.md). */
+export const ZCreateWorkspace = ZWorkspaceFields.extend({ test: z.boolean().optional() });
+export type TCreateWorkspace = z.output<typeof ZCreateWorkspace>;
+
+/** Test mode on or off (owner only; refused once the workspace has sent a package; its keys are revoked). */
+export const ZSetWorkspaceTestMode = z.object({ test: z.boolean() });
+export type TSetWorkspaceTestMode = z.output<typeof ZSetWorkspaceTestMode> & { id: string };
 
 export const ZRenameWorkspace = ZWorkspaceFields.extend({ id: z.string().min(1) });
 export type TRenameWorkspace = z.output<typeof ZRenameWorkspace>;
 
-export const ZWorkspaceItem = z.object({ id: z.string(), name: z.string(), slug: z.string(), isDefault: z.boolean(), createdAt: z.date() });
+export const ZWorkspaceItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  isDefault: z.boolean(),
+  isTest: z.boolean(),
+  createdAt: z.date(),
+});
 export type TWorkspaceItem = z.infer<typeof ZWorkspaceItem>;
+export const ZWorkspaceTestModeResult = ZWorkspaceItem.extend({ keysRevoked: z.number().int() });
+export type TWorkspaceTestModeResult = z.infer<typeof ZWorkspaceTestModeResult>;
 
 /** The shell's switcher: a workspace of the member's organisation. */
 export const ZChooseWorkspace = z.object({ workspaceId: z.string().min(1) });

@@ -74,7 +74,7 @@ describe("workspaces", () => {
     const renamed = await renameWorkspace(t.db, owner, { id: org.workspaceId, name: "Head office", slug: "head-office" });
     expect(renamed).toMatchObject({ id: org.workspaceId, name: "Head office", slug: "head-office", isDefault: true });
     const res = await callJson<{ data: { workspaces: unknown[] } }>(listWorkspacesRoute, { key: key.value });
-    expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Head office", slug: "head-office", isDefault: true }]);
+    expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Head office", slug: "head-office", isDefault: true, test: false }]);
     expect((await rejection(renameWorkspace(t.db, owner, { id: emea.id, name: "EMEA", slug: "head-office" }))).status).toBe(409);
     await renameWorkspace(t.db, owner, { id: emea.id, name: "Europe", slug: "emea" });
   });

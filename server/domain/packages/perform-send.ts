@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { documents, packages, recipientSessions } from "@/server/db/schema";
+import { documents, packages, recipientSessions, workspaces } from "@/server/db/schema";
 import { assertNotLocked, findLock } from "@/server/domain/locks/assert-not-locked";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
@@ -50,6 +50,9 @@ export async function performSend<T>(
 ): Promise<T> {
   const at = now();
   if (pkg.status !== "DRAFT" && pkg.status !== "SCHEDULED") throw errors.badRequest("Only DRAFT packages can be sent");
+  // The workspace's mode, held FOR SHARE to the commit: a test-mode switch (FOR UPDATE) waits for this send and
+  // then sees the sent package (409), so a sent package's mail, allowance and seal never change mode.
+  const [workspace] = await tx.select({ isTest: workspaces.isTest }).from(workspaces).where(eq(workspaces.id, pkg.workspaceId)).for("share");
 
   const docs = created?.documents ?? (await tx.select().from(documents).where(eq(documents.packageId, pkg.id)));
   if (docs.length === 0) throw errors.conflict("The package has no document: add one before sending");
@@ -101,6 +104,7 @@ export async function performSend<T>(
   await auditChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
   const after = sessions.map((s) => invited.get(s.id) ?? s);
   const result = await finish({ package: sent!, scheduled: false, sessions: after, documents: docs });
-  await consumePackageCredit(tx, pkg.organisationId);
+  // A test workspace's send consumes no allowance (docs/decisions/test-mode.md).
+  if (!workspace?.isTest) await consumePackageCredit(tx, pkg.organisationId);
   return result;
 }

@@ -41,6 +41,9 @@ export const ZVerification = z
       description:
         "This exact file is an earlier version of one this instance keeps: its seal has since been upgraded or renewed (time-stamps added by an incremental update); the package's download now serves the newer version",
     }),
+    test: z.boolean().openapi({
+      description: "The seal is this instance's TEST identity: the file comes from a test workspace and is not a valid signature",
+    }),
   })
   .openapi("Verification");
 export type TVerification = z.infer<typeof ZVerification>;

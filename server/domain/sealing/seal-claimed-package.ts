@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { packages, recipientSessions, sealedFiles, type TSealedFileKind } from "@/server/db/schema";
+import { packages, recipientSessions, sealedFiles, workspaces, type TSealedFileKind } from "@/server/db/schema";
 import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import type { TPackageRow } from "@/server/domain/packages/find-package";
@@ -27,7 +27,7 @@ import { failSeal } from "./fail-seal";
 import { loadSealInput } from "./load-seal-input";
 import { sealRetryDelay } from "./seal-retry-delay";
 import { startSealHeartbeat } from "./seal-lease";
-import { getSigningIdentity } from "./signing-identity";
+import { getSigningIdentity, getTestSigningIdentity } from "./signing-identity";
 
 export type TSealOutcome = "sealed" | "failed" | "superseded";
 
@@ -73,9 +73,14 @@ export async function sealClaimedPackage(db: Db, claim: TSealClaim, options: TSe
       .where(and(eq(packages.id, claim.id), eq(packages.sealClaimToken, claim.token), eq(packages.status, "IN_PROGRESS"), isNull(packages.deletedAt)));
     if (!pkg) return "superseded";
     const input = await loadSealInput(db, pkg);
-    const evidence = options.evidence === undefined ? evidenceConfig() : options.evidence;
+    // A test workspace's package: the TEST mark on every page, the test identity, and no time-stamping authority
+    // (a test seal asks nothing of the network; docs/decisions/test-mode.md).
+    const [workspace] = await db.select({ isTest: workspaces.isTest }).from(workspaces).where(eq(workspaces.id, pkg.workspaceId));
+    const test = workspace?.isTest ?? false;
+    const evidence = test ? null : options.evidence === undefined ? evidenceConfig() : options.evidence;
+    const identity = test ? await getTestSigningIdentity(db) : await getSigningIdentity(db);
     // Degrade, never fail: with no TSA answering the engine still seals (at B-B) and says why in `evidence.failure`.
-    const result = await sealPackage({ ...input, identity: await getSigningIdentity(db) }, { signal: lease.signal, ...(evidence ? { evidence } : {}) });
+    const result = await sealPackage({ ...input, identity }, { signal: lease.signal, testMark: test, ...(evidence ? { evidence } : {}) });
     await options.beforeStore?.();
     // Fenced: a worker whose lease ran out and was claimed by another stops here, before storing anything.
     if (!(await lease.renew())) return "superseded";

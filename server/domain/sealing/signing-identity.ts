@@ -1,19 +1,24 @@
 /**
  * The sealing identity of this instance, loaded once per process: the operator's PKCS#12 when configured,
  * otherwise the instance certificate kept in `signing_keys` (created by the first process that needs it).
+ * Test workspaces seal with a separate identity (`signing_keys` row `test`, never the operator's PKCS#12), whose
+ * certificate names it a test seal; /verify recognises it and says so (docs/decisions/test-mode.md).
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { signingKeys } from "@/server/db/schema";
 import { loadOrCreateSigningIdentity, type TSigningKeyStore } from "@/server/pdf/load-or-create-signing-identity";
 import type { TSigningIdentity } from "@/server/pdf/types";
+import { env } from "@/server/env";
 
 const INSTANCE = "instance";
+/** The test identity's row in `signing_keys`; every other row is a live identity, current or past. */
+export const TEST_IDENTITY = "test";
 
 /** The engine's key store on the database: the first writer wins, everyone reads what is stored. */
-export function databaseSigningKeyStore(db: Db): TSigningKeyStore {
+function databaseSigningKeyStore(db: Db, id = INSTANCE): TSigningKeyStore {
   const read = async () => {
-    const [row] = await db.select().from(signingKeys).where(eq(signingKeys.id, INSTANCE));
+    const [row] = await db.select().from(signingKeys).where(eq(signingKeys.id, id));
     return row ? { certificate: row.certificate, encryptedPrivateKey: row.encryptedPrivateKey, algorithm: row.algorithm, createdAt: row.createdAt } : null;
   };
   return {
@@ -21,7 +26,7 @@ export function databaseSigningKeyStore(db: Db): TSigningKeyStore {
     async insertIfAbsent(key) {
       await db
         .insert(signingKeys)
-        .values({ id: INSTANCE, ...key })
+        .values({ id, ...key })
         .onConflictDoNothing({ target: signingKeys.id });
       const stored = await read();
       if (!stored) throw new Error("the signing key could not be stored");
@@ -40,7 +45,23 @@ export function getSigningIdentity(db: Db): Promise<TSigningIdentity> {
   return cached;
 }
 
-/** For tests: forget the process's identity (another database, another configuration). */
+let cachedTest: Promise<TSigningIdentity> | undefined;
+
+/** The test workspaces' identity: this instance's own test certificate, made on first use. */
+export function getTestSigningIdentity(db: Db): Promise<TSigningIdentity> {
+  const host = new URL(env().publicUrl).hostname || "localhost";
+  cachedTest ??= loadOrCreateSigningIdentity(databaseSigningKeyStore(db, TEST_IDENTITY), {
+    instanceOnly: true,
+    commonName: `Foliosign TEST seal (not a valid signature) – ${host}`,
+  }).catch((err: unknown) => {
+    cachedTest = undefined;
+    throw err;
+  });
+  return cachedTest;
+}
+
+/** For tests: forget the process's identities (another database, another configuration). */
 export function resetSigningIdentity(): void {
   cached = undefined;
+  cachedTest = undefined;
 }

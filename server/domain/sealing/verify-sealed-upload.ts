@@ -7,19 +7,25 @@ import { logger } from "@/server/lib/logger";
 import { inspectEvidence } from "@/server/pdf/evidence";
 import { verifySealed } from "@/server/pdf/verify-sealed";
 import type { TVerification } from "./schemas";
-import { getSigningIdentity } from "./signing-identity";
+import { getSigningIdentity, TEST_IDENTITY } from "./signing-identity";
 
-/** This instance's signing certificates, current and past (a rotated identity must still verify what it sealed). */
-async function trustedCertificates(db: Db): Promise<Uint8Array[]> {
-  const rows = await db.select({ certificate: signingKeys.certificate }).from(signingKeys);
-  const trusted: Uint8Array[] = rows.map((r) => new Uint8Array(Buffer.from(r.certificate, "base64")));
+/**
+ * This instance's signing certificates, current and past (a rotated identity must still verify what it sealed),
+ * and apart from them the test workspaces' identity (docs/decisions/test-mode.md).
+ */
+async function trustedCertificates(db: Db): Promise<{ live: Uint8Array[]; test: Uint8Array[] }> {
+  const rows = await db.select({ id: signingKeys.id, certificate: signingKeys.certificate }).from(signingKeys);
+  const der = (r: { certificate: string }) => new Uint8Array(Buffer.from(r.certificate, "base64"));
+  const live: Uint8Array[] = rows.filter((r) => r.id !== TEST_IDENTITY).map(der);
   try {
-    trusted.push((await getSigningIdentity(db)).certificateDer);
+    live.push((await getSigningIdentity(db)).certificateDer);
   } catch (err) {
     logger().warn({ err }, "verify: the signing identity could not be loaded; checking against stored certificates only");
   }
-  return trusted;
+  return { live, test: rows.filter((r) => r.id === TEST_IDENTITY).map(der) };
 }
+
+const TEST_NOTE = " It was sealed in a TEST workspace: it is not a valid signature.";
 
 /** The file's evidence as the engine reads it from the bytes alone (each time-stamp checked on its own). */
 async function readEvidence(bytes: Uint8Array): Promise<TVerification["evidence"]> {
@@ -70,22 +76,29 @@ export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TV
   if (upload.length === 0) throw errors.badRequest("Choose a PDF file to check");
   // A plain Uint8Array copy (the request body arrives as a Buffer, whose slice() shares memory).
   const bytes = new Uint8Array(upload);
-  const none = { package: null, evidence: null, newerVersion: false };
-  const check = await verifySealed(bytes, await trustedCertificates(db));
+  const none = { package: null, evidence: null, newerVersion: false, test: false };
+  const trusted = await trustedCertificates(db);
+  const liveCheck = await verifySealed(bytes, trusted.live);
+  // Not a live seal: perhaps the test identity's (a test workspace's package).
+  const testCheck = liveCheck.signed && !liveCheck.signerMatches && trusted.test.length > 0 ? await verifySealed(bytes, trusted.test) : null;
+  const test = testCheck?.signerMatches ?? false;
+  const check = test && testCheck ? testCheck : liveCheck;
+  const note = test ? TEST_NOTE : "";
   if (!check.signed)
     return { sealedHere: false, unaltered: false, message: "This file carries no seal of this instance: it has no digital signature we can read.", ...none };
   if (!check.signerMatches) return { sealedHere: false, unaltered: false, message: "This file was not sealed by this instance.", ...none };
   const evidence = await readEvidence(bytes);
-  if (!check.intact) return { sealedHere: true, unaltered: false, message: "This file was changed after it was sealed.", ...none, evidence };
+  if (!check.intact) return { sealedHere: true, unaltered: false, message: `This file was changed after it was sealed.${note}`, ...none, evidence, test };
 
   const found = await findSealedCopy(db, createHash("sha256").update(bytes).digest("hex"));
   if (!found) {
     return {
       sealedHere: true,
       unaltered: false,
-      message: "The seal is intact, but this instance keeps no completed package with this exact file (it may have been deleted).",
+      message: `The seal is intact, but this instance keeps no completed package with this exact file (it may have been deleted).${note}`,
       ...none,
       evidence,
+      test,
     };
   }
   const sessions = await db
@@ -96,9 +109,10 @@ export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TV
   return {
     sealedHere: true,
     unaltered: true,
-    message: found.newerVersion
-      ? "This file was sealed by this instance and has not been changed since. A newer version of it exists, with stronger time-stamp evidence: download it again to get it."
-      : "This file was sealed by this instance and has not been changed since.",
+    message:
+      (found.newerVersion
+        ? "This file was sealed by this instance and has not been changed since. A newer version of it exists, with stronger time-stamp evidence: download it again to get it."
+        : "This file was sealed by this instance and has not been changed since.") + note,
     package: {
       title: found.pkg.title,
       completedAt: found.pkg.completedAt?.toISOString() ?? null,
@@ -106,5 +120,6 @@ export async function verifySealedUpload(db: Db, upload: Uint8Array): Promise<TV
     },
     evidence,
     newerVersion: found.newerVersion,
+    test,
   };
 }

@@ -14,7 +14,7 @@ const CLAIMS = [
   "subscribed to a subset of the events",
   "re-read the package with `GET /api/v1/packages/{packageId}`",
   "never reused",
-  "Absent on test events",
+  "Absent on samples sent with",
 ];
 
 describe("the sequence field's description", () => {

@@ -26,7 +26,7 @@ describe("GET /api/app/me", () => {
         user: { id: org.userId, email: expect.any(String), name: "Acme Owner" },
         isOwner: true,
         organisation: { id: org.organisationId, name: expect.any(String) },
-        workspace: { id: org.workspaceId, name: "Default", slug: "default", isDefault: true },
+        workspace: { id: org.workspaceId, name: "Default", slug: "default", isDefault: true, test: false },
         role: {
           id: org.roleIds.admin,
           name: "Admin",

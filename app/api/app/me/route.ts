@@ -6,6 +6,6 @@ export const GET = appRoute(appGetMe, async ({ actor }) => ({
   user: actor.user,
   isOwner: actor.isOwner,
   organisation: { id: actor.organisation.id, name: actor.organisation.name },
-  workspace: actor.workspace,
+  workspace: { ...actor.workspace, test: actor.workspace.isTest },
   role: { id: actor.role.id, name: actor.role.name, permissions: { ...actor.role.permissions, templateAccess: actor.role.templateAccess } },
 }));

@@ -4,7 +4,7 @@ import { getAccount } from "@/server/domain/organisation/operations";
 // GET /api/v1/account – who the key acts as
 export const GET = apiRoute(getAccount, async ({ actor }) => ({
   organisation: { id: actor.organisation.id, name: actor.organisation.name },
-  workspace: { id: actor.workspace.id, name: actor.workspace.name, slug: actor.workspace.slug },
+  workspace: { id: actor.workspace.id, name: actor.workspace.name, slug: actor.workspace.slug, test: actor.workspace.isTest },
   role: {
     id: actor.role.id,
     name: actor.role.name,

@@ -4,5 +4,5 @@ import { listWorkspaces } from "@/server/domain/organisation/operations";
 // GET /api/v1/workspaces – exactly the key's own workspace
 export const GET = apiRoute(listWorkspaces, async ({ actor }) => ({
   active: actor.workspace.id,
-  workspaces: [actor.workspace],
+  workspaces: [{ ...actor.workspace, test: actor.workspace.isTest }],
 }));

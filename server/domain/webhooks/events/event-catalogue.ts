@@ -78,10 +78,18 @@ export function envelopeSchema<E extends TEventName>(event: E) {
           "sees gaps as a matter of course. A gap means only that something else happened to this package — an event " +
           "you are not subscribed to, one still being retried, or one whose retries ran out — and the one right " +
           "reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers " +
-          "are never reused, and the order of arrival is not guaranteed. Absent on test events.",
+          "are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event " +
+          "(a test workspace's events have one).",
       }),
     data: EVENT_DATA[event],
-    test: z.literal(true).optional().openapi({ description: "Only on samples sent with Send test event" }),
+    test: z
+      .literal(true)
+      .optional()
+      .openapi({
+        description:
+          "true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent " +
+          "with Send test event (which have no sequence); absent otherwise",
+      }),
   });
 }
 

@@ -67,9 +67,13 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
   // JSON is its decimal text). One statement, one round trip: the sequence (the upsert locks the package's
   // counter row until commit, as before), the event and its deliveries. The deliveries' foreign key to the
   // event is checked at the end of the statement, when both rows exist.
+  // A test workspace's event carries `"test": true` after `data` (as JSON.stringify writes {…, data, test}); the
+  // workspace's mode is read in the same statement (`w`), so no caller passes it.
   const head = JSON.stringify({ event: input.event, timestamp: atIso });
   const prefix = `${head.slice(0, -1)},"sequence":`;
   const suffix = `,"data":${JSON.stringify(data)}}`;
+  const testSuffix = `${suffix.slice(0, -1)},"test":true}`;
+  const tail = sql`(case when w.is_test then ${testSuffix}::text else ${suffix}::text end)`;
   const [row] = await queryPrepared<{ sequence: number; delivery_ids: string[] }>(
     tx,
     sql`with seq as (insert into package_event_sequences (package_id, last_sequence) values (${data.packageId}, 1)
@@ -77,9 +81,10 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
                      returning last_sequence as value),
              ev as (${columns}
                     select ${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId}, seq.value,
-                           false, (${prefix}::text || seq.value::text || ${suffix}::text)::jsonb,
-                           ${prefix}::text || seq.value::text || ${suffix}::text, ${atIso}::timestamptz
-                    from seq returning id),
+                           false, (${prefix}::text || seq.value::text || ${tail})::jsonb,
+                           ${prefix}::text || seq.value::text || ${tail}, ${atIso}::timestamptz
+                    from seq, (select coalesce(bool_or(is_test), false) as is_test from workspaces where id = ${input.workspaceId}) w
+                    returning id),
              del as (${deliveries})
         select (select value from seq) as sequence, coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
     PREPARED,
