@@ -1,9 +1,9 @@
 /** Fixtures for the sealing engine's tests and benchmark: originals, a PNG signature, an in-memory key store. */
 import { execFileSync } from "node:child_process";
-import { deflateSync } from "node:zlib";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { TSigningKeyStore, TStoredSigningKey } from "@/server/pdf/load-or-create-signing-identity";
 import type { TCertificateData, TSealField } from "@/server/pdf/types";
+import { encodePng } from "./png";
 
 /** An original of `pages` A4 pages with some text, optionally with a filled AcroForm text field on page 1. */
 export async function makeOriginal(pages: number, options: { withForm?: boolean } = {}): Promise<Uint8Array> {
@@ -23,49 +23,10 @@ export async function makeOriginal(pages: number, options: { withForm?: boolean 
   return doc.save();
 }
 
-function crc32(bytes: Uint8Array): number {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
 /** A small RGBA PNG: a dark diagonal stroke on transparency, like a drawn signature. */
 export function makeSignaturePng(width = 240, height = 80): Uint8Array {
-  const raw = Buffer.alloc((width * 4 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const onStroke = Math.abs(y - (height / 2 + Math.sin(x / 12) * height * 0.3)) < 2.5;
-      const o = y * (width * 4 + 1) + 1 + x * 4;
-      raw[o] = 20;
-      raw[o + 1] = 30;
-      raw[o + 2] = 90;
-      raw[o + 3] = onStroke ? 255 : 0;
-    }
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk("IHDR", ihdr),
-      chunk("IDAT", deflateSync(raw)),
-      chunk("IEND", Buffer.alloc(0)),
-    ]),
-  );
+  const onStroke = (x: number, y: number) => Math.abs(y - (height / 2 + Math.sin(x / 12) * height * 0.3)) < 2.5;
+  return new Uint8Array(encodePng(width, height, (x, y) => [20, 30, 90, onStroke(x, y) ? 255 : 0]));
 }
 
 export function memorySigningKeyStore(): TSigningKeyStore & { rows: TStoredSigningKey[] } {

@@ -5,12 +5,8 @@
  * content and size, finish enforces required fields and completes once under a double submit, decline ends
  * the package, and every state a link can reach answers its end page (hold, void, finished, not your turn).
  */
-import { deflateSync, crc32 } from "node:zlib";
-import { Readable } from "node:stream";
 import { and, asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
-import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { POST as voidRoute } from "@/app/api/v1/packages/[packageId]/void/route";
 import { POST as signingUrlRoute } from "@/app/api/v1/packages/[packageId]/signing-url/route";
@@ -20,19 +16,18 @@ import { POST as consentRoute } from "@/app/api/app/sign/[token]/consent/route";
 import { POST as finishRoute } from "@/app/api/app/sign/[token]/finish/route";
 import { POST as declineRoute } from "@/app/api/app/sign/[token]/decline/route";
 import { PUT as fieldRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/route";
-import { GET as getImageRoute, PUT as imageRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/image/route";
+import { GET as getImageRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/image/route";
 import { GET as documentRoute } from "@/app/api/app/sign/[token]/documents/[documentId]/file/route";
 import { auditEvents, packageFields, recipientSessions } from "@/server/db/schema";
-import { createActiveTemplate, eventNames } from "@/server/domain/packages/test-support/fixtures";
+import { eventNames } from "@/server/domain/packages/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { SIGNATURE_IMAGE_MAX_BYTES } from "./set-field-image";
+import { putFieldImage, sentTwoSignerPackage, signingToken, stripPng } from "@/server/test/signing-calls";
 import { sniffPng } from "./sniff-png";
 
 const t = useTestDb();
@@ -52,76 +47,17 @@ type TView = {
 type TField = { id: string; type: string; value: string | null; required: boolean; readOnly: boolean; hasImage: boolean; valueKind: string | null };
 type TBody<T> = { data: T; error?: string; details?: Record<string, string[]> };
 
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([head, body, crc]);
-}
-
-/** A real PNG: `width`×1 RGBA pixels (random ones when `noise`, so it does not compress). */
-function png(width = 2, noise = false): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  const row = Buffer.alloc(1 + width * 4);
-  for (let i = 1; i < row.length; i++) row[i] = noise ? Math.floor(Math.random() * 256) : 0;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(row, { level: 0 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
+/** A sent two-signer package (tenant, then landlord) at T0. */
 async function setup() {
   setClock(() => T0);
-  const org = await createTestOrg(t.db);
-  const key = (await createTestKey(t.db, org)).value;
-  const tpl = await createActiveTemplate(t.db, org);
-  await (await getFileStore()).put("files/lease", Readable.from([Buffer.from("%PDF-1.7\n%test\n")]), { contentType: "application/pdf" });
-  const created = await callJson<TBody<{ id: string }>>(createFromTemplateRoute, {
-    key,
-    body: {
-      templateId: tpl.templateId,
-      title: "Lease 4B",
-      recipients: [
-        { email: "tenant@example.com", name: "Tina Tenant", roleIndex: 0 },
-        { email: "landlord@example.com", name: "Lars Landlord", roleIndex: 1 },
-      ],
-      mergeFields: { customerName: "Tina T." },
-    },
-  });
-  const packageId = created.body.data.id;
-  const sent = await callJson<TBody<{ recipientSessions: { id: string }[] }>>(sendRoute, { key, params: { packageId }, body: {} });
-  const [first, second] = sent.body.data.recipientSessions;
-  return { key, packageId, first: first!.id, second: second!.id };
-}
-
-async function linkFor(key: string, packageId: string, sessionId: string): Promise<string> {
-  const res = await callJson<TBody<{ url: string }>>(signingUrlRoute, { key, params: { packageId }, body: { sessionId } });
-  expect(res.status).toBe(200);
-  return res.body.data.url.split("/sign/")[1]!;
+  return sentTwoSignerPackage(t.db);
 }
 
 const view = (token: string) => callJson<TBody<TView>>(viewRoute, { params: { token } });
 const consent = (token: string, headers: Record<string, string> = {}) => callJson<TBody<{ consentAt: string }>>(consentRoute, { params: { token }, headers });
 const put = (token: string, fieldId: string, value: string | null) => callJson<TBody<TField>>(fieldRoute, { params: { token, fieldId }, body: { value } });
 
-async function putImage(token: string, fieldId: string, bytes: Buffer, kind = "drawn") {
-  const url = new URL(`/api/app/sign/${token}/fields/${fieldId}/image?kind=${kind}`, "http://localhost:3000");
-  const req = new Request(url, {
-    method: "PUT",
-    headers: { "content-type": "image/png", [CLIENT_ADDRESS_HEADER]: "127.0.0.1", "sec-fetch-site": "same-origin" },
-    body: new Uint8Array(bytes),
-  });
-  const res = await imageRoute(req, { params: Promise.resolve({ token, fieldId }) });
-  return { status: res.status, body: (await res.json()) as TBody<TField> };
-}
+const putImage = (token: string, fieldId: string, bytes: Buffer, kind?: string) => putFieldImage<TBody<TField>>(token, fieldId, bytes, kind);
 
 async function fieldsOf(token: string): Promise<TField[]> {
   return (await view(token)).body.data.fields!;
@@ -130,7 +66,7 @@ async function fieldsOf(token: string): Promise<TField[]> {
 describe("the link", () => {
   it("opens the recipient's own view; unknown, malformed, revoked and expired links are the same 404", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     const ok = await view(token);
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ state: "OPEN", recipient: { name: "Tina Tenant", email: "tenant@example.com" }, consentAt: null });
@@ -147,7 +83,7 @@ describe("the link", () => {
     }
     expect((await view("x".repeat(43))).body.error).toBe("This signing link is not valid");
 
-    const newer = await linkFor(s.key, s.packageId, s.first);
+    const newer = await signingToken(s.key, s.packageId, s.first);
     expect((await view(token)).status).toBe(404);
     expect((await view(newer)).status).toBe(200);
 
@@ -157,7 +93,7 @@ describe("the link", () => {
 
   it("stores only the token's SHA-256", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     const [row] = await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, s.first));
     expect(row!.tokenHash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
@@ -165,7 +101,7 @@ describe("the link", () => {
 
   it("raises SESSION_OPENED on the first open only", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     expect((await callJson<TBody<{ opened: boolean }>>(openRoute, { params: { token } })).body.data.opened).toBe(true);
     expect((await callJson<TBody<{ opened: boolean }>>(openRoute, { params: { token } })).body.data.opened).toBe(false);
     expect((await eventNames(t.db, s.packageId)).filter((e) => e === "SESSION_OPENED")).toHaveLength(1);
@@ -173,7 +109,7 @@ describe("the link", () => {
 
   it("streams the original document while the recipient can sign", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     const documentId = (await view(token)).body.data.documents![0]!.id;
     const res = await callRoute(documentRoute, { params: { token, documentId } });
     expect(res.status).toBe(200);
@@ -186,7 +122,7 @@ describe("the link", () => {
 describe("consent and field values", () => {
   it("refuses values before consent; records consent once with time, address and user agent", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     const sig = (await fieldsOf(token)).find((f) => f.type === "signature")!;
     const early = await put(token, sig.id, "Tina Tenant");
     expect(early.status).toBe(409);
@@ -212,7 +148,7 @@ describe("consent and field values", () => {
    */
   it("records the browser's time zone at consent and finish; refuses a malformed or unknown zone with 422", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     for (const timeZone of ["Mars/Olympus_Mons", "Europe/Paris; drop table", "x".repeat(65)]) {
       const bad = await callJson<TBody<unknown>>(consentRoute, { params: { token }, query: { timeZone } });
       expect(bad.status, timeZone).toBe(422);
@@ -241,7 +177,7 @@ describe("consent and field values", () => {
 
   it("validates typed values by field type and refuses other recipients', the sender's and date fields", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     await consent(token);
     const fields = await fieldsOf(token);
     const sig = fields.find((f) => f.type === "signature")!;
@@ -271,12 +207,12 @@ describe("consent and field values", () => {
 
   it("keeps a drawn PNG in the file store; refuses non-PNG content, a broken PNG, an oversized body and a text field", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     await consent(token);
     const fields = await fieldsOf(token);
     const sig = fields.find((f) => f.type === "signature")!;
 
-    const bytes = png(3);
+    const bytes = stripPng(3);
     const stored = await putImage(token, sig.id, bytes);
     expect(stored.status).toBe(200);
     expect(stored.body.data).toMatchObject({ hasImage: true, valueKind: "drawn", value: null });
@@ -292,7 +228,7 @@ describe("consent and field values", () => {
     broken[broken.length - 20]! ^= 0xff;
     expect((await putImage(token, sig.id, broken)).status).toBe(422);
     expect((await putImage(token, sig.id, Buffer.concat([bytes, Buffer.from("trailing")]))).status).toBe(422);
-    const huge = png(Math.ceil(SIGNATURE_IMAGE_MAX_BYTES / 4) + 10, true);
+    const huge = stripPng(Math.ceil(SIGNATURE_IMAGE_MAX_BYTES / 4) + 10, true);
     expect((await putImage(token, sig.id, huge)).status).toBe(413);
     const merged = fields.find((f) => f.type === "text")!;
     await t.db.update(packageFields).set({ mergeFieldKey: null }).where(eq(packageFields.id, merged.id));
@@ -304,8 +240,8 @@ describe("consent and field values", () => {
   });
 
   it("sniffPng accepts a real PNG and refuses a wrong colour type and zero size", () => {
-    expect(sniffPng(png(5))).toEqual({ width: 5, height: 1 });
-    const wrong = png(1);
+    expect(sniffPng(stripPng(5))).toEqual({ width: 5, height: 1 });
+    const wrong = stripPng(1);
     wrong[25] = 5;
     expect(() => sniffPng(wrong)).toThrow();
     expect(() => sniffPng(new Uint8Array())).toThrow();
@@ -315,7 +251,7 @@ describe("consent and field values", () => {
 describe("finish and decline", () => {
   it("enforces required fields, fills the date, completes once under a double submit, then invites the next", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     // Before its turn, the second recipient has no link (409), and a link to a waiting session reads "not your turn".
     const early = await callJson(signingUrlRoute, { key: s.key, params: { packageId: s.packageId }, body: { sessionId: s.second } });
     expect(early.status).toBe(409);
@@ -347,7 +283,7 @@ describe("finish and decline", () => {
     expect((await view(token)).body.data).toMatchObject({ state: "CLOSED", reason: "FINISHED" });
     expect((await put(token, sig.id, "changed")).status).toBe(409);
 
-    const second = await linkFor(s.key, s.packageId, s.second);
+    const second = await signingToken(s.key, s.packageId, s.second);
     await consent(second);
     const sig2 = (await fieldsOf(second)).find((f) => f.type === "signature")!;
     await put(second, sig2.id, "李小龙");
@@ -361,7 +297,7 @@ describe("finish and decline", () => {
    */
   it("a refused finish (a required field missing) writes nothing: no time zone, no filled date or name, no audit or event", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     expect((await callJson(consentRoute, { params: { token }, query: { timeZone: "Asia/Kolkata" } })).status).toBe(200);
     const [sig] = await t.db
       .select()
@@ -390,7 +326,7 @@ describe("finish and decline", () => {
 
   it("declines with a reason; the package ends and every link says so", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     expect((await callJson(declineRoute, { params: { token }, body: { reason: "  " } })).status).toBe(422);
     const declined = await callJson<TBody<TView>>(declineRoute, { params: { token }, body: { reason: "Wrong rent" } });
     expect(declined.body.data).toMatchObject({ state: "CLOSED", reason: "DECLINED" });
@@ -403,7 +339,7 @@ describe("finish and decline", () => {
 
   it("shows the hold and void pages and refuses changes while held", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     await consent(token);
     const sig = (await fieldsOf(token)).find((f) => f.type === "signature")!;
     await callJson(holdRoute, { key: s.key, params: { packageId: s.packageId } });
@@ -420,7 +356,7 @@ describe("finish and decline", () => {
 describe.runIf(onPostgres)("on PostgreSQL", () => {
   it("two finishes racing on separate connections complete the session once", async () => {
     const s = await setup();
-    const token = await linkFor(s.key, s.packageId, s.first);
+    const token = await signingToken(s.key, s.packageId, s.first);
     await consent(token);
     const sig = (await fieldsOf(token)).find((f) => f.type === "signature")!;
     await put(token, sig.id, "Tina");
