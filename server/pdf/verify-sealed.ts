@@ -14,8 +14,8 @@ import { constants, createHash, timingSafeEqual, verify, X509Certificate } from 
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { evidenceOnlyUpdates } from "./evidence/evidence-only-updates";
-import { findSignatures } from "./evidence/inspect-evidence";
-import { checkTimestampToken } from "./evidence/timestamp-token";
+import { checkDocumentTimestamp, findSignatures } from "./evidence/inspect-evidence";
+import { signedBytes } from "./evidence/strict-cms";
 
 export type TVerifyResult = { signed: boolean; intact: boolean; signerMatches: boolean; reason?: string };
 
@@ -43,12 +43,7 @@ async function checkEvidenceAfterSeal(bytes: Uint8Array, sealEnd: number): Promi
   const stamps = findSignatures(bytes).filter((s) => s.kind === "document");
   if (stamps.length === 0 || stamps.some((s) => s.end <= sealEnd)) return "the signature does not cover the whole file";
   for (const s of stamps) {
-    const [a, b, c, d] = s.byteRange;
-    const digest = createHash("sha256")
-      .update(bytes.subarray(a, a + b))
-      .update(bytes.subarray(c, c + d))
-      .digest();
-    const check = checkTimestampToken(s.contents, { digest });
+    const check = checkDocumentTimestamp(bytes, s);
     if (!check.ok) return `a document time-stamp after the seal does not verify (${check.problem})`;
   }
   // After the newest document time-stamp only a final update (its validation data) may follow, ending the file.
@@ -94,7 +89,7 @@ export async function verifySealed(bytes: Uint8Array, trusted: Uint8Array[]): Pr
     const coversRevision = a === 0 && b > 0 && c > b && c + d <= bytes.length;
     const evidenceProblem = coversRevision && c + d < bytes.length ? await checkEvidenceAfterSeal(bytes, c + d) : null;
     const coversAll = coversRevision && !evidenceProblem;
-    const covered = Buffer.concat([bytes.subarray(a, a + b), bytes.subarray(c, c + d)]);
+    const covered = signedBytes(bytes, [a, b, c, d]);
     const algorithm = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
     const digestAttr = signerInfo.signedAttrs?.attributes.find((x) => x.type === OID_MESSAGE_DIGEST);
     const signedDigest = digestAttr?.values[0] instanceof asn1js.OctetString ? digestAttr.values[0].valueBlock.valueHexView : null;

@@ -10,6 +10,7 @@
  * Hostile input: a problem per token, never an exception for a malformed file (at worst level B-B, no stamps).
  */
 import { createHash } from "node:crypto";
+import { signedBytes } from "./strict-cms";
 import { checkTimestampToken, readSignatureCms } from "./timestamp-token";
 import type { TEvidenceInspection, TEvidenceLevel, TInspectedTimestamp } from "./types";
 
@@ -37,6 +38,11 @@ export function findSignatures(bytes: Uint8Array): TFound[] {
     found.push({ kind: /\/Type\s*\/DocTimeStamp/.test(dict) ? "document" : "seal", byteRange, contents: new Uint8Array(Buffer.from(hex, "hex")), end: c + d });
   }
   return found.sort((x, y) => x.end - y.end);
+}
+
+/** A document time-stamp's token checked against the bytes its ByteRange covers. */
+export function checkDocumentTimestamp(bytes: Uint8Array, stamp: TFound): ReturnType<typeof checkTimestampToken> {
+  return checkTimestampToken(stamp.contents, { digest: createHash("sha256").update(signedBytes(bytes, stamp.byteRange)).digest() });
 }
 
 /** Offsets of every DSS dictionary (catalog /DSS) in the file. */
@@ -84,13 +90,8 @@ export async function inspectEvidence(bytes: Uint8Array): Promise<TEvidenceInspe
     }
   }
   for (const s of signatures.filter((x) => x.kind === "document")) {
-    const [a, b, c, d] = s.byteRange;
-    const digest = createHash("sha256")
-      .update(bytes.subarray(a, a + b))
-      .update(bytes.subarray(c, c + d))
-      .digest();
-    // Strip the zero padding after the DER token.
-    const check = checkTimestampToken(s.contents, { digest });
+    const [, b, c, d] = s.byteRange;
+    const check = checkDocumentTimestamp(bytes, s);
     timestamps.push({
       kind: "document",
       time: check.time ?? new Date(0),
