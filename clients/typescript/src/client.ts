@@ -1,0 +1,111 @@
+/**
+ * The typed API client: openapi-fetch over the types generated from Foliosign's OpenAPI document
+ * (./generated/openapi.ts), plus thin helpers for the common flow — a package from a template, send it, a
+ * signing URL for one recipient, download the sealed result. Every helper returns the `data` of the answer and
+ * throws a FoliosignError carrying the API's error body (`{ error, details? }`) otherwise. `api` is the full
+ * typed client for every other operation.
+ */
+import createClient from "openapi-fetch";
+import type { components, paths } from "./generated/openapi";
+
+type TSchemas = components["schemas"];
+
+export type TFoliosignClientOptions = {
+  /** The instance's address, e.g. `https://sign.example.com` (the API lives under `/api/v1`). */
+  baseUrl: string;
+  /** An API key (`fsk_…`). */
+  apiKey: string;
+  /** A fetch of your own (tests, proxies, timeouts). Default: the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+};
+
+/** Any answer that is not a 2xx: the status and the API's error body as it was sent. */
+export class FoliosignError extends Error {
+  override readonly name = "FoliosignError";
+  readonly status: number;
+  /** The body's `error` (for a body that is not the API's error shape — a proxy's page — `HTTP <status>`). */
+  readonly error: string;
+  /** On a 422: messages keyed by dotted path (`recipients.0.email`, `pageSize`). */
+  readonly details: TSchemas["Error"]["details"];
+  /** `X-Request-Id`: names the request in the server's log. */
+  readonly requestId: string | undefined;
+  /** On a 429: seconds until the rate-limit window resets (`Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(response: Response, body: unknown) {
+    const parsed = isErrorBody(body) ? body : undefined;
+    const error = parsed?.error ?? `HTTP ${response.status}`;
+    super(`${response.status} ${error}`);
+    this.status = response.status;
+    this.error = error;
+    this.details = parsed?.details;
+    this.requestId = response.headers.get("x-request-id") ?? undefined;
+    const retryAfter = response.headers.get("retry-after");
+    this.retryAfterSeconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  }
+}
+
+function isErrorBody(body: unknown): body is TSchemas["Error"] {
+  return typeof body === "object" && body !== null && typeof (body as { error?: unknown }).error === "string";
+}
+
+type TResult<T> = { data?: T; error?: unknown; response: Response };
+
+/** The answer's `data`, or a FoliosignError. */
+function dataOf<T>(result: TResult<{ data: T }>): T {
+  if (result.response.ok && result.data !== undefined) return result.data.data;
+  throw new FoliosignError(result.response, result.error);
+}
+
+/** The answer's bytes, or a FoliosignError. */
+function bytesOf(result: TResult<unknown>): Uint8Array {
+  if (result.response.ok && result.data instanceof ArrayBuffer) return new Uint8Array(result.data);
+  throw new FoliosignError(result.response, result.error);
+}
+
+export function createFoliosignClient(options: TFoliosignClientOptions) {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const packageId = (id: string) => ({ path: { packageId: id } });
+
+  return {
+    /** The typed openapi-fetch client: every operation of the document, answers as `{ data, error, response }`. */
+    api,
+
+    /** `POST /api/v1/packages/from-template`: a DRAFT (or, with `status: "sent"`, a sent package) from a template. */
+    async createFromTemplate(body: TSchemas["CreatePackageFromTemplate"], opts: { idempotencyKey?: string } = {}) {
+      const header = opts.idempotencyKey === undefined ? {} : { "Idempotency-Key": opts.idempotencyKey };
+      return dataOf(await api.POST("/api/v1/packages/from-template", { params: { header }, body }));
+    },
+
+    /** `POST /api/v1/packages/{packageId}/send`: sends a DRAFT now, or at `sendAt`. */
+    async send(id: string, body: TSchemas["SendPackage"] = {}) {
+      return dataOf(await api.POST("/api/v1/packages/{packageId}/send", { params: packageId(id), body }));
+    },
+
+    /** `POST /api/v1/packages/{packageId}/signing-url`: a signing link for one recipient session of a sent package. */
+    async signingUrl(id: string, body: TSchemas["CreateSigningUrl"]) {
+      return dataOf(await api.POST("/api/v1/packages/{packageId}/signing-url", { params: packageId(id), body }));
+    },
+
+    /** `GET /api/v1/packages/{packageId}`: the package with its recipient sessions, documents and sealing state. */
+    async getPackage(id: string) {
+      return dataOf(await api.GET("/api/v1/packages/{packageId}", { params: packageId(id) }));
+    },
+
+    /** `GET /api/v1/packages/{packageId}/download`: the sealed, merged PDF of a COMPLETED package (409 before). */
+    async download(id: string) {
+      return bytesOf(await api.GET("/api/v1/packages/{packageId}/download", { params: packageId(id), parseAs: "arrayBuffer" }));
+    },
+
+    /** `GET /api/v1/packages/{packageId}/download/zip`: every sealed document and the certificate, as a zip. */
+    async downloadZip(id: string) {
+      return bytesOf(await api.GET("/api/v1/packages/{packageId}/download/zip", { params: packageId(id), parseAs: "arrayBuffer" }));
+    },
+  };
+}
+
+export type TFoliosignClient = ReturnType<typeof createFoliosignClient>;
