@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import type { Db } from "@/server/db/client";
-import { packageFields, recipientSessions, workspaces } from "@/server/db/schema";
+import { organisations, packageFields, recipientSessions, workspaces } from "@/server/db/schema";
 import { completeSession } from "@/server/domain/signing/complete-session";
 import { openSession } from "@/server/domain/signing/open-session";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
@@ -18,11 +18,13 @@ export const TYPED_NAME = "Борис Пастернак";
 
 /**
  * A package from a two-role template whose original (1 page, stored at `files/lease`) is signed by both recipients.
- * `test`: in a test workspace (the organisation's default workspace made one, its key `fsk_test_…`).
+ * `test`: in a test workspace (the organisation's default workspace made one, its key `fsk_test_…`);
+ * `allowance`: the organisation's package allowance before the send.
  */
-export async function signedPackage(db: Db, opts: { test?: boolean } = {}) {
+export async function signedPackage(db: Db, opts: { test?: boolean; allowance?: number } = {}) {
   const org = await createTestOrg(db);
   if (opts.test) await db.update(workspaces).set({ isTest: true }).where(eq(workspaces.id, org.workspaceId));
+  if (opts.allowance !== undefined) await db.update(organisations).set({ packageAllowance: opts.allowance }).where(eq(organisations.id, org.organisationId));
   const key = (await createTestKey(db, org, { test: opts.test })).value;
   const tpl = await createActiveTemplate(db, org);
   const store = await getFileStore();
