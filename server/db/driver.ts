@@ -6,7 +6,8 @@
  * - `hotQuery`: the packages list, its count and the API-key lookup (bench:packages, round 3);
  * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
  * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3);
- * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26).
+ * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26);
+ * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26).
  * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
  * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
  *
@@ -316,4 +317,80 @@ export async function copyRowsIn(db: Db, table: PgTable, columns: readonly PgCol
     return;
   }
   await client.query!(`copy ${target} from '/dev/blob' with (format binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+}
+
+/**
+ * ## Reading rows with large `bytea` values (`copyRowsOut`)
+ *
+ * Runs `COPY (<select>) TO … (FORMAT binary)` and decodes the rows, so a `bytea` comes back as its own bytes and
+ * never as a JS string. Through a select both drivers return a `bytea` as hex text (neither asks for binary
+ * results): a 256 KiB chunk of the database file store came back as a 512 KiB string, and a 200 MB download grew
+ * the server's RSS by +161…+192 MB (bench/README.md, `bench:uploads`, issue 26). postgres.js: `COPY … TO STDOUT`
+ * through the query's `readable()` stream, read to its end before returning (a COPY left half read would keep
+ * its connection paused); PGlite: `COPY … TO '/dev/blob'`, the bytes handed back as the result's `blob`.
+ *
+ * COPY takes no parameters: the select's values are written into its text as literals (drizzle's inline
+ * parameters: strings quoted with `'` doubled, numbers as digits). Each row is an array in the select's column
+ * order, decoded by `columns` (the same types as `copyRowsIn`: text, integer, bytea, timestamptz; a bytea is a
+ * Buffer viewing the COPY's data, no copy). Same postgres.js caveat as `copyRowsIn`: an error the server reports
+ * after the COPY started (the connection lost mid-read) does not end the stream.
+ */
+type TCopyOutClient = {
+  unsafe?: (text: string) => { readable(): Promise<AsyncIterable<Buffer> & { _read(size: number): void }> };
+  query?: (text: string, params: unknown[]) => Promise<{ blob?: Blob }>;
+};
+
+function fieldFromBinary(column: PgColumn, bytes: Buffer): unknown {
+  const type = column.getSQLType();
+  if (type === "bytea") return bytes;
+  if (type === "text") return bytes.toString("utf8");
+  if (type === "integer") return bytes.readInt32BE(0);
+  if (type === "timestamp with time zone") return new Date(Number(bytes.readBigInt64BE(0) / 1000n) + PG_EPOCH_MS);
+  throw new Error(`copyRowsOut: column ${column.name} (${type}) cannot be decoded`);
+}
+
+/** The tuples of a COPY binary stream (signature, flags, header extension, tuples, trailer), decoded by `columns`. */
+function rowsFromBinaryCopy(data: Buffer, columns: readonly PgColumn[]): unknown[][] {
+  if (!data.subarray(0, COPY_SIGNATURE.length).equals(COPY_SIGNATURE)) throw new Error("copyRowsOut: not a binary COPY stream");
+  let at = COPY_SIGNATURE.length + 4;
+  at += 4 + data.readInt32BE(at);
+  const rows: unknown[][] = [];
+  for (;;) {
+    const count = data.readInt16BE(at);
+    at += 2;
+    if (count === -1) return rows;
+    if (count !== columns.length) throw new Error(`copyRowsOut: ${count} fields in a row, ${columns.length} columns expected`);
+    const row: unknown[] = [];
+    for (const column of columns) {
+      const length = data.readInt32BE(at);
+      at += 4;
+      if (length === -1) row.push(null);
+      else {
+        row.push(fieldFromBinary(column, data.subarray(at, at + length)));
+        at += length;
+      }
+    }
+    rows.push(row);
+  }
+}
+
+export async function copyRowsOut(db: Db, query: SQL, columns: readonly PgColumn[]): Promise<unknown[][]> {
+  for (const value of dialect.sqlToQuery(query).params) {
+    if (typeof value !== "string" && typeof value !== "number") throw new Error(`copyRowsOut: a ${typeof value} value cannot be written as a literal`);
+  }
+  const { sql: select } = dialect.sqlToQuery(sql`${query}`.inlineParams());
+  const client = (db as unknown as { _: { session: { client: TCopyOutClient } } })._.session.client;
+  if (client.unsafe) {
+    const stream = await client.unsafe(`copy (${select}) to stdout with (format binary)`).readable();
+    const parts: Buffer[] = [];
+    for await (const part of stream) parts.push(part);
+    // postgres.js 3.4.9 pauses the socket when the stream's buffer is full and resumes it only from the stream's
+    // read(): when the COPY's last data and its end arrived in that same burst, nothing calls read() again and the
+    // connection never reads the COPY's completion — every later query on it hangs. Resume it once the stream ended.
+    stream._read(0);
+    return rowsFromBinaryCopy(parts.length === 1 ? parts[0]! : Buffer.concat(parts), columns);
+  }
+  const { blob } = await client.query!(`copy (${select}) to '/dev/blob' with (format binary)`, []);
+  if (!blob) throw new Error("copyRowsOut: PGlite returned no blob");
+  return rowsFromBinaryCopy(Buffer.from(await blob.arrayBuffer()), columns);
 }

@@ -6,7 +6,7 @@ import { useTestDb } from "@/server/test/db";
 import { newId } from "@/server/lib/ids";
 import { setClock } from "@/server/lib/clock";
 import { createDbFileStore } from "./create-db-file-store";
-import { describeFileStoreContract, pieces, testBytes } from "./file-store-contract";
+import { describeFileStoreContract, pieces, readAll, testBytes } from "./file-store-contract";
 
 const t = useTestDb();
 // Small chunks make the multi-chunk paths cheap to exercise; the default (256 KB) is used by the benchmark.
@@ -62,6 +62,17 @@ describe("database backend", () => {
     } finally {
       setClock(undefined);
     }
+  });
+
+  it("reads chunks back by binary COPY with every byte exact, batch after batch on one connection, also inside a transaction", async () => {
+    // 9 chunks: three read batches, each filling the COPY stream's buffer (postgres.js once left such a connection paused).
+    const bytes = testBytes(CHUNK * 8 + 3, 11);
+    bytes.set([0, 9, 10, 13, 92, 255, 0xff, 0xff], CHUNK - 4);
+    await store.put("docs/binary", pieces(bytes, 7_000));
+    for (let i = 0; i < 3; i++) expect((await readAll((await store.get("docs/binary")).body)).equals(bytes)).toBe(true);
+    const inTx = await t.db.transaction(async (tx) => readAll((await store.within(tx).get("docs/binary")).body));
+    expect(inTx.equals(bytes)).toBe(true);
+    expect(await rows()).toEqual({ files: 1, chunks: 9 });
   });
 
   it("follows the process database (getDb) when none is given", async () => {

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { and, asc, eq, gt, gte, lt, notInArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/server/db/client";
-import { copyRowsIn } from "@/server/db/driver";
+import { copyRowsIn, copyRowsOut } from "@/server/db/driver";
 import { storedFileChunks, storedFiles } from "@/server/db/schema";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -18,20 +18,23 @@ const READ_BATCH = 4;
  * As insert parameters both drivers sent them as hex text (PGlite 0.5 even built it one byte at a time: a 25 MB
  * round trip took ~18 s, bench/storage.ts), a 512 KiB string per 256 KiB chunk that V8 freed only at its next
  * full GC: +76…+166 MB of RSS for a 200 MB upload (bench/README.md, bench:uploads, issue 26).
- * Reads still come back as hex text, decoded natively (PostgreSQL's encode, then Buffer).
+ * Reads come back by binary COPY too (`copyRowsOut`): a select returned each chunk as a 512 KiB hex string, and a
+ * 200 MB download grew RSS by +161…+192 MB the same way.
  */
 const CHUNK_COLUMNS = [storedFileChunks.blobId, storedFileChunks.index, storedFileChunks.data, storedFileChunks.createdAt];
+/** The columns `chunkBatchQuery` selects, in its order. */
+const BATCH_COLUMNS = [storedFileChunks.index, storedFileChunks.data];
 
 /**
- * One read batch: the chunks `from` … `from + READ_BATCH - 1` of a blob, hex-encoded. Bounded on both sides
- * so that whatever plan PostgreSQL picks, it reads and encodes at most READ_BATCH rows: with only `index >= from
+ * One read batch: the chunks `from` … `from + READ_BATCH - 1` of a blob. Bounded on both sides so that
+ * whatever plan PostgreSQL picks, it reads at most READ_BATCH rows: with only `index >= from
  * … limit 4`, a table never analyzed (a fresh install) was planned as a bitmap scan and a sort that encoded every
  * remaining chunk of the file before keeping four (139 ms per batch instead of 2.3 ms, issue 26). Exported for
  * the test that runs EXPLAIN ANALYZE on exactly this query under every scan method (db-file-store-read-plan.test.ts).
  */
 export function chunkBatchQuery(db: Db, blobId: string, from: number) {
   return db
-    .select({ index: storedFileChunks.index, hex: sql<string>`encode(${storedFileChunks.data}, 'hex')` })
+    .select({ index: storedFileChunks.index, data: storedFileChunks.data })
     .from(storedFileChunks)
     .where(and(eq(storedFileChunks.blobId, blobId), gte(storedFileChunks.index, from), lt(storedFileChunks.index, from + READ_BATCH)))
     .orderBy(asc(storedFileChunks.index));
@@ -132,11 +135,10 @@ export function createDbFileStore(options: { db?: () => Promise<Db>; chunkBytes?
         let next = 0;
         let read = 0;
         batches: for (;;) {
-          const rows = await chunkBatchQuery(db, blobId, next);
-          for (const r of rows) {
-            if (r.index !== next) break batches;
+          const rows = (await copyRowsOut(db, chunkBatchQuery(db, blobId, next).getSQL(), BATCH_COLUMNS)) as [number, Buffer][];
+          for (const [index, data] of rows) {
+            if (index !== next) break batches;
             next++;
-            const data = Buffer.from(r.hex, "hex");
             read += data.byteLength;
             yield data;
           }
