@@ -57,11 +57,20 @@ export type TSmtpSink = {
   close(): Promise<void>;
 };
 
-export async function startSmtpSink(): Promise<TSmtpSink> {
+/** `auth`: the server requires this user and password (AUTH PLAIN/LOGIN without TLS, loopback only) and refuses others with 535. */
+export async function startSmtpSink(options: { auth?: { user: string; pass: string } } = {}): Promise<TSmtpSink> {
   const sink: TSmtpSink = { url: "", received: [], refuseRcpt: () => null, close: async () => {} };
+  const { auth } = options;
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
+    authOptional: !auth,
+    disabledCommands: auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    allowInsecureAuth: Boolean(auth),
+    onAuth(login, _session, callback) {
+      if (auth && login.username === auth.user && login.password === auth.pass) return callback(null, { user: login.username });
+      const err = new Error("Authentication credentials invalid") as Error & { responseCode: number };
+      err.responseCode = 535;
+      callback(err);
+    },
     logger: false,
     onRcptTo(address, _session, callback) {
       const code = sink.refuseRcpt(address.address);
