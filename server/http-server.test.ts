@@ -89,6 +89,26 @@ describe("createHttpServer", () => {
     expect(await res.json()).toEqual({ address: "127.0.0.1" });
   });
 
+  it("keeps an idle keep-alive connection open past Node's 5 s default, so a client's reuse is not reset", async () => {
+    const base = await listen(echoHandler);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const req = http.get(base, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(req.reusedSocket));
+        });
+        req.on("error", reject);
+      });
+    try {
+      expect(await get()).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await get()).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("believes X-Forwarded-For from a configured proxy", async () => {
     const base = await listen(echoHandler, ["127.0.0.1"]);
     const res = await fetch(base, { headers: { "x-forwarded-for": "203.0.113.5, 198.51.100.9" } });

@@ -6,6 +6,8 @@
  * keep paths Next cannot decode away from it (a JSON 400 on /api and /uploads, the app's HTML 404 page
  * elsewhere); and log every 5xx answer, whoever made it (Next makes some without logging anything), once: a
  * 5xx a route already logged on its request line (./http/request-log.ts) or a throw logged here is not logged again.
+ * Every answer Next makes carries `Content-Security-Policy: frame-ancestors 'none'`, but an embedded signing page
+ * its one origin (./http/frame-policy.ts).
  */
 import http from "node:http";
 import ipaddr from "ipaddr.js";
@@ -14,6 +16,7 @@ import { addressAllowed } from "./http/steps/authorize";
 import { levelOf, takeLoggedAnswer } from "./http/request-log";
 import { isApiPath, isJsonPath, malformedPathResponse, pathDecodes, unroutedApiResponse } from "./http/unrouted-api";
 import { logger } from "./lib/logger";
+import { framePolicyFor } from "./http/frame-policy";
 
 export function normaliseAddress(value: string | undefined): string | null {
   if (!value) return null;
@@ -81,8 +84,15 @@ function pathnameOf(target: string): string | null {
   return URL.canParse(target) ? new URL(target).pathname : null;
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) is shorter than the idle timeout of
+ * load balancers and HTTP clients (60 s is common): the client then reuses a socket the server is closing and
+ * gets a reset (a 502 at the balancer, ECONNRESET at the client). Outliving theirs leaves the close to them.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createHttpServer(handle: TNextHandler, trustedProxies: readonly string[]): http.Server {
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     delete req.headers[CLIENT_ADDRESS_HEADER];
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
     if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
@@ -116,16 +126,25 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
         return;
       }
     }
-    handle(req, res).catch((err: unknown) => {
-      thrownLogged = true;
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader("content-type", "application/json");
-      }
-      logger().error({ err, method, path: logPath, status: res.statusCode }, "unhandled error in the HTTP server");
-      res.end(JSON.stringify({ error: "Internal error" }));
-    });
+    framePolicyFor(req.url === NOT_FOUND_PATH ? NOT_FOUND_PATH : pathname)
+      .then((policy) => {
+        res.setHeader("Content-Security-Policy", policy);
+        return handle(req, res);
+      })
+      .catch((err: unknown) => {
+        thrownLogged = true;
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader("content-type", "application/json");
+        }
+        logger().error({ err, method, path: logPath, status: res.statusCode }, "unhandled error in the HTTP server");
+        res.end(JSON.stringify({ error: "Internal error" }));
+      });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Above the keep-alive timeout, so a slow first header of a reused connection is not cut short first.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  return server;
 }
 
 /**
