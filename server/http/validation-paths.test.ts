@@ -27,6 +27,8 @@ import { exampleOf, mutationsOf, type TMutation } from "./test-support/schema-mu
 const VALID_BODIES: Record<string, unknown[]> = {
   appCreateApiKey: [{ name: "CI", roleId: "role_1", workspaceId: "ws_1", expiresOn: "2030-12-31", timeZone: "Europe/London" }],
   appSetIpAllowlist: [{ entries: ["203.0.113.0/24"] }],
+  setEmbedOrigins: [{ origins: ["https://app.example.com"] }],
+  appSetEmbedOrigins: [{ origins: ["https://app.example.com"] }],
   transferPackage: [{ userId: "usr_1" }, { email: "new-owner@example.com" }],
   appTransferPackage: [{ userId: "usr_1" }, { email: "new-owner@example.com" }],
   appReplayDeliveries: [{ deliveryId: "dlv_1" }, { from: "2030-01-01T09:00:00.000Z", to: "2030-01-02T09:00:00.000Z" }],

@@ -6,6 +6,7 @@ import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { auditChange } from "@/server/domain/audit/audit-change";
+import { issueEmbedLink } from "@/server/domain/embedding/embed-link";
 import { findPackage } from "./find-package";
 import { issueSigningToken } from "./issue-signing-token";
 import type { TPackageActor } from "./package-actor";
@@ -17,6 +18,9 @@ export const SIGNING_URL_MINUTES = 60;
  * A signing link for a session whose turn it is (package IN_PROGRESS, session SENT or OPENED; 409 otherwise),
  * valid 60 minutes. One token per session: the new token replaces the session's previous one (the
  * invitation's link or an earlier signing URL), which stops working.
+ *
+ * With `embed: { origin }` (docs/decisions/embedded-signing.md): a single-use URL valid 5 minutes for a frame on
+ * that origin (422 at `embed.origin` unless the workspace lists it); the session's own link is left alone.
  */
 export async function createSigningUrl(db: Db, actor: TPackageActor, input: TPackageRef & TSigningUrlBody) {
   return withEvents(db, async (tx) => {
@@ -28,6 +32,11 @@ export async function createSigningUrl(db: Db, actor: TPackageActor, input: TPac
     if (!session) throw errors.notFound("Recipient session");
     if (pkg.status !== "IN_PROGRESS" || (session.status !== "SENT" && session.status !== "OPENED")) {
       throw errors.conflict("A signing link exists only for a recipient whose turn it is in an IN_PROGRESS package");
+    }
+    if (input.embed) {
+      const embedded = await issueEmbedLink(tx, pkg, session.id, input.embed.origin);
+      await auditChange(tx, actor, pkg, "package.signing_url_created", { sessionId: session.id, embedOrigin: input.embed.origin });
+      return embedded;
     }
     const at = now();
     const expiresAt = new Date(at.getTime() + SIGNING_URL_MINUTES * 60_000);

@@ -7,6 +7,7 @@ import { PACKAGE_STATUSES, SESSION_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
 import { valueError, z } from "@/server/lib/zod";
 import { ZAddDocument, ZAddedDocument, ZTemplateDocument } from "@/server/domain/templates/schemas";
+import { ZSigningUrlEmbed } from "@/server/domain/embedding/schemas";
 import { ZRecipientAuthentication, ZRecipientAuthenticationInput, ZSignerIdentity, ZSignerIdentityInput } from "./recipient-authentication";
 
 export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01-01T12:00:00.000Z" });
@@ -209,7 +210,7 @@ export const ZTransferPackage = z
   .refine((b) => (b.userId === undefined) !== (b.email === undefined), { message: "Give either userId or email", path: ["userId"] })
   .openapi("TransferPackage", { description: "The new owner: a member of the organisation, by user id or email (400 outside it)" });
 export type TTransferPackage = z.output<typeof ZTransferPackage>;
-export const ZSigningUrlBody = z.object({ sessionId: z.string().min(1) }).openapi("CreateSigningUrl");
+export const ZSigningUrlBody = z.object({ sessionId: z.string().min(1), embed: ZSigningUrlEmbed.optional() }).openapi("CreateSigningUrl");
 export type TSigningUrlBody = z.output<typeof ZSigningUrlBody>;
 
 export const ZAddRecipient = z
@@ -363,9 +364,10 @@ export type TPackage = z.infer<typeof ZPackage>;
 export const ZPackageList = pagedSchema("packages", ZPackageSummary).openapi("PackageList");
 export const ZDeletedPackage = z.object({ id: z.string(), deleted: z.literal(true) }).openapi("DeletedPackage");
 export const ZRemindResult = z.object({ reminded: z.array(z.string()).openapi({ description: "Session ids reminded" }) }).openapi("RemindResult");
-export const ZSigningUrl = z
-  .object({ url: z.string(), expiresAt: ZTime })
-  .openapi("SigningUrl", { description: "Valid 60 minutes; issuing a new one revokes the previous link of that session" });
+export const ZSigningUrl = z.object({ url: z.string(), expiresAt: ZTime }).openapi("SigningUrl", {
+  description:
+    "Valid 60 minutes; issuing a new one revokes the previous link of that session. With `embed`: a single-use URL valid 5 minutes, for a frame on that origin only; it leaves the session's other link alone",
+});
 export const ZPackageDocumentList = z.object({ documents: z.array(ZPackageDocument) }).openapi("PackageDocumentList");
 export const ZAddedPackageDocument = ZAddedDocument;
 export const ZDeletedDocument = z.object({ id: z.string(), deleted: z.literal(true) });

@@ -9,6 +9,7 @@ import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import type { TSigningRequest } from "./schemas";
 import { needsSignerCheck } from "./signer-pass";
+import { embedSessionLive, findEmbedLink, isEmbedHandle } from "@/server/domain/embedding/embed-link";
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
 
@@ -20,6 +21,9 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,128}$/;
  * A recipient who must authenticate (ACCESS_CODE, EMAIL_CODE) and whose browser has not passed the check is
  * refused AUTHENTICATION_REQUIRED (403) on every step; only the view and the check itself pass
  * `{ beforeSignerCheck: true }` (docs/decisions/signer-authentication.md).
+ *
+ * An embedded page's handle (`emb_…`, docs/decisions/embedded-signing.md) stands in for a token: it opens its
+ * link's session only with that link's embed cookie, within the embedded session's time; else NOT_FOUND.
  */
 export async function findSigningSession(
   db: Db,
@@ -27,13 +31,20 @@ export async function findSigningSession(
   options: { beforeSignerCheck?: boolean } = {},
 ): Promise<{ pkg: TPackageRow; session: TSessionRow; recipient: TRecipientActor }> {
   if (!TOKEN_PATTERN.test(request.token)) throw new SigningRefusal("NOT_FOUND");
+  const embedded = isEmbedHandle(request.token);
+  let sessionId: string | null = null;
+  if (embedded) {
+    const link = await findEmbedLink(db, request.token);
+    if (!link || !embedSessionLive(link, request.cookies)) throw new SigningRefusal("NOT_FOUND");
+    sessionId = link.sessionId;
+  }
   const [row] = await db
     .select({ session: recipientSessions, pkg: packages })
     .from(recipientSessions)
     .innerJoin(packages, eq(packages.id, recipientSessions.packageId))
-    .where(eq(recipientSessions.tokenHash, sha256Hex(request.token)));
+    .where(sessionId ? eq(recipientSessions.id, sessionId) : eq(recipientSessions.tokenHash, sha256Hex(request.token)));
   if (!row) throw new SigningRefusal("NOT_FOUND");
-  if (row.session.tokenExpiresAt && row.session.tokenExpiresAt.getTime() <= now().getTime()) throw new SigningRefusal("NOT_FOUND");
+  if (!embedded && row.session.tokenExpiresAt && row.session.tokenExpiresAt.getTime() <= now().getTime()) throw new SigningRefusal("NOT_FOUND");
   if (!options.beforeSignerCheck && needsSignerCheck(request, row.session)) throw new SigningRefusal("AUTHENTICATION_REQUIRED");
   const recipient: TRecipientActor = {
     kind: "recipient",
