@@ -154,6 +154,12 @@ const TAGS = [
   { name: "Signing groups", description: "Named groups of people; a template role may name one." },
   { name: "Custom fields", description: "The keys a package's `metadata` may carry (plan feature: custom fields)." },
   {
+    name: "Embedded signing",
+    description:
+      "Signing inside your own page: list the origins allowed to frame it, then ask `POST /packages/{packageId}/signing-url` " +
+      "with `embed: { origin }` for a single-use URL (5 minutes) and mount it with `/embed/v1.js` (MIT-licensed).",
+  },
+  {
     name: "Webhooks",
     description:
       "Endpoints that receive signed events. `POST /api/v1/webhooks/{endpointId}/test` sends a sample of any event; " +

@@ -4,6 +4,7 @@
  */
 import type { TOperation } from "@/server/domain/operation";
 import * as documents from "@/server/domain/documents/operations";
+import * as embedding from "@/server/domain/embedding/operations";
 import * as customFields from "@/server/domain/custom-fields/operations";
 import * as keys from "@/server/domain/keys/operations";
 import * as library from "@/server/domain/library/operations";
@@ -21,6 +22,7 @@ const isOperation = (v: unknown): v is TOperation => typeof v === "object" && v 
 export const allOperations: TOperation[] = [
   customFields,
   documents,
+  embedding,
   keys,
   library,
   mail,
