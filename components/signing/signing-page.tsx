@@ -14,6 +14,7 @@ import { FieldControl, fieldName } from "./field-control";
 import { saveFieldImage, saveFieldValue, signingPaths, useConsent, useDecline, useFinish, type TField, type TOpenView, type TView } from "./query";
 import { SignatureDialog, type TSignatureChoice } from "./signature-dialog";
 import { SigningEndPage } from "./signing-end-page";
+import { useEmbedEvents } from "./embed-events";
 
 type TProps = { token: string; initial: TOpenView };
 
@@ -61,6 +62,8 @@ export function SigningPage({ token, initial }: TProps) {
   const consent = useConsent(token);
   const finish = useFinish(token);
   const decline = useDecline(token);
+  // On an embedded page: ready (EmbedFrame), field-signed, completed and declined after the server's answer, error.
+  const embed = useEmbedEvents();
 
   // The first open in a browser raises SESSION_OPENED (a mail scanner fetching the link runs no script).
   useEffect(() => {
@@ -81,8 +84,9 @@ export function SigningPage({ token, initial }: TProps) {
         router.refresh();
       }
       setError(errorMessage(err));
+      embed("error", { message: errorMessage(err) ?? "Something went wrong" });
     },
-    [router],
+    [router, embed],
   );
 
   function track<T>(promise: Promise<T>): Promise<T> {
@@ -99,7 +103,10 @@ export function SigningPage({ token, initial }: TProps) {
     setError(null);
     replaceField({ ...field, value });
     track(saveFieldValue(token, field.id, value))
-      .then(replaceField)
+      .then((updated) => {
+        replaceField(updated);
+        embed("field-signed", { fieldId: field.id });
+      })
       .catch((err: unknown) => {
         replaceField(field);
         onFailure(err);
@@ -112,10 +119,12 @@ export function SigningPage({ token, initial }: TProps) {
       setLastTyped(choice.text);
       replaceField(updated);
       setImages(({ [field.id]: _dropped, ...rest }) => rest);
+      embed("field-signed", { fieldId: field.id });
       return;
     }
     const updated = await track(saveFieldImage(token, field.id, choice.png, choice.kind));
     replaceField(updated);
+    embed("field-signed", { fieldId: field.id });
     setImages((all) => ({ ...all, [field.id]: URL.createObjectURL(choice.png) }));
   }
 
@@ -148,6 +157,8 @@ export function SigningPage({ token, initial }: TProps) {
     }
     finish.mutate(undefined, {
       onSuccess: (result) => {
+        // The answer comes after the commit: only now may the embedding page hear `completed`.
+        if (result.state === "CLOSED" && (result.reason === "FINISHED" || result.reason === "COMPLETED")) embed("completed");
         if (result.state === "CLOSED") setEnded(result);
         else router.refresh();
       },
@@ -161,6 +172,7 @@ export function SigningPage({ token, initial }: TProps) {
     decline.mutate(reason.trim(), {
       onSuccess: (result) => {
         setDeclineOpen(false);
+        embed("declined");
         if (result.state === "CLOSED") setEnded(result);
       },
       onError: (err) => setReasonError(errorMessage(err)),
