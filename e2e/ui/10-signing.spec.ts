@@ -11,24 +11,20 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
 import { appRequest } from "../support/app-request";
+import { expectAxeClean } from "../support/axe";
+import { activeTemplate, keyApi, signatureAndTextPerRole, signingPathFor } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
+import { titledPdf } from "../support/pdf";
+import { failOnPageErrors } from "../support/page-errors";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 import { consent } from "../support/signing";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+failOnPageErrors();
 
 let key = "";
 let templateId = "";
@@ -37,37 +33,7 @@ let completedPackageId = "";
 
 type TPackage = { id: string; status: string; recipientSessions: { id: string; status: string }[] };
 
-function api(request: APIRequestContext) {
-  const headers = { authorization: `Bearer ${key}` };
-  return {
-    async post<T>(path: string, data: unknown, expected = [200, 201]): Promise<T> {
-      const res = await request.post(`/api/v1${path}`, { headers, data });
-      expect(expected, `${path}: ${await res.text()}`).toContain(res.status());
-      return ((await res.json()) as { data: T }).data;
-    },
-    async status(path: string, data: unknown): Promise<number> {
-      return (await request.post(`/api/v1${path}`, { headers, data })).status();
-    },
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(`/api/v1${path}`, { headers });
-      expect(res.status()).toBe(200);
-      return ((await res.json()) as { data: T }).data;
-    },
-    async patch(path: string, data: unknown): Promise<void> {
-      expect((await request.patch(`/api/v1${path}`, { headers, data })).status()).toBe(200);
-    },
-  };
-}
-
-async function agreementPdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  for (const title of ["Service agreement — terms", "Service agreement — signatures"]) {
-    const p = pdf.addPage({ size: "a4" });
-    p.drawText(title, { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-    p.drawText("The client and the provider agree to the terms of this agreement.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  }
-  return Buffer.from(await pdf.save());
-}
+const api = (request: APIRequestContext) => keyApi(request, key);
 
 /** A package from the template, two recipients in order, sent. */
 async function sentPackage(request: APIRequestContext, title: string): Promise<TPackage> {
@@ -83,51 +49,27 @@ async function sentPackage(request: APIRequestContext, title: string): Promise<T
 }
 
 async function signingUrl(request: APIRequestContext, pkg: TPackage, index: number): Promise<string> {
-  const { url } = await api(request).post<{ url: string }>(`/packages/${pkg.id}/signing-url`, { sessionId: pkg.recipientSessions[index]!.id });
-  return new URL(url).pathname;
+  return signingPathFor(api(request), pkg.id, pkg.recipientSessions[index]!.id);
 }
 
-async function expectAccessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
-}
+const expectAccessible = (page: Page) => expectAxeClean(page, page.url(), "serious");
 
 test("set up: an API key, and an ACTIVE template with two roles, each with a signature and a text field", async ({ page, request }) => {
   await signInAsOwner(page);
   key = await createApiKey(page, "Signing e2e", "Admin");
 
-  const a = api(request);
-  templateId = (await a.post<{ id: string }>("/templates", { name: "Service agreement" })).id;
-  const bytes = await agreementPdf();
-  const added = await a.post<{ document: { id: string }; uploadUrl: string }>(`/templates/${templateId}/documents`, {
-    name: "agreement.pdf",
-    fileSize: bytes.length,
-    contentType: "application/pdf",
+  templateId = await activeTemplate(api(request), request, {
+    name: "Service agreement",
+    documentName: "agreement.pdf",
+    pdf: await titledPdf(
+      ["Service agreement — terms", "Service agreement — signatures"].map((title) => [
+        title,
+        "The client and the provider agree to the terms of this agreement.",
+      ]),
+    ),
+    roles: ["Client", "Provider"],
+    fields: signatureAndTextPerRole(2, ["Client address", "Provider company"], { signatureY: 560, signatureHeight: 50, textY: 640 }),
   });
-  const uploaded = await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } });
-  expect(uploaded.status()).toBe(200);
-  await a.post(`/templates/${templateId}/roles`, { name: "Client" });
-  await a.post(`/templates/${templateId}/roles`, { name: "Provider" });
-  const documentId = added.document.id;
-  for (const [roleIndex, x] of [
-    [0, 56],
-    [1, 320],
-  ] as const) {
-    await a.post(`/templates/${templateId}/fields`, { documentId, roleIndex, type: "signature", page: 2, x, y: 560, width: 200, height: 50 });
-    await a.post(`/templates/${templateId}/fields`, {
-      documentId,
-      roleIndex,
-      type: "text",
-      label: roleIndex === 0 ? "Client address" : "Provider company",
-      page: 2,
-      x,
-      y: 640,
-      width: 200,
-      height: 24,
-    });
-  }
-  await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
 });
 
 test("recipient one draws and finishes; only then recipient two types a non-Latin signature on a phone; the package completes", async ({ page, request }) => {

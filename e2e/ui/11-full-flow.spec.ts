@@ -17,23 +17,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
+import { activeTemplate, keyApi, signatureAndTextPerRole } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshotBoth } from "../support/screenshot";
 import { consent } from "../support/signing";
 
 // The flow test drives two recipients through the browser: on a busy two-core machine it nears the default 60 s.
 test.describe.configure({ mode: "serial", timeout: 150_000 });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+failOnPageErrors();
 
 const dir = mkdtempSync(path.join(tmpdir(), "foliosign-e2e-flow-"));
 const receiver = { events: [] as { event: string; data: Record<string, unknown> }[], url: "", server: undefined as http.Server | undefined };
@@ -71,30 +67,13 @@ const COMPANY = "Acme Контрагент";
 
 type TPackage = { id: string; status: string; recipientSessions: { id: string; status: string }[] };
 
-function api(request: APIRequestContext) {
-  const headers = { authorization: `Bearer ${key}` };
-  return {
-    async post<T>(p: string, data: unknown): Promise<T> {
-      const res = await request.post(`/api/v1${p}`, { headers, data });
-      expect([200, 201], `${p}: ${await res.text()}`).toContain(res.status());
-      return ((await res.json()) as { data: T }).data;
-    },
-    async get<T>(p: string): Promise<T> {
-      const res = await request.get(`/api/v1${p}`, { headers });
-      expect(res.status()).toBe(200);
-      return ((await res.json()) as { data: T }).data;
-    },
-    async file(p: string, name: string): Promise<string> {
-      const res = await request.get(`/api/v1${p}`, { headers });
-      expect(res.status(), `${p}`).toBe(200);
-      const file = path.join(dir, name);
-      writeFileSync(file, await res.body());
-      return file;
-    },
-    async patch(p: string, data: unknown): Promise<void> {
-      expect((await request.patch(`/api/v1${p}`, { headers, data })).status()).toBe(200);
-    },
-  };
+const api = (request: APIRequestContext) => keyApi(request, key);
+
+/** An API answer's bytes written to the run's folder (for pdfsig, qpdf, unzip); returns the file's path. */
+async function saved(request: APIRequestContext, p: string, name: string): Promise<string> {
+  const file = path.join(dir, name);
+  writeFileSync(file, await api(request).bytes(p));
+  return file;
 }
 
 function tool(cmd: string, args: string[]): { code: number; out: string } {
@@ -106,16 +85,6 @@ function tool(cmd: string, args: string[]): { code: number; out: string } {
   }
 }
 const pageCount = (file: string) => Number(/Pages:\s+(\d+)/.exec(tool("pdfinfo", [file]).out)?.[1]);
-
-async function agreementPdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  for (const title of ["Supply agreement — terms", "Supply agreement — signatures"]) {
-    const p = pdf.addPage({ size: "a4" });
-    p.drawText(title, { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-    p.drawText("The buyer and the supplier agree to the terms of this agreement.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  }
-  return Buffer.from(await pdf.save());
-}
 
 /** The outbox row of this package's message to `email` of `kind` ("Invitation", …), polled until it appears. */
 function outboxRow(page: Page, email: string, subject: RegExp) {
@@ -151,43 +120,15 @@ test("set up through the API: a key, a template with two roles, a webhook endpoi
 
   const a = api(request);
   await a.post("/webhooks", { url: receiver.url, events: ["PACKAGE_COMPLETED"], description: "Full flow e2e" });
-  const templateId = (await a.post<{ id: string }>("/templates", { name: `Supply agreement ${RUN}` })).id;
-  const bytes = await agreementPdf();
-  const added = await a.post<{ document: { id: string }; uploadUrl: string }>(`/templates/${templateId}/documents`, {
-    name: "supply-agreement.pdf",
-    fileSize: bytes.length,
-    contentType: "application/pdf",
+  const templateId = await activeTemplate(a, request, {
+    name: `Supply agreement ${RUN}`,
+    documentName: "supply-agreement.pdf",
+    pdf: await titledPdf(
+      ["Supply agreement — terms", "Supply agreement — signatures"].map((title) => [title, "The buyer and the supplier agree to the terms of this agreement."]),
+    ),
+    roles: ["Buyer", "Supplier"],
+    fields: signatureAndTextPerRole(2, ["Buyer city", "Supplier company"], { signatureY: 560, signatureHeight: 50, textY: 640 }),
   });
-  expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).status()).toBe(200);
-  await a.post(`/templates/${templateId}/roles`, { name: "Buyer" });
-  await a.post(`/templates/${templateId}/roles`, { name: "Supplier" });
-  for (const [roleIndex, x] of [
-    [0, 56],
-    [1, 320],
-  ] as const) {
-    await a.post(`/templates/${templateId}/fields`, {
-      documentId: added.document.id,
-      roleIndex,
-      type: "signature",
-      page: 2,
-      x,
-      y: 560,
-      width: 200,
-      height: 50,
-    });
-    await a.post(`/templates/${templateId}/fields`, {
-      documentId: added.document.id,
-      roleIndex,
-      type: "text",
-      label: roleIndex === 0 ? "Buyer city" : "Supplier company",
-      page: 2,
-      x,
-      y: 640,
-      width: 200,
-      height: 24,
-    });
-  }
-  await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
   pkg = await a.post<TPackage>("/packages/from-template", {
     templateId,
     title: TITLE,
@@ -252,15 +193,15 @@ test("PACKAGE_COMPLETED reaches the receiver; the merged PDF and the zip verify;
   const a = api(request);
   expect((await a.get<TPackage>(`/packages/${pkg.id}`)).status).toBe("COMPLETED");
 
-  const merged = await a.file(`/packages/${pkg.id}/download`, "merged.pdf");
+  const merged = await saved(request, `/packages/${pkg.id}/download`, "merged.pdf");
   expect(tool("pdfsig", [merged]).out).toMatch(/Signature Validation: Signature is Valid/);
   expect(tool("qpdf", ["--check", merged]).code).toBe(0);
-  const certificate = await a.file(`/packages/${pkg.id}/certificate`, "certificate.pdf");
+  const certificate = await saved(request, `/packages/${pkg.id}/certificate`, "certificate.pdf");
   expect(pageCount(merged)).toBe(2 + pageCount(certificate));
   const text = tool("pdftotext", ["-enc", "UTF-8", merged, "-"]).out;
   for (const s of [TYPED, COMPANY, ONE.name, TWO.name, "Lyon"]) expect(text).toContain(s);
 
-  const zip = await a.file(`/packages/${pkg.id}/download/zip`, "package.zip");
+  const zip = await saved(request, `/packages/${pkg.id}/download/zip`, "package.zip");
   const listing = execFileSync("unzip", ["-Z1", zip], { encoding: "utf8" }).trim().split("\n").sort();
   expect(listing).toEqual(["certificate.pdf", "supply-agreement.pdf"]);
 

@@ -6,11 +6,14 @@
  * anyway at B-B: the package page says the time-stamp is pending, and /verify says "No trusted time".
  * Screenshots at desktop and 390 px.
  */
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { startLoopbackPki, type TLoopbackPki } from "../../server/pdf/test-support/loopback-pki";
+import { createApiKey } from "../support/api-key";
 import { startAppWithTsa, type TAppWithTsa } from "../support/app-with-tsa";
+import { activeTemplate, keyApi, signingPathFor } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshotBoth } from "../support/screenshot";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 60;
@@ -18,13 +21,7 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 test.use({ baseURL: BASE_URL });
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+const pageErrors = failOnPageErrors();
 
 let pki: TLoopbackPki;
 let app: TAppWithTsa;
@@ -43,31 +40,11 @@ test.afterAll(async () => {
 type TEvidence = { level: string; timestampedAt: string | null; timestampAuthority: string | null; upgradePending: boolean };
 type TPackage = { id: string; status: string; evidence: TEvidence | null; recipientSessions: { id: string }[] };
 
-function api(request: APIRequestContext) {
-  const headers = { authorization: `Bearer ${key}` };
-  return {
-    async post<T>(p: string, data: unknown): Promise<T> {
-      const res = await request.post(`/api/v1${p}`, { headers, data });
-      expect([200, 201], `${p}: ${await res.text()}`).toContain(res.status());
-      return ((await res.json()) as { data: T }).data;
-    },
-    async get<T>(p: string): Promise<T> {
-      const res = await request.get(`/api/v1${p}`, { headers });
-      expect(res.status()).toBe(200);
-      return ((await res.json()) as { data: T }).data;
-    },
-    async bytes(p: string): Promise<Buffer> {
-      const res = await request.get(`/api/v1${p}`, { headers });
-      expect(res.status()).toBe(200);
-      return Buffer.from(await res.body());
-    },
-  };
-}
+const api = (request: APIRequestContext) => keyApi(request, key);
 
 /** The recipient signs through the signing page's own API (its token from a signing URL), as the page would. */
 async function signAsRecipient(request: APIRequestContext, packageId: string, sessionId: string): Promise<void> {
-  const { url } = await api(request).post<{ url: string }>(`/packages/${packageId}/signing-url`, { sessionId });
-  const token = decodeURIComponent(new URL(url).pathname.split("/").pop()!);
+  const token = decodeURIComponent((await signingPathFor(api(request), packageId, sessionId)).split("/").pop()!);
   const base = `/api/app/sign/${encodeURIComponent(token)}`;
   const headers = { origin: BASE_URL };
   const view = (await (await request.get(base)).json()) as { data: { fields: { id: string; type: string }[] } };
@@ -108,45 +85,16 @@ async function verifyInBrowser(page: Page, name: string, bytes: Buffer) {
   await expect(page.getByText("Valid: sealed by this instance and unchanged")).toBeVisible({ timeout: 30_000 });
 }
 
-/** An Admin API key on this app (support/api-key.ts sends the default server's Origin, which this app refuses). */
-async function createKey(page: Page): Promise<string> {
-  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
-  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
-  const created = await page.request.post("/api/app/api-keys", {
-    headers: { origin: BASE_URL },
-    data: { name: "Evidence e2e", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id },
-  });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { data: { value: string } }).data.value;
-}
-
 test("set up: a key and a template with one role and a signature field", async ({ page, request }) => {
   await signInAsOwner(page);
-  key = await createKey(page);
-  templateId = (await api(request).post<{ id: string }>("/templates", { name: "Time-stamped lease" })).id;
-  const pdf = PDF.create();
-  pdf.addPage({ size: "a4" }).drawText("Lease agreement", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  const bytes = Buffer.from(await pdf.save());
-  const added = await api(request).post<{ document: { id: string }; uploadUrl: string }>(`/templates/${templateId}/documents`, {
-    name: "lease.pdf",
-    fileSize: bytes.length,
-    contentType: "application/pdf",
+  key = await createApiKey(page, "Evidence e2e", "Admin", BASE_URL);
+  templateId = await activeTemplate(api(request), request, {
+    name: "Time-stamped lease",
+    documentName: "lease.pdf",
+    pdf: await titledPdf([["Lease agreement"]]),
+    roles: ["Tenant"],
+    fields: [{ roleIndex: 0, type: "signature", page: 1, x: 56, y: 600, width: 200, height: 50 }],
   });
-  expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).status()).toBe(200);
-  await api(request).post(`/templates/${templateId}/roles`, { name: "Tenant" });
-  await api(request).post(`/templates/${templateId}/fields`, {
-    documentId: added.document.id,
-    roleIndex: 0,
-    type: "signature",
-    page: 1,
-    x: 56,
-    y: 600,
-    width: 200,
-    height: 50,
-  });
-  expect((await request.patch(`/api/v1/templates/${templateId}`, { headers: { authorization: `Bearer ${key}` }, data: { status: "ACTIVE" } })).status()).toBe(
-    200,
-  );
 });
 
 test("with the TSA answering: B-LTA on the package page and on /verify, with the time-stamps' time and TSA", async ({ page, request }) => {
@@ -206,7 +154,7 @@ test("the Overview says when no TSA is configured (the shared server), and not w
   const shared = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}`;
   const context = await browser.newContext({ baseURL: shared, viewport: { width: 1280, height: 800 } });
   const other = await context.newPage();
-  other.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
+  pageErrors.watch(other);
   await signInAsOwner(other);
   await other.goto("/");
   const notice = other.getByRole("status").filter({ hasText: "No time-stamping authority: seals carry this server's clock only" });

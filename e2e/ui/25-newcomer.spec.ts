@@ -9,23 +9,20 @@
  *   reachable by keyboard.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { PDF, StandardFonts } from "@libpdf/core";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
 import { appRequest } from "../support/app-request";
+import { expectAxeClean } from "../support/axe";
+import { activeTemplate, keyApi, signatureAndTextPerRole, signingPathFor } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 import { consent } from "../support/signing";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+failOnPageErrors();
 
 const LONG_NAME = "Maximilian Alexander Bartholomew-Featherstonehaugh";
 let key = "";
@@ -34,84 +31,20 @@ let packageId = "";
 
 type TPackage = { id: string; status: string; recipientSessions: { id: string }[] };
 
-function api(request: APIRequestContext) {
-  const headers = { authorization: `Bearer ${key}` };
-  return {
-    async post<T>(path: string, data: unknown): Promise<T> {
-      const res = await request.post(`/api/v1${path}`, { headers, data });
-      expect([200, 201], `${path}: ${await res.text()}`).toContain(res.status());
-      return ((await res.json()) as { data: T }).data;
-    },
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(`/api/v1${path}`, { headers });
-      expect(res.status()).toBe(200);
-      return ((await res.json()) as { data: T }).data;
-    },
-    async patch(path: string, data: unknown): Promise<void> {
-      expect((await request.patch(`/api/v1${path}`, { headers, data })).status()).toBe(200);
-    },
-  };
-}
-
-/** No axe violation of any impact on the page as it is. */
-async function expectAxeClean(page: Page, where: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  expect(
-    result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
-    `axe on ${where}`,
-  ).toEqual([]);
-}
-
-async function leasePdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  const p = pdf.addPage({ size: "a4" });
-  p.drawText("Lease renewal — Flat 4B", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  p.drawText("The tenant and the landlord renew the lease for twelve months.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  // A second page: the shared consent helper waits for page 2 to be laid out.
-  pdf.addPage({ size: "a4" }).drawText("Annex — house rules", { x: 56, y: 770, size: 14, font: StandardFonts.Helvetica });
-  return Buffer.from(await pdf.save());
-}
+const api = (request: APIRequestContext) => keyApi(request, key);
 
 test("set up: a key, a template with two roles (signature and text each), a webhook endpoint, a second member", async ({ page, request }) => {
   await signInAsOwner(page);
   key = await createApiKey(page, "Newcomer e2e", "Admin");
   const a = api(request);
-  templateId = (await a.post<{ id: string }>("/templates", { name: "Lease renewal" })).id;
-  const bytes = await leasePdf();
-  const added = await a.post<{ document: { id: string }; uploadUrl: string }>(`/templates/${templateId}/documents`, {
-    name: "lease.pdf",
-    fileSize: bytes.length,
+  templateId = await activeTemplate(a, request, {
+    name: "Lease renewal",
+    documentName: "lease.pdf",
+    // A second page: the shared consent helper waits for page 2 to be laid out.
+    pdf: await titledPdf([["Lease renewal — Flat 4B", "The tenant and the landlord renew the lease for twelve months."], ["Annex — house rules"]]),
+    roles: ["Tenant", "Landlord"],
+    fields: signatureAndTextPerRole(1, ["Tenant address", "Landlord company"], { signatureY: 560, signatureHeight: 40, textY: 620 }),
   });
-  expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).status()).toBe(200);
-  await a.post(`/templates/${templateId}/roles`, { name: "Tenant" });
-  await a.post(`/templates/${templateId}/roles`, { name: "Landlord" });
-  for (const [roleIndex, x] of [
-    [0, 56],
-    [1, 320],
-  ] as const) {
-    await a.post(`/templates/${templateId}/fields`, {
-      documentId: added.document.id,
-      roleIndex,
-      type: "signature",
-      page: 1,
-      x,
-      y: 560,
-      width: 200,
-      height: 40,
-    });
-    await a.post(`/templates/${templateId}/fields`, {
-      documentId: added.document.id,
-      roleIndex,
-      type: "text",
-      label: roleIndex === 0 ? "Tenant address" : "Landlord company",
-      page: 1,
-      x,
-      y: 620,
-      width: 200,
-      height: 24,
-    });
-  }
-  await a.patch(`/templates/${templateId}`, { status: "ACTIVE" });
   await a.post("/webhooks", { url: "http://127.0.0.1:9/foliosign/newcomer", events: ["PACKAGE_COMPLETED"], description: "Newcomer e2e" });
   const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
   const member = await appRequest(page).post("/api/app/members", {
@@ -137,8 +70,7 @@ test("the second signer sees the first signer's entries read-only; a long typed 
     ],
   });
   packageId = pkg.id;
-  const link = async (i: number) =>
-    new URL((await api(request).post<{ url: string }>(`/packages/${pkg.id}/signing-url`, { sessionId: pkg.recipientSessions[i]!.id })).url).pathname;
+  const link = (i: number) => signingPathFor(api(request), pkg.id, pkg.recipientSessions[i]!.id);
 
   await page.goto(await link(0));
   await consent(page);
