@@ -19,10 +19,8 @@
  *
  * The domain is real (PGlite, or PostgreSQL with DATABASE_URL, where jsonb refuses a lone surrogate).
  */
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,11 +32,9 @@ import { createActiveTemplate } from "@/server/domain/packages/test-support/fixt
 import { insertSigningGroup } from "@/server/domain/templates/test-support/fixtures";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { setResolver } from "@/server/domain/webhooks/delivery/resolver";
-import { createHttpServer, type TNextHandler } from "@/server/http-server";
+import { createHttpServer } from "@/server/http-server";
 import { allOperations } from "@/server/http/operations";
 import type { TRouteHandler } from "@/server/http/route";
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
-import { resetRateLimits } from "@/server/http/steps/rate-limit";
 import { MALFORMED_PATH_MESSAGE } from "@/server/http/unrouted-api";
 import { uploadRoute } from "@/server/http/upload-route";
 import { ILL_FORMED_MESSAGE } from "@/server/lib/parse";
@@ -47,204 +43,14 @@ import { createTestMember } from "@/server/test/actors";
 import { workspaceActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole } from "@/server/test/factories";
+import { BAD_SEGMENTS, ILL_FORMED, nodesOf, prng, rawBodies, replaceAt, WEIRD_PARAMS, WEIRD_QUERY, WEIRD_VALUES } from "./test-support/malformed-values";
+import { APP_ORIGIN, loadRoutes, nextStandIn, rawRequest, rawTypesOf, send, urlPathOf, type TAnswer, type TSend } from "./test-support/route-calls";
 import { exampleOf } from "./test-support/schema-mutations";
 
 const t = useTestDb();
 
 /** Change it to explore other requests; a failure names the seed and the request, so it replays exactly. */
 const SEED = 0x24_2026;
-const APP_ORIGIN = "http://localhost:3000";
-
-// ---------------------------------------------------------------------------------------------------------
-// A seeded PRNG (mulberry32) and the malformed values.
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const sample = <T>(list: readonly T[], n: number): T[] => {
-    const copy = [...list];
-    for (let i = copy.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-    }
-    return copy.slice(0, n);
-  };
-  return { next, pick, sample };
-}
-
-/** Strings that are not well-formed Unicode: each must be a 422 wherever it lands. */
-const ILL_FORMED = (s: string) => ["\ud800", `${s}\udfff`, `\ud83d${s}`, `${s}\udc00${s}`, "\ude00\ud83d"];
-
-/** Values of every JSON type and the edges of each: what a leaf of a valid body is replaced by. */
-const WEIRD_VALUES: readonly unknown[] = [
-  null,
-  true,
-  false,
-  0,
-  -1,
-  1.5,
-  -0.0001,
-  1e308,
-  -1e308,
-  2 ** 53 + 1,
-  1e21,
-  2147483648,
-  -2147483649,
-  "",
-  " ",
-  "x".repeat(5000),
-  "\u0000",
-  "a\u0000b",
-  "\ud83d\ude00",
-  "9".repeat(400),
-  "-1",
-  "1e400",
-  "true",
-  "null",
-  "2030-13-45T99:99:99Z",
-  "0000-00-00",
-  "not-an-id",
-  "../../etc/passwd",
-  "<script>alert(1)</script>",
-  [],
-  {},
-  [1, 2],
-  { a: 1 },
-  [{}],
-  ["x"],
-];
-
-/** Param values that decode fine but are nonsense; the ill-formed ones are added per param. */
-const WEIRD_PARAMS = [
-  "",
-  " ",
-  "x".repeat(5000),
-  "\u0000",
-  "a\u0000",
-  "../..",
-  "%ff",
-  "-1",
-  "1e400",
-  "0x10",
-  "99999999999999999999",
-  "\ud83d\ude00",
-  "null",
-  "fake_0123456789abcdef",
-];
-
-/** Segments that are not percent-encoded UTF-8 (what decodeURIComponent refuses). */
-const BAD_SEGMENTS = ["%ff", "%", "%E0%A4%A", "%ED%A0%80", "%C0%AF", "a%zz", "%f0%9f%98", "x%"];
-
-/** Raw query values; each is sent as is, percent-encoding (good or bad) included. */
-const WEIRD_QUERY = [
-  "",
-  "-1",
-  "0",
-  "1.5",
-  "1e309",
-  "99999999999999999999999",
-  "NaN",
-  "Infinity",
-  "abc",
-  "%ff",
-  "%",
-  "%00",
-  "%ED%A0%80",
-  "x".repeat(3000),
-  "2030-13-45",
-  "true",
-  "%F0%9F%98%80",
-];
-
-/** Whole bodies that are not what any operation takes. */
-function rawBodies(example: unknown): (string | Uint8Array)[] {
-  const json = JSON.stringify(example ?? {});
-  return [
-    "",
-    " ",
-    "{",
-    "}",
-    "[]",
-    "null",
-    "0",
-    '"text"',
-    '{"a":}',
-    "{}garbage",
-    "1e400",
-    '{"__proto__":{"polluted":true}}',
-    '{"constructor":{"prototype":{"polluted":true}}}',
-    `${"[".repeat(20_000)}${"]".repeat(20_000)}`,
-    `{"a":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}`,
-    new Uint8Array([0xff, 0xfe, 0x7b, 0x7d]),
-    new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
-    `\ufeff${json}`,
-    `[${json}]`,
-    new Uint8Array(Buffer.from(json, "utf16le")),
-    json.replace(/\d+/g, "1".repeat(400)),
-    json.replace(/^\{/, '{"__proto__":{"x":1},'),
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Walking a body: every leaf and node with its dotted path.
-
-type TPath = (string | number)[];
-type TNode = { path: TPath; value: unknown };
-
-function nodesOf(value: unknown, at: TPath = []): TNode[] {
-  const out: TNode[] = [{ path: at, value }];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...nodesOf(v, [...at, i])));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) out.push(...nodesOf(v, [...at, k]));
-  return out;
-}
-
-function replaceAt(root: unknown, at: TPath, replacement: unknown): unknown {
-  if (at.length === 0) return replacement;
-  const copy = structuredClone(root) as Record<string | number, unknown>;
-  let node = copy;
-  for (const seg of at.slice(0, -1)) node = node[seg] as Record<string | number, unknown>;
-  node[at.at(-1)!] = replacement;
-  return copy;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The routes: every route file under app/api, keyed by operation.
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return entry === "route.ts" ? [full] : [];
-  });
-}
-
-async function loadRoutes(): Promise<Map<string, TRouteHandler>> {
-  const byOperation = new Map<string, TRouteHandler>();
-  for (const file of [...routeFiles(path.resolve("app/api/v1")), ...routeFiles(path.resolve("app/api/app"))]) {
-    const mod = (await import(file)) as Record<string, TRouteHandler | undefined>;
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
-      const handler = mod[method];
-      if (handler?.operation) byOperation.set(handler.operation.operationId, handler);
-    }
-  }
-  return byOperation;
-}
-
-/** The media types of an operation's raw (non-JSON) body; empty for JSON. */
-function rawTypesOf(op: TOperation): readonly string[] {
-  const declared = (op as { rawBodyTypes?: readonly string[] }).rawBodyTypes;
-  if (declared) return declared;
-  return (
-    { appUploadLibraryDocument: ["application/pdf"], appVerifySealedPdf: ["application/pdf"], appSetSigningFieldImage: ["image/png"] }[op.operationId] ?? []
-  );
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The workspace every request acts in: one of each resource, so that valid-looking requests go deep.
@@ -331,39 +137,6 @@ function paramValue(world: TWorld, op: TOperation, name: string): string {
     default:
       return ids[name] ?? `${name}_fake`;
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Sending: a route handler called as Next calls it, from 127.0.0.1, signed in as the owner on /api/app.
-
-type TSend = { params: Record<string, string>; query: string; body?: string | Uint8Array; headers?: Record<string, string>; key?: string; urlPath?: string };
-type TAnswer = { status: number; contentType: string; text: string };
-
-function urlPathOf(op: TOperation, params: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name] ?? "";
-    return value.isWellFormed() ? encodeURIComponent(value) || "_" : "_";
-  });
-}
-
-async function send(route: TRouteHandler, req: TSend): Promise<TAnswer> {
-  const op = route.operation;
-  const headers = new Headers({ [CLIENT_ADDRESS_HEADER]: "127.0.0.1" });
-  if (op.path.startsWith("/api/v1/") && req.key) headers.set("authorization", `Bearer ${req.key}`);
-  if (op.path.startsWith("/api/app/")) {
-    headers.set("origin", APP_ORIGIN);
-    headers.set("sec-fetch-site", "same-origin");
-  }
-  if (req.body !== undefined) headers.set("content-type", rawTypesOf(op)[0] ?? "application/json");
-  for (const [name, value] of Object.entries(req.headers ?? {})) {
-    if (value === "") headers.delete(name);
-    else headers.set(name, value);
-  }
-  const url = `http://localhost:3000${req.urlPath ?? urlPathOf(op, req.params)}${req.query ? `?${req.query}` : ""}`;
-  const body = req.body === undefined || op.method === "GET" ? undefined : typeof req.body === "string" ? req.body : new Uint8Array(req.body);
-  resetRateLimits();
-  const res = await route(new Request(url, { method: op.method, headers, body }), { params: Promise.resolve(req.params) });
-  return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
 }
 
 /** What the spec requires of every refusal: JSON `{ error: string, details?: { <path>: string[] } }`. */
@@ -488,64 +261,6 @@ function casesOf(op: TOperation, world: TWorld, rnd: ReturnType<typeof prng>): T
   ];
   for (const headers of rnd.sample(headerCases, 4)) cases.push({ ...base, label: `headers ${JSON.stringify(headers).slice(0, 80)}`, headers });
   return cases;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Through our HTTP server: a stand-in for Next that routes like Next (and fails like it on a bad segment).
-
-function nextStandIn(routes: Map<string, TRouteHandler>): TNextHandler {
-  const table = allOperations.map((op) => ({ op, segments: op.path.split("/") }));
-  return async (req, res) => {
-    const url = new URL(req.url!, "http://localhost:3000");
-    const segments = url.pathname.split("/");
-    const found = table.find(
-      ({ op, segments: pattern }) =>
-        op.method === req.method && pattern.length === segments.length && pattern.every((p, i) => /^\{\w+\}$/.test(p) || p === segments[i]),
-    );
-    const upload = /^\/uploads\/[^/]+$/.test(url.pathname) && req.method === "PUT";
-    if (!found && !upload) {
-      res.writeHead(404, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Page not found</title>");
-      return;
-    }
-    const params: Record<string, string> = {};
-    try {
-      if (upload) params.token = decodeURIComponent(segments[2]!);
-      else
-        found!.segments.forEach((p, i) => {
-          const name = /^\{(\w+)\}$/.exec(p)?.[1];
-          if (name) params[name] = decodeURIComponent(segments[i]!);
-        });
-    } catch {
-      // What Next 16 answers when it cannot decode a dynamic segment (see unrouted-api.ts `pathDecodes`).
-      res.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    const body = chunks.length && req.method !== "GET" ? new Uint8Array(Buffer.concat(chunks)) : undefined;
-    const request = new Request(url, { method: req.method, headers, body });
-    const handler = upload ? uploadRoute : routes.get(found!.op.operationId)!;
-    const response = await handler(request, { params: Promise.resolve(params) });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  };
-}
-
-function rawRequest(base: string, method: string, target: string, headers: Record<string, string>): Promise<TAnswer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, method, path: target, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({ status: res.statusCode!, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }),
-      );
-    });
-    req.on("error", reject);
-    req.end(method === "GET" || method === "DELETE" ? undefined : "{}");
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
