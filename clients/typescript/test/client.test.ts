@@ -4,8 +4,9 @@
  * loopback receiver for webhooks. The common flow (from template → send → signing URL), downloads of a sealed
  * package, the API's errors as FoliosignError, and verifyWebhook on real deliveries.
  */
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";
 import { sealDuePackages } from "@/server/domain/sealing/seal-due-packages";
@@ -57,7 +58,7 @@ async function workspace() {
   const org = await createTestOrg(t.db);
   const key = (await createTestKey(t.db, org)).value;
   const template = await createActiveTemplate(t.db, org);
-  return { client: createFoliosignClient({ baseUrl: server.baseUrl, apiKey: key }), templateId: template.templateId };
+  return { key, client: createFoliosignClient({ baseUrl: server.baseUrl, apiKey: key }), templateId: template.templateId };
 }
 
 /** What the call threw, which must be a FoliosignError. */
@@ -112,6 +113,22 @@ describe("the common flow over HTTP", () => {
     expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
     const zip = await owner.downloadZip(pkgId);
     expect(Buffer.from(zip.subarray(0, 4))).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  });
+});
+
+describe("the README's quickstart", () => {
+  it("is examples/send-lease.ts word for word, which sends a package and prints its signing link", async () => {
+    const example = readFileSync("clients/typescript/examples/send-lease.ts", "utf8");
+    expect(readFileSync("README.md", "utf8")).toContain("```ts\n" + example + "```");
+    const { key, templateId } = await workspace();
+    Object.assign(process.env, { FOLIOSIGN_URL: server.baseUrl, FOLIOSIGN_KEY: key, TEMPLATE_ID: templateId });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await import("../examples/send-lease");
+      expect(log.mock.calls).toEqual([[expect.stringMatching(/^pkg_\w+ is IN_PROGRESS; Tina signs at http:\/\/localhost:3000\/sign\/[\w-]+$/)]]);
+    } finally {
+      log.mockRestore();
+    }
   });
 });
 
