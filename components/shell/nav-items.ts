@@ -4,7 +4,7 @@ export type TNavGroup = { label?: string; items: TNavItem[] };
 
 /**
  * The navigation of the signed-in app. API keys and Security are for owners only; Webhooks for owners and
- * roles with canManageWebhooks, Mail for those with canSendPackages (the pages answer 403 to others, and the entry
+ * roles with canManageWebhooks (and Embedded signing), Mail for those with canSendPackages (the pages answer 403 to others, and the entry
  * is not shown to them); Mail delivery (the test message) for owners.
  */
 export const NAV: TNavGroup[] = [
@@ -27,6 +27,7 @@ export const NAV: TNavGroup[] = [
       { href: "/settings/workspaces", label: "Workspaces" },
       { href: "/settings/signing-groups", label: "Signing groups" },
       { href: "/settings/custom-fields", label: "Custom fields" },
+      { href: "/settings/embedding", label: "Embedded signing", permission: "canManageWebhooks" },
       { href: "/settings/plan", label: "Plan" },
       { href: "/settings/security", label: "Security", ownerOnly: true },
       { href: "/settings/mail", label: "Mail delivery", ownerOnly: true },
