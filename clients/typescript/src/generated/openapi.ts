@@ -110,6 +110,30 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/settings/embed-origins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The origins allowed to frame embedded signing pages
+     * @description The origins (scheme, host and port) whose pages may frame this workspace's embedded signing pages. `POST /packages/{packageId}/signing-url` with `embed: { origin }` accepts only these; see the README's Embedded signing section and `/embed/v1.js`.
+     */
+    get: operations["getEmbedOrigins"];
+    /**
+     * Replace the origins allowed to frame embedded signing pages
+     * @description The origins (scheme, host and port) whose pages may frame this workspace's embedded signing pages. `POST /packages/{packageId}/signing-url` with `embed: { origin }` accepts only these; see the README's Embedded signing section and `/embed/v1.js`. At most 20; https only (http for a loopback host); each is refused (422 at `origins.<index>`) with a path, a wildcard, a default port, upper case, or when listed twice. Needs canManageWebhooks.
+     */
+    put: operations["setEmbedOrigins"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/library/documents": {
     parameters: {
       query?: never;
@@ -912,7 +936,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -927,7 +951,7 @@ export type components = {
         sessionsSent: number;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -945,7 +969,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -962,7 +986,7 @@ export type components = {
         completedAt: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -980,7 +1004,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -992,7 +1016,7 @@ export type components = {
         reason: string | null;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1010,7 +1034,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1023,7 +1047,7 @@ export type components = {
         voidedBy: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1041,7 +1065,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1052,7 +1076,7 @@ export type components = {
         };
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1070,7 +1094,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1083,7 +1107,7 @@ export type components = {
         heldBy: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1101,7 +1125,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1120,7 +1144,7 @@ export type components = {
         expiresAt: string | null;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1138,7 +1162,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1155,7 +1179,7 @@ export type components = {
         scheduledAt: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1173,7 +1197,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1186,7 +1210,7 @@ export type components = {
         deletedBy: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1204,7 +1228,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1219,7 +1243,7 @@ export type components = {
         packageTitle: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1237,7 +1261,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1251,7 +1275,7 @@ export type components = {
         };
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1269,7 +1293,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1284,7 +1308,7 @@ export type components = {
         packageTitle: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1302,7 +1326,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1318,7 +1342,7 @@ export type components = {
         reason: string | null;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1336,7 +1360,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1353,7 +1377,7 @@ export type components = {
         trigger: "manual" | "automatic";
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1371,7 +1395,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on test events. */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1386,7 +1410,7 @@ export type components = {
         packageTitle: string;
       };
       /**
-       * @description Only on samples sent with Send test event
+       * @description true on every event of a test workspace (its packages' seals are not valid signatures) and on samples sent with Send test event (which have no sequence); absent otherwise
        * @enum {boolean}
        */
       test?: true;
@@ -1477,6 +1501,14 @@ export type components = {
     TemplateDocumentList: {
       documents: components["schemas"]["TemplateDocument"][];
     };
+    EmbedOrigins: {
+      /** @description The origins allowed to frame this workspace's embedded signing pages */
+      origins: string[];
+    };
+    /** @description Replaces the whole list; an empty list turns embedded signing off */
+    SetEmbedOrigins: {
+      origins: string[];
+    };
     LibraryDocumentList: {
       /** @description By name (A→Z), at most 50 */
       documents: components["schemas"]["LibraryDocument"][];
@@ -1511,6 +1543,8 @@ export type components = {
         id: string;
         name: string;
         slug: string;
+        /** @description A test workspace: keys read fsk_test_…, no mail leaves, no allowance used, seals marked TEST */
+        test: boolean;
       };
       role: {
         id: string;
@@ -1540,6 +1574,8 @@ export type components = {
       name: string;
       slug: string;
       isDefault: boolean;
+      /** @description A test workspace: keys read fsk_test_…, no mail leaves, no allowance used, seals marked TEST */
+      test: boolean;
     };
     Package: {
       id: string;
@@ -1955,7 +1991,7 @@ export type components = {
       /** @description A message shown to the recipients */
       message?: string;
     };
-    /** @description Valid 60 minutes; issuing a new one revokes the previous link of that session */
+    /** @description Valid 60 minutes; issuing a new one revokes the previous link of that session. With `embed`: a single-use URL valid 5 minutes, for a frame on that origin only; it leaves the session's other link alone */
     SigningUrl: {
       url: string;
       /**
@@ -1966,6 +2002,12 @@ export type components = {
     };
     CreateSigningUrl: {
       sessionId: string;
+      embed?: components["schemas"]["SigningUrlEmbed"];
+    };
+    /** @description Ask for an embedded signing URL: single use, valid 5 minutes, framable only by this origin (listed in GET /settings/embed-origins; 422 at `embed.origin` otherwise). The page reports to that origin with postMessage: ready, field-signed, completed, declined, error */
+    SigningUrlEmbed: {
+      /** @example https://app.example.com */
+      origin: string;
     };
     DeletedPackage: {
       id: string;
@@ -3636,6 +3678,343 @@ export interface operations {
       };
     };
   };
+  getEmbedOrigins: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
+        "X-Workspace-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "origins": [
+           *           "Origin"
+           *         ]
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["EmbedOrigins"];
+          };
+        };
+      };
+      /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
+      401: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The plan lacks a feature this operation needs (the message names it) */
+      402: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `IP address not allowed`, `Missing permission: …`, or `Insufficient template access: … required` */
+      403: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Validation failed; `details` names each field */
+      422: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `Rate limit exceeded`; `Retry-After` gives the seconds until the window resets */
+      429: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description Seconds until the window resets */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `Internal error`; the `X-Request-Id` header identifies the request in the server's log */
+      500: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  setEmbedOrigins: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
+        "X-Workspace-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "origins": [
+         *         "https://app.example.com"
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["SetEmbedOrigins"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "origins": [
+           *           "Origin"
+           *         ]
+           *       }
+           *     }
+           */
+          "application/json": {
+            data: components["schemas"]["EmbedOrigins"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
+      401: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The plan lacks a feature this operation needs (the message names it) */
+      402: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `IP address not allowed`, `Missing permission: …`, or `Insufficient template access: … required` */
+      403: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Validation failed; `details` names each field */
+      422: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `Rate limit exceeded`; `Retry-After` gives the seconds until the window resets */
+      429: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description Seconds until the window resets */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `Internal error`; the `X-Request-Id` header identifies the request in the server's log */
+      500: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   listLibraryDocuments: {
     parameters: {
       query?: {
@@ -3837,7 +4216,8 @@ export interface operations {
            *         "workspace": {
            *           "id": "ws_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64",
            *           "name": "Default",
-           *           "slug": "default"
+           *           "slug": "default",
+           *           "test": false
            *         },
            *         "role": {
            *           "id": "role_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64",
@@ -4009,7 +4389,8 @@ export interface operations {
            *             "id": "ws_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64",
            *             "name": "Default",
            *             "slug": "default",
-           *             "isDefault": true
+           *             "isDefault": true,
+           *             "test": false
            *           }
            *         ]
            *       }
@@ -6354,7 +6735,10 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "sessionId": "ses_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64"
+         *       "sessionId": "ses_019a6b2c4d1e8f3c2a9d4b7e41c6a0d5e2f19b3c7a64",
+         *       "embed": {
+         *         "origin": "https://app.example.com"
+         *       }
          *     }
          */
         "application/json": components["schemas"]["CreateSigningUrl"];
