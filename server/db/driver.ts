@@ -194,7 +194,15 @@ export async function queryPrepared<T>(db: Db, query: SQL, opts: { genericPlans?
   const { sql: text, params } = dialect.sqlToQuery(query);
   const client = (session as unknown as { client: TUnsafe }).client;
   if (opts.genericPlans === false) return (await client.unsafe(text, params, { prepare: true })) as T[];
-  if (!is(db, PgTransaction)) return (await transactionInOneTrip(db, [query]))[0] as T[];
+  if (!is(db, PgTransaction)) {
+    // Outside a transaction, ONE autocommit statement on the generic-plan pool (its connections plan generic
+    // already): no BEGIN, SET and COMMIT around it, and no transaction left open while the client is
+    // descheduled between them — on a loaded machine those open transactions held back the xmin horizon, so
+    // the claim's index scans kept visiting dead entries (bench/README.md, bench:peers, issue 22).
+    const generic = (db as TWithGenericPlanClient)[GENERIC_PLAN_CLIENT] as TUnsafe | undefined;
+    if (generic) return (await generic.unsafe(text, params, { prepare: true })) as T[];
+    return (await transactionInOneTrip(db, [query]))[0] as T[];
+  }
   // In the caller's transaction: the setting, then the statement, pipelined on its connection.
   const [, rows] = await Promise.all([client.unsafe(GENERIC_PLANS, [], { prepare: false }), client.unsafe(text, params, { prepare: true })]);
   return rows as T[];

@@ -24,24 +24,30 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
   // One statement text whatever the batch size (the claims travel as one JSON parameter): prepared once. Rows
   // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size.
   const input = JSON.stringify(claims.map((c) => ({ id: c.id, token: c.token })));
+  // The check reads each claim by primary key; the update that drops claims on paused endpoints runs only on
+  // the rows the check found paused (nearly always none). It once joined every claim to the in-flight partial
+  // index instead, for nothing: 492 of a 64-claim check's 813 buffer accesses (bench:peers).
   const rows = await queryPrepared<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
     db,
     sql`
-    with input as (select * from jsonb_to_recordset(${input}::jsonb) as i(id text, token text)),
+    with input as (select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text)),
+    checked as (
+      select i.id, i.token, coalesce(w.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
+      from input i
+        left join webhook_deliveries w on w.id = i.id and w.id = any(array(select id from input))
+        left join webhook_endpoints e on e.id = w.endpoint_id
+    ),
     dropped as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
         locked_until = null, claim_token = null, attempts = greatest(w.attempts - 1, 0), updated_at = ${atIso}::timestamptz
-      from input i, webhook_endpoints e
-      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token = i.token
-        and e.id = w.endpoint_id and not e.enabled
+      from checked c, webhook_endpoints e
+      where w.id = any(array(select id from checked where ours and not enabled)) and w.id = c.id
+        and w.claim_token is not distinct from c.token and e.id = w.endpoint_id and not e.enabled
       returning w.id
     )
-    select i.id, coalesce(w.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled,
-      exists (select 1 from dropped d where d.id = i.id) as dropped
-    from input i
-      left join webhook_deliveries w on w.id = i.id and w.id = any(array(select id from input))
-      left join webhook_endpoints e on e.id = w.endpoint_id`,
+    select c.id, c.ours, c.enabled, exists (select 1 from dropped d where d.id = c.id) as dropped
+    from checked c`,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return claims.map((c) => {

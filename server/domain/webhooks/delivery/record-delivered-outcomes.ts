@@ -20,7 +20,10 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
   if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
   const atIso = now().toISOString();
   // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once. Rows
-  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size.
+  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size. The fence is
+  // spelt `is not distinct from` (the same test: the input's token is never null) so that it does not imply
+  // `claim_token is not null`: with `=` the planner took the in-flight partial index — analysed while nearly
+  // empty — and walked every dead entry of it (433 of a 17-row batch's 640 buffer accesses, bench:peers).
   const input = JSON.stringify(
     items.map(({ claim, result }) => ({
       id: claim.id,
@@ -39,7 +42,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
     db,
     sql`
     with input as (
-      select * from jsonb_to_recordset(${input}::jsonb) as i(id text, token text, attempt int, status int, body text, duration int,
+      select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text, attempt int, status int, body text, duration int,
         started_at timestamptz, headers jsonb, remote text, attempt_id text)
     ),
     d as (
@@ -48,7 +51,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
         last_response_status = i.status, last_response_body = i.body, last_error = null, last_duration_ms = i.duration,
         updated_at = ${atIso}::timestamptz, completed_at = ${atIso}::timestamptz
       from input i
-      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token = i.token
+      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token is not distinct from i.token
       returning w.id, w.endpoint_id
     ), health as (
       update webhook_endpoints x set consecutive_failures = 0
