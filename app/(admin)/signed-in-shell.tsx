@@ -16,8 +16,9 @@ export async function SignedInShell({ session, children }: { session: TActiveSes
     <AppShell
       user={{ name: actor.user.name, email: actor.user.email, isOwner: actor.isOwner }}
       organisationName={organisationName}
-      workspaces={workspaces.map((w) => ({ id: w.id, name: w.name }))}
+      workspaces={workspaces.map((w) => ({ id: w.id, name: w.name, isTest: w.isTest }))}
       currentWorkspaceId={actor.workspace.id}
+      testMode={actor.workspace.isTest}
       permissions={{ canManageWebhooks: can(actor, "canManageWebhooks"), canSendPackages: can(actor, "canSendPackages") }}
     >
       {children}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Logo } from "./logo";
 import { isActive, visibleNav, type TNavPermission } from "./nav-items";
@@ -14,6 +15,8 @@ type TAppShellProps = {
   /** The organisation's workspaces and the one the app acts in (validated on the server for every request). */
   workspaces: TWorkspaceOption[];
   currentWorkspaceId: string;
+  /** The current workspace is a test workspace: a "Test" badge by the workspace and a banner above every page. */
+  testMode?: boolean;
   permissions: Partial<Record<TNavPermission, boolean>>;
   children: ReactNode;
 };
@@ -31,7 +34,32 @@ function MenuIcon({ open }: { open: boolean }) {
  * button in a slim top bar (the open panel pushes the page down rather than covering it, and closes when a
  * link is followed), so every page starts with its own content rather than 540 px of navigation.
  */
-export function AppShell({ user, organisationName, workspaces, currentWorkspaceId, permissions, children }: TAppShellProps) {
+/** Above every page of a test workspace (docs/decisions/test-mode.md): what test mode changes, in one line. */
+function TestModeBanner() {
+  return (
+    <div
+      className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+      data-testid="test-mode-banner"
+      role="note"
+      aria-label="Test workspace"
+    >
+      <p>
+        <TestBadge /> <strong className="font-semibold">You are in a test workspace.</strong> No mail leaves this instance (every message stays in the outbox),
+        nothing counts against your plan, and sealed files are marked “TEST — not a valid signature”.
+      </p>
+    </div>
+  );
+}
+
+function TestBadge() {
+  return (
+    <Badge tone="warning" className="font-semibold tracking-wide uppercase">
+      Test
+    </Badge>
+  );
+}
+
+export function AppShell({ user, organisationName, workspaces, currentWorkspaceId, testMode = false, permissions, children }: TAppShellProps) {
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   return (
@@ -44,9 +72,12 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
       </a>
       {/* A banner landmark, so the phone's logo and Menu button are inside a region (axe: region). */}
       <header className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2.5 md:hidden">
-        <Link href="/" className="rounded-sm">
-          <Logo />
-        </Link>
+        <span className="flex items-center gap-2">
+          <Link href="/" className="rounded-sm">
+            <Logo />
+          </Link>
+          {testMode ? <TestBadge /> : null}
+        </span>
         <button
           type="button"
           aria-expanded={menuOpen}
@@ -72,7 +103,7 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
           <p className="mt-1 truncate text-xs text-zinc-500" data-testid="organisation-name">
             {organisationName}
           </p>
-          <WorkspaceSwitcher workspaces={workspaces} currentId={currentWorkspaceId} />
+          <WorkspaceSwitcher workspaces={workspaces} currentId={currentWorkspaceId} badge={testMode ? <TestBadge /> : null} />
         </div>
         <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
           {visibleNav(user.isOwner, permissions).map((group, index) => (
@@ -115,7 +146,10 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
         </div>
       </aside>
       <main id="main" className="min-w-0 flex-1 px-5 py-8 md:px-10 md:py-10">
-        <div className="mx-auto max-w-5xl">{children}</div>
+        <div className="mx-auto max-w-5xl">
+          {testMode ? <TestModeBanner /> : null}
+          {children}
+        </div>
       </main>
     </div>
   );

@@ -2,17 +2,17 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { useId, useState, useTransition, type ReactNode } from "react";
 import { apiFetch, errorMessage } from "@/components/lib/api-client";
 
-export type TWorkspaceOption = { id: string; name: string };
+export type TWorkspaceOption = { id: string; name: string; isTest?: boolean };
 
 /**
  * Which workspace the app shows. The choice is stored in a cookie by the server, which checks it belongs to
  * the organisation; then every page and cached query is reloaded for the new workspace. A page about one
  * resource of the old workspace (an endpoint) goes back to its list, where the resource would not exist.
  */
-export function WorkspaceSwitcher({ workspaces, currentId }: { workspaces: TWorkspaceOption[]; currentId: string }) {
+export function WorkspaceSwitcher({ workspaces, currentId, badge }: { workspaces: TWorkspaceOption[]; currentId: string; badge?: ReactNode }) {
   const id = useId();
   const router = useRouter();
   const pathname = usePathname();
@@ -37,9 +37,12 @@ export function WorkspaceSwitcher({ workspaces, currentId }: { workspaces: TWork
 
   return (
     <div className="mt-3">
-      <label htmlFor={id} className="block text-xs font-medium text-zinc-500">
-        Workspace
-      </label>
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={id} className="block text-xs font-medium text-zinc-500">
+          Workspace
+        </label>
+        {badge}
+      </div>
       <select
         id={id}
         value={currentId}
@@ -50,7 +53,7 @@ export function WorkspaceSwitcher({ workspaces, currentId }: { workspaces: TWork
       >
         {workspaces.map((w) => (
           <option key={w.id} value={w.id}>
-            {w.name}
+            {w.isTest ? `${w.name} (Test)` : w.name}
           </option>
         ))}
       </select>

@@ -24,6 +24,16 @@ export function useCreateWorkspace() {
   });
 }
 
+/** Test mode on or off (owner only): the answer says how many of the workspace's keys were revoked. */
+export function useSetWorkspaceTestMode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, test }: { id: string; test: boolean }) =>
+      apiFetch<TWorkspace & { keysRevoked: number }>(`/api/app/workspaces/${encodeURIComponent(id)}/test-mode`, { method: "PUT", body: { test } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+  });
+}
+
 export function useRenameWorkspace() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { Checkbox, Input } from "@/components/ui/input";
 import { useCreateWorkspace, useRenameWorkspace, type TWorkspace } from "./query";
 
 /** "EMEA Sales" → "emea-sales": a suggestion only; the server validates the slug. */
@@ -45,13 +45,14 @@ function WorkspaceForm({ workspace, onDone }: { workspace?: TWorkspace; onDone: 
   const [name, setName] = useState(workspace?.name ?? "");
   const [slug, setSlug] = useState(workspace?.slug ?? "");
   const [slugEdited, setSlugEdited] = useState(Boolean(workspace));
+  const [test, setTest] = useState(false);
   const details = fieldErrors(mutation.error);
   const general = mutation.error && Object.keys(details).length === 0 ? errorMessage(mutation.error) : null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (workspace) rename.mutate({ id: workspace.id, name, slug }, { onSuccess: onDone });
-    else create.mutate({ name, slug }, { onSuccess: onDone });
+    else create.mutate({ name, slug, test }, { onSuccess: onDone });
   }
 
   return (
@@ -85,6 +86,18 @@ function WorkspaceForm({ workspace, onDone }: { workspace?: TWorkspace; onDone: 
           />
         )}
       </Field>
+      {workspace ? null : (
+        <label className="flex items-start gap-2 text-sm text-zinc-700">
+          <Checkbox className="mt-0.5" checked={test} onChange={(e) => setTest(e.target.checked)} data-testid="workspace-test-checkbox" />
+          <span>
+            <span className="font-medium text-zinc-900">Test workspace</span>
+            <span className="block text-xs text-zinc-500">
+              For trying Foliosign out and for integration tests: keys read fsk_test_…, no mail leaves this instance, nothing counts against your plan, and
+              sealed files are marked “TEST — not a valid signature”.
+            </span>
+          </span>
+        </label>
+      )}
       <DialogFooter inset>
         <Button variant="secondary" onClick={onDone} disabled={mutation.isPending}>
           Cancel

@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
 import { formatDate } from "@/components/lib/format";
@@ -9,12 +10,24 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
-import { useWorkspaces, type TWorkspace } from "./query";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useSetWorkspaceTestMode, useWorkspaces, type TWorkspace } from "./query";
 import { WorkspaceDialog } from "./workspace-dialog";
+
+/** What switching does, said before it is done (docs/decisions/test-mode.md). */
+function switchDescription(w: TWorkspace) {
+  return w.isTest
+    ? `“${w.name}” becomes a live workspace: its mail is sent, its sends count against your plan and its seals are valid. Every API key of this workspace is revoked now (test keys read fsk_test_…); issue new ones afterwards. Only a workspace that has never sent a package can switch.`
+    : `“${w.name}” becomes a test workspace: no mail leaves this instance, nothing counts against your plan, and sealed files are marked “TEST — not a valid signature”. Every API key of this workspace is revoked now; new keys read fsk_test_…. Only a workspace that has never sent a package can switch.`;
+}
 
 export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
   const workspaces = useWorkspaces();
   const [dialog, setDialog] = useState<{ workspace?: TWorkspace } | null>(null);
+  const [switching, setSwitching] = useState<TWorkspace | null>(null);
+  const [switched, setSwitched] = useState<string | null>(null);
+  const setTestMode = useSetWorkspaceTestMode();
+  const router = useRouter();
 
   return (
     <>
@@ -24,6 +37,11 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
           description="Packages, templates, webhooks and API keys each belong to one workspace."
           actions={canManage ? <Button onClick={() => setDialog({})}>New workspace</Button> : null}
         />
+        {switched ? (
+          <div className="px-6 pt-4">
+            <Alert tone="success">{switched}</Alert>
+          </div>
+        ) : null}
         {workspaces.isPending ? (
           <p className="px-6 py-10 text-center text-sm text-zinc-500">Loading workspaces…</p>
         ) : workspaces.isError ? (
@@ -37,6 +55,7 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
             <THead>
               <TR>
                 <TH>Name</TH>
+                <TH>Mode</TH>
                 <TH>Slug</TH>
                 <TH>Created</TH>
                 {canManage ? (
@@ -58,13 +77,26 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
                     ) : null}
                   </TD>
                   <TD>
+                    {w.isTest ? (
+                      <Badge tone="warning" className="font-semibold uppercase">
+                        Test
+                      </Badge>
+                    ) : (
+                      <span className="text-zinc-700">Live</span>
+                    )}
+                  </TD>
+                  <TD>
                     <code className="font-mono text-xs text-zinc-700">{w.slug}</code>
                   </TD>
                   <TD>{formatDate(w.createdAt)}</TD>
                   {canManage ? (
-                    <TD className="text-right">
+                    <TD className="text-right whitespace-nowrap">
                       <Button variant="ghost" size="sm" onClick={() => setDialog({ workspace: w })}>
                         Rename<span className="sr-only"> {w.name}</span>
+                      </Button>
+                      <Button variant="ghost" size="sm" onClick={() => setSwitching(w)}>
+                        {w.isTest ? "Make live" : "Make test"}
+                        <span className="sr-only"> {w.name}</span>
                       </Button>
                     </TD>
                   ) : null}
@@ -75,6 +107,33 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
         )}
       </Card>
       <WorkspaceDialog open={dialog !== null} onClose={() => setDialog(null)} workspace={dialog?.workspace} />
+      <ConfirmDialog
+        open={switching !== null}
+        title={switching ? (switching.isTest ? `Make “${switching.name}” live?` : `Make “${switching.name}” a test workspace?`) : ""}
+        description={switching ? switchDescription(switching) : ""}
+        confirmLabel={switching?.isTest ? "Make live" : "Make test"}
+        pending={setTestMode.isPending}
+        error={setTestMode.isError ? errorMessage(setTestMode.error) : null}
+        onCancel={() => {
+          setTestMode.reset();
+          setSwitching(null);
+        }}
+        onConfirm={() =>
+          switching &&
+          setTestMode.mutate(
+            { id: switching.id, test: !switching.isTest },
+            {
+              onSuccess: (done) => {
+                const keys = done.keysRevoked === 1 ? "1 API key was revoked" : `${done.keysRevoked} API keys were revoked`;
+                setSwitched(`“${done.name}” is now a ${done.isTest ? "test" : "live"} workspace; ${keys}.`);
+                setSwitching(null);
+                // The shell's banner and badge follow the current workspace's mode.
+                router.refresh();
+              },
+            },
+          )
+        }
+      />
     </>
   );
 }
