@@ -1,7 +1,7 @@
 import { buildTestMail } from "@/server/domain/mail/templates/build-test-mail";
 import { mailErrorText } from "@/server/domain/mail/transport";
 import { redactUrl } from "@/server/lib/redact-url";
-import { check, type TReadinessCheck, type TReadinessContext, type TReadinessStatus } from "./types";
+import { check, type TReadinessCheck, type TReadinessContext } from "./types";
 
 const TITLE = "Mail (SMTP)";
 
@@ -60,7 +60,7 @@ export async function checkSmtp(ctx: TReadinessContext): Promise<TReadinessCheck
   return check("smtp", TITLE, "ok", "The SMTP server accepts the connection and the login.", "Send a test message to confirm delivery to an inbox.", facts);
 }
 
-export type TTestMessageResult = { status: TReadinessStatus; message: string };
+export type TTestMessageResult = { status: "ok" | "fail"; message: string };
 
 /** Sends one real message through SMTP_URL now (not through the queue), and says what the server answered. */
 export async function sendReadinessTestMessage(ctx: TReadinessContext, to: string): Promise<TTestMessageResult> {

@@ -11,6 +11,7 @@ import * as library from "@/server/domain/library/operations";
 import * as mail from "@/server/domain/mail/operations";
 import * as organisation from "@/server/domain/organisation/operations";
 import * as packages from "@/server/domain/packages/operations";
+import * as readiness from "@/server/domain/readiness/operations";
 import * as sealing from "@/server/domain/sealing/operations";
 import * as signing from "@/server/domain/signing/operations";
 import * as signingGroups from "@/server/domain/signing-groups/operations";
@@ -28,6 +29,7 @@ export const allOperations: TOperation[] = [
   mail,
   organisation,
   packages,
+  readiness,
   sealing,
   signing,
   signingGroups,
