@@ -138,6 +138,23 @@ export default defineConfig([
     },
   },
   {
+    // The TypeScript client (clients/typescript, MIT) is shipped to integrators: nothing from the service.
+    files: ["clients/typescript/src/**/*.ts", "clients/typescript/examples/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/*", "**/server/*", "**/app/*", "**/common/*"],
+              message: "The client ships alone (MIT): it imports only its own files and its dependencies.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // `useTestDb()` registers vitest hooks; it is not a React hook.
     files: ["**/*.test.ts", "server/test/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
