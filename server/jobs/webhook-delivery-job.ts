@@ -27,7 +27,7 @@ export type TDeliveryJobOptions = {
 
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
-  const lowWater = Math.max(1, Math.floor(concurrency / 2));
+  const lowWater = Math.max(1, Math.floor(concurrency / 4));
   const inFlight = new Map<string, Promise<void>>();
   const shutdown = new AbortController();
   // Every attempt in flight listens for the shutdown (attempt-signal.ts): up to `concurrency` listeners.
@@ -87,11 +87,8 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         again = false;
         while (handle && !shutdown.signal.aborted) {
           const room = concurrency - inFlight.size;
-          // Claim in batches: with attempts still in flight, wait until half the slots are free (their
-          // completions pump again) rather than paying a claim per freed slot. Half rather than a quarter: a
-          // claim's fixed part (finding the endpoints with queued deliveries, their in-flight counts) is shared
-          // by ~50 rows instead of ~30 (bench:peers: PostgreSQL CPU per delivery 0.93×, 0.08 transactions per
-          // delivery instead of 0.10). An idle worker still claims at once.
+          // Claim in batches: with attempts still in flight, wait until a quarter of the slots are free (their
+          // completions pump again) rather than paying a claim transaction per freed slot.
           if (room <= 0 || (inFlight.size > 0 && room < lowWater)) break;
           const claims = await claimDeliveries(handle.db, { ...opts.claim, limit: room });
           for (const claim of claims) launch(handle.db, claim);
