@@ -40,7 +40,7 @@ describe("apiRoute", () => {
     const key = await createTestKey(t.db, org);
     const res = await callJson<{ data: { active: string; workspaces: { id: string; isDefault: boolean }[] } }>(listWorkspaces, { key: key.value });
     expect(res.body.data.active).toBe(org.workspaceId);
-    expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Default", slug: "default", isDefault: true }]);
+    expect(res.body.data.workspaces).toEqual([{ id: org.workspaceId, name: "Default", slug: "default", isDefault: true, test: false }]);
   });
 
   /*
@@ -58,7 +58,7 @@ describe("apiRoute", () => {
     expect(res.body).toEqual({
       data: {
         organisation: { id: org.organisationId, name: "Acme" },
-        workspace: { id: org.workspaceId, name: "Default", slug: "default" },
+        workspace: { id: org.workspaceId, name: "Default", slug: "default", test: false },
         role: {
           id: org.roleIds.admin,
           name: "Admin",
