@@ -1,5 +1,5 @@
 /**
- * The project logger's JSON lines, captured for a test. `captureLog()` installs a logger (level info) that
+ * The project logger's JSON lines, captured for a test. `captureLog()` installs a logger (level info, or debug) that
  * writes into `lines` at once; `restore()` puts the default back. `useCapturedLog()` does both around every
  * test of the file or describe block it is called in, and hands back the current capture.
  */
@@ -15,7 +15,8 @@ export type TCapturedLog = {
   restore(): void;
 };
 
-export function captureLog(): TCapturedLog {
+/** `level`: the lowest level captured (a test that a secret never reaches the logs wants "debug"). */
+export function captureLog(level: "info" | "debug" = "info"): TCapturedLog {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -23,7 +24,7 @@ export function captureLog(): TCapturedLog {
       done();
     },
   });
-  setLogger(createLogger(sink, "info"));
+  setLogger(createLogger(sink, level));
   return {
     lines,
     records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),

@@ -1,22 +1,16 @@
 /**
- * Signer authentication (issue 21; docs/decisions/signer-authentication.md), through the real route handlers on
- * a real database (PGlite, and PostgreSQL with DATABASE_URL): the three methods and the asserted identity as
- * the API takes and shows them, their validation errors at exact paths, the access code and email codes never
- * echoed (answers, audit trail, webhook outbox, mail other than the code mail, logs), the signing page's check
- * (view, 403 on every other step without the signer cookie, the cookie bound to the session), email codes'
- * expiry, single use and hourly limit on an injected clock, and the lock under 20 parallel wrong codes.
+ * Signer authentication on the signing page (issue 21; docs/decisions/signer-authentication.md), through the real
+ * route handlers on a real database (PGlite, and PostgreSQL with DATABASE_URL): the check (view, 403 on every
+ * other step without the signer cookie, the cookie bound to the session), email codes' expiry, single use and
+ * hourly limit on an injected clock, the codes never echoed (answers, audit trail, webhook outbox, mail other
+ * than the code mail, logs), the lock under 20 parallel wrong codes, and unlocking. What the API takes and shows:
+ * server/domain/packages/recipient-authentication.test.ts.
  */
-import { Readable, Writable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { POST as createRoute } from "@/app/api/v1/packages/route";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
-import { POST as bulkSendRoute } from "@/app/api/v1/packages/bulk-send/route";
-import { POST as addRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/route";
 import { PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/[sessionId]/route";
 import { GET as getPackageRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { GET as auditRoute } from "@/app/api/v1/packages/[packageId]/audit-events/route";
-import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { POST as voidRoute } from "@/app/api/v1/packages/[packageId]/void/route";
 import { POST as unlockRoute } from "@/app/api/app/packages/[packageId]/recipients/[sessionId]/authentication/unlock/route";
 import { GET as viewRoute } from "@/app/api/app/sign/[token]/route";
@@ -30,21 +24,18 @@ import { GET as downloadRoute } from "@/app/api/app/sign/[token]/download/route"
 import { PUT as fieldRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/route";
 import { GET as getImageRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/image/route";
 import { GET as documentRoute } from "@/app/api/app/sign/[token]/documents/[documentId]/file/route";
-import { POST as addRoleRoute } from "@/app/api/v1/templates/[templateId]/roles/route";
-import { auditEvents, mailMessages, recipientAuthCodes, recipientSessions, templateRoles, webhookEvents } from "@/server/db/schema";
+import { auditEvents, mailMessages, recipientAuthCodes, recipientSessions, webhookEvents } from "@/server/db/schema";
 import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
 import { mailDetailView } from "@/server/domain/mail/mail-view";
 import { redactSigningLinks } from "@/server/domain/mail/redact-signing-links";
 import { buildSigningCodeMail } from "@/server/domain/mail/templates/build-signing-code-mail";
-import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
-import { createLogger, setLogger } from "@/server/lib/logger";
-import { getFileStore } from "@/server/storage/get-file-store";
 import { callApp } from "@/server/test/app-http";
+import { captureLog, type TCapturedLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
+import { ACCESS_CODE, sentSignerPackage, sessionRow, type TBody, type TPkg } from "@/server/test/signer-auth-package";
 
 const t = useTestDb();
 const T0 = new Date("2031-05-01T09:00:00Z");
@@ -52,73 +43,20 @@ let clock = T0;
 const tick = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
+let log: TCapturedLog | undefined;
 
 afterEach(() => {
   setClock(undefined);
-  setLogger(undefined);
+  log?.restore();
+  log = undefined;
 });
 
-const ACCESS_CODE = "blue-heron-42";
 const UA = "Mozilla/5.0 (signer test)";
 
-type TBody<T = Record<string, unknown>> = { data: T; error?: string; details?: Record<string, string[]> };
-type TSession = { id: string; email: string; authentication: { method: string; locked: boolean }; identity: unknown };
-type TPkg = { id: string; recipientSessions: TSession[]; documents: { id: string }[] };
-
-/** Every JSON line the logger writes during the test. */
-function captureLogs(): string[] {
-  const lines: string[] = [];
-  setLogger(
-    createLogger(
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(chunk.toString("utf8"));
-          done();
-        },
-      }),
-      "debug",
-    ),
-  );
-  return lines;
-}
-
-async function setup() {
+async function sentPackage() {
   clock = T0;
   setClock(() => clock);
-  const org = await createTestOrg(t.db);
-  const key = (await createTestKey(t.db, org)).value;
-  const tpl = await createActiveTemplate(t.db, org);
-  await (await getFileStore()).put("files/lease", Readable.from([Buffer.from("%PDF-1.7\n%test\n")]), { contentType: "application/pdf" });
-  return { org, key, tpl };
-}
-
-/** Tina with an access code and an asserted identity, Lars with an email code; both can sign at once. */
-async function sentPackage() {
-  const base = await setup();
-  const created = await callJson<TBody<TPkg>>(createFromTemplateRoute, {
-    key: base.key,
-    body: {
-      templateId: base.tpl.templateId,
-      title: "Lease 4B",
-      sequential: false,
-      recipients: [
-        {
-          email: "tina@example.com",
-          name: "Tina Tenant",
-          roleIndex: 0,
-          authentication: { method: "ACCESS_CODE", accessCode: ` ${ACCESS_CODE} ` },
-          identity: { method: "SSO (Okta)", assertionId: "8f3a2c9e", authenticatedAt: "2031-05-01T11:02:00+02:00" },
-        },
-        { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1, authentication: { method: "EMAIL_CODE" } },
-      ],
-    },
-  });
-  expect(created.status).toBe(201);
-  const packageId = created.body.data.id;
-  const sent = await callJson<TBody<TPkg>>(sendRoute, { key: base.key, params: { packageId }, body: {} });
-  expect(sent.status).toBe(200);
-  const [tina, lars] = sent.body.data.recipientSessions;
-  return { ...base, packageId, created: created.body, tina: tina!, lars: lars!, documentId: sent.body.data.documents[0]!.id };
+  return sentSignerPackage(t.db);
 }
 
 /** A signing link of a session: the raw token whose hash the session stores (as the invitation mail would carry). */
@@ -152,139 +90,7 @@ async function lastCodeMail(sessionId: string) {
   return { row, code: /Your signing code: (\d{6})/.exec(row.text)![1]! };
 }
 
-const session = async (id: string) => (await t.db.select().from(recipientSessions).where(eq(recipientSessions.id, id)))[0]!;
-
-describe("recipients' authentication and identity in the API", () => {
-  it("takes the three methods and an asserted identity, shows the method and identity, and never the code", async () => {
-    const logs = captureLogs();
-    const s = await sentPackage();
-    const { tina, lars } = s;
-    expect(tina.authentication).toEqual({ method: "ACCESS_CODE", locked: false });
-    expect(tina.identity).toEqual({ method: "SSO (Okta)", assertionId: "8f3a2c9e", authenticatedAt: "2031-05-01T09:02:00.000Z" });
-    expect(lars.authentication).toEqual({ method: "EMAIL_CODE", locked: false });
-    expect(lars.identity).toBeNull();
-
-    // A blank package's recipients: the default is NONE.
-    const blank = await callJson<TBody<TPkg>>(createRoute, { key: s.key, body: { title: "Blank", recipients: [{ email: "nora@example.com" }] } });
-    expect(blank.status).toBe(201);
-    expect(blank.body.data.recipientSessions[0]!.authentication).toEqual({ method: "NONE", locked: false });
-
-    // Stored only as a scrypt hash of the trimmed code.
-    const row = await session(tina.id);
-    expect(row.accessCodeHash).toMatch(/^scrypt\$/);
-    expect(row.accessCodeHash).not.toContain(ACCESS_CODE);
-
-    const got = await callJson<TBody<TPkg>>(getPackageRoute, { key: s.key, params: { packageId: s.packageId } });
-    const audit = await callJson<TBody>(auditRoute, { key: s.key, params: { packageId: s.packageId } });
-    const hooks = await t.db.select().from(webhookEvents);
-    const mails = await t.db.select().from(mailMessages);
-    for (const text of [
-      JSON.stringify(s.created),
-      JSON.stringify(got.body),
-      JSON.stringify(audit.body),
-      JSON.stringify(hooks),
-      JSON.stringify(mails),
-      logs.join(""),
-    ]) {
-      expect(text).not.toContain(ACCESS_CODE);
-    }
-  });
-
-  it("answers 422 naming the exact field of a bad authentication or identity, on every input that makes or corrects a recipient", async () => {
-    const s = await sentPackage();
-    const blank = (recipient: Record<string, unknown>) => callJson<TBody>(createRoute, { key: s.key, body: { title: "Blank", recipients: [recipient] } });
-    const cases: [Record<string, unknown>, string][] = [
-      [{ authentication: { method: "ACCESS_CODE" } }, "recipients.0.authentication.accessCode"],
-      [{ authentication: { method: "ACCESS_CODE", accessCode: "abc" } }, "recipients.0.authentication.accessCode"],
-      [{ authentication: { method: "ACCESS_CODE", accessCode: "x".repeat(51) } }, "recipients.0.authentication.accessCode"],
-      [{ authentication: { method: "EMAIL_CODE", accessCode: "abcd" } }, "recipients.0.authentication.accessCode"],
-      [{ authentication: { method: "SMS" } }, "recipients.0.authentication.method"],
-      [{ identity: { method: "x".repeat(101) } }, "recipients.0.identity.method"],
-      [{ identity: { method: "SSO", authenticatedAt: "yesterday" } }, "recipients.0.identity.authenticatedAt"],
-    ];
-    for (const [extra, path] of cases) {
-      const res = await blank({ email: "nora@example.com", ...extra });
-      expect(res.status, path).toBe(422);
-      expect(Object.keys(res.body.details ?? {}), JSON.stringify(extra)).toEqual([path]);
-    }
-    const fromTemplate = await callJson<TBody>(createFromTemplateRoute, {
-      key: s.key,
-      body: {
-        templateId: s.tpl.templateId,
-        title: "T",
-        recipients: [
-          { email: "a@example.com", roleIndex: 0, authentication: { method: "ACCESS_CODE", accessCode: "123" } },
-          { email: "b@example.com", roleIndex: 1 },
-        ],
-      },
-    });
-    expect(fromTemplate.status).toBe(422);
-    expect(Object.keys(fromTemplate.body.details!)).toEqual(["recipients.0.authentication.accessCode"]);
-    const bulk = await callJson<TBody>(bulkSendRoute, {
-      key: s.key,
-      body: {
-        templateId: s.tpl.templateId,
-        items: [
-          {
-            recipients: [
-              { email: "a@example.com", roleIndex: 0 },
-              { email: "b@example.com", roleIndex: 1, authentication: { method: "NOPE" } },
-            ],
-          },
-        ],
-      },
-    });
-    expect(bulk.status).toBe(422);
-    expect(Object.keys(bulk.body.details!)).toEqual(["items.0.recipients.1.authentication.method"]);
-    const added = await callJson<TBody>(addRecipientRoute, {
-      key: s.key,
-      params: { packageId: s.packageId },
-      body: { email: "c@example.com", identity: { method: "" } },
-    });
-    expect(added.status).toBe(422);
-    expect(Object.keys(added.body.details!)).toEqual(["identity.method"]);
-    const corrected = await callJson<TBody>(updateRecipientRoute, {
-      key: s.key,
-      params: { packageId: s.packageId, sessionId: s.tina.id },
-      body: { authentication: { method: "ACCESS_CODE", accessCode: "ab" } },
-    });
-    expect(corrected.status).toBe(422);
-    expect(Object.keys(corrected.body.details!)).toEqual(["authentication.accessCode"]);
-  });
-
-  it("applies a template role's preset method; an ACCESS_CODE role needs the code from the recipient", async () => {
-    const s = await setup();
-    const role = await callJson<TBody<{ authentication: { method: string } }>>(addRoleRoute, {
-      key: s.key,
-      params: { templateId: s.tpl.templateId },
-      body: { name: "Witness", authentication: { method: "EMAIL_CODE" } },
-    });
-    expect(role.status).toBe(201);
-    expect(role.body.data.authentication).toEqual({ method: "EMAIL_CODE" });
-    const recipients = [
-      { email: "a@example.com", roleIndex: 0 },
-      { email: "b@example.com", roleIndex: 1 },
-      { email: "w@example.com", roleIndex: 2 },
-    ];
-    const made = await callJson<TBody<TPkg>>(createFromTemplateRoute, { key: s.key, body: { templateId: s.tpl.templateId, title: "T", recipients } });
-    expect(made.status).toBe(201);
-    expect(made.body.data.recipientSessions.map((r) => r.authentication.method)).toEqual(["NONE", "NONE", "EMAIL_CODE"]);
-
-    await t.db
-      .update(templateRoles)
-      .set({ authMethod: "ACCESS_CODE" })
-      .where(and(eq(templateRoles.templateId, s.tpl.templateId), eq(templateRoles.position, 0)));
-    const missing = await callJson<TBody>(createFromTemplateRoute, { key: s.key, body: { templateId: s.tpl.templateId, title: "T", recipients } });
-    expect(missing.status).toBe(422);
-    expect(Object.keys(missing.body.details!)).toEqual(["recipients.0.authentication.accessCode"]);
-    const own = await callJson<TBody<TPkg>>(createFromTemplateRoute, {
-      key: s.key,
-      body: { templateId: s.tpl.templateId, title: "T", recipients: [{ ...recipients[0], authentication: { method: "NONE" } }, recipients[1], recipients[2]] },
-    });
-    expect(own.status).toBe(201);
-    expect(own.body.data.recipientSessions[0]!.authentication.method).toBe("NONE");
-  });
-});
+const session = (id: string) => sessionRow(t.db, id);
 
 describe("the signing page's check", () => {
   it("access code: only the title before the check, 403 on every other step, the cookie bound to this session", async () => {
@@ -366,7 +172,7 @@ describe("the signing page's check", () => {
   });
 
   it("email code: mailed once per request, valid 10 minutes, single use, 5 an hour; the code only in the code mail", async () => {
-    const logs = captureLogs();
+    log = captureLog("debug");
     const s = await sentPackage();
     const token = await tokenFor(s.lars.id);
     expect((await view(token)).body.data).toMatchObject({ authentication: { method: "EMAIL_CODE", codeSentAt: null, codeSentTo: "l…@example.com" } });
@@ -422,7 +228,7 @@ describe("the signing page's check", () => {
     const hooks = JSON.stringify(await t.db.select().from(webhookEvents));
     const otherMail = JSON.stringify((await t.db.select().from(mailMessages)).filter((m) => m.kind !== "SIGNING_CODE"));
     for (const code of codes) {
-      for (const text of [trail, hooks, otherMail, logs.join(""), JSON.stringify(sent.body)]) expect(text).not.toContain(code);
+      for (const text of [trail, hooks, otherMail, log.lines.join(""), JSON.stringify(sent.body)]) expect(text).not.toContain(code);
     }
     const requested = (await t.db.select().from(auditEvents).where(eq(auditEvents.subjectId, s.packageId))).filter(
       (e) => e.action === "recipient.authentication.requested",
