@@ -15,7 +15,7 @@ import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route"
 import { PUT as testModeRoute } from "@/app/api/app/workspaces/[workspaceId]/test-mode/route";
 import { POST as createWorkspaceRoute } from "@/app/api/app/workspaces/route";
 import { runAdmin } from "@/server/cli/run-admin";
-import { apiKeys, auditEvents, users, workspaces } from "@/server/db/schema";
+import { apiKeys, auditEvents, mailMessages, organisations, users, workspaces } from "@/server/db/schema";
 import { createApiKey } from "@/server/domain/keys/create-api-key";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { ownerActor } from "@/server/test/actors";
@@ -174,6 +174,43 @@ describe("test mode: the owner's switch", () => {
       body: { test: true },
     });
     expect(forbidden.status).toBe(403);
+  });
+});
+
+describe("test mode: a switch racing a send (PostgreSQL)", () => {
+  it.skipIf(!process.env.DATABASE_URL)("either the send goes out live and the switch is 409, or the switch wins and the send is a test send", async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 8; round++) {
+      const org = await createTestOrg(t.db);
+      const key = (await createTestKey(t.db, org)).value;
+      const tpl = await createActiveTemplate(t.db, org);
+      const pkg = await packageFromTemplate(key, { templateId: tpl.templateId, title: `Race ${round}` });
+      const [sent, switched] = await Promise.all([
+        callRoute(sendRoute, { key, params: { packageId: pkg.id }, body: {} }),
+        callApp(testModeRoute, { as: owner(org), params: { workspaceId: org.workspaceId }, body: { test: true } }),
+      ]);
+      const [ws] = await t.db.select({ isTest: workspaces.isTest }).from(workspaces).where(eq(workspaces.id, org.workspaceId));
+      const [plan] = await t.db.select({ used: organisations.packagesUsed }).from(organisations).where(eq(organisations.id, org.organisationId));
+      const mail = await t.db.select({ test: mailMessages.test }).from(mailMessages).where(eq(mailMessages.packageId, pkg.id));
+      if (switched.status === 409) {
+        // The send committed first: a live send, charged, its mail live.
+        expect([sent.status, ws!.isTest, plan!.used, mail.map((m) => m.test)]).toEqual([200, false, 1, [false]]);
+        outcomes.add("send first");
+      } else {
+        expect(switched.status).toBe(200);
+        expect(ws!.isTest).toBe(true);
+        // The switch committed first; the send either waited and went out as a test send, or (its key revoked
+        // before it was read) was refused 401 and changed nothing.
+        if (sent.status === 200) {
+          expect([plan!.used, mail.map((m) => m.test)]).toEqual([0, [true]]);
+          outcomes.add("switch first, test send");
+        } else {
+          expect([sent.status, plan!.used, mail]).toEqual([401, 0, []]);
+          outcomes.add("switch first, key revoked");
+        }
+      }
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
   });
 });
 
