@@ -35,7 +35,8 @@ export class FoliosignError extends Error {
   constructor(response: Response, body: unknown) {
     const parsed = isErrorBody(body) ? body : undefined;
     const error = parsed?.error ?? `HTTP ${response.status}`;
-    super(`${response.status} ${error}`);
+    const fields = Object.entries(parsed?.details ?? {}).map(([path, messages]) => `${path}: ${messages.join("; ")}`);
+    super(`${response.status} ${error}${fields.length > 0 ? ` (${fields.join(", ")})` : ""}`);
     this.status = response.status;
     this.error = error;
     this.details = parsed?.details;

@@ -140,7 +140,13 @@ describe("errors", () => {
     );
     expect(invalid.status).toBe(422);
     expect(invalid.details).toEqual({ "recipients.0.email": ["Enter a valid email address"] });
+    expect(invalid.message).toBe("422 Validation failed (recipients.0.email: Enter a valid email address)");
     expect(invalid.requestId).toMatch(/\S/);
+
+    const draft = await client.createFromTemplate({ templateId, title: "Lease", recipients: TWO_RECIPIENTS });
+    const sent = await client.send(draft.id);
+    const unlisted = await apiError(client.signingUrl(draft.id, { sessionId: sent.recipientSessions[0]!.id, embed: { origin: "https://app.example.com" } }));
+    expect([unlisted.status, unlisted.details]).toEqual([422, { "embed.origin": ["Not one of this workspace's embed origins (PUT /settings/embed-origins)"] }]);
 
     const missing = await apiError(client.getPackage("pkg_missing"));
     expect([missing.status, missing.error]).toEqual([404, "Package not found"]);
