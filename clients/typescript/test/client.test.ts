@@ -182,7 +182,8 @@ describe("verifyWebhook on real deliveries", () => {
     const endpoint = await client.api.POST("/api/v1/webhooks", { body: { url: receiverUrl, events: ["PACKAGE_SENT"] } });
     expect(endpoint.response.status).toBe(201);
     const secret = endpoint.data!.data.secret;
-    const draft = await client.createFromTemplate({ templateId, title: "Lease 4B", recipients: TWO_RECIPIENTS });
+    // Not ASCII: the digest is over the body's UTF-8 bytes.
+    const draft = await client.createFromTemplate({ templateId, title: "Lease 4B — Zürich", recipients: TWO_RECIPIENTS });
     await client.send(draft.id);
     await deliverDueWebhooks(t.db);
     expect(received).toHaveLength(1);
