@@ -58,6 +58,11 @@ const ZEnv = z
     WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+    /** The host name the readiness check (npm run doctor, Settings → Readiness) resolves to judge webhook egress; only looked up. */
+    READINESS_DNS_PROBE_HOST: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/, "must be a host name")
+      .default("example.com"),
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     /** The largest document accepted (declared `fileSize` at add time, and the bytes of the upload). 25 MB. */
     MAX_DOCUMENT_BYTES: z.coerce.number().int().min(1024).max(2_147_483_647).default(26_214_400),
