@@ -5,8 +5,6 @@ import { vetTarget } from "@/server/domain/webhooks/delivery/vet-target";
 import { check, reason, type TReadinessCheck, type TReadinessContext } from "./types";
 
 const TITLE = "Webhook egress";
-/** A name that always resolves to public addresses (IANA's reserved example domain); never contacted, only looked up. */
-export const DNS_PROBE_HOST = "example.com";
 /** Targets the private-address rule must refuse, whatever DNS says (literal addresses are not looked up). */
 const MUST_REFUSE = ["https://127.0.0.1/", "https://169.254.169.254/latest/meta-data", "https://[::1]/", "https://10.0.0.1/"];
 
@@ -27,6 +25,8 @@ async function enabledEndpoints(ctx: TReadinessContext): Promise<number | null> 
  */
 export async function checkWebhookEgress(ctx: TReadinessContext): Promise<TReadinessCheck> {
   const allowPrivate = ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  // READINESS_DNS_PROBE_HOST, default example.com (IANA's reserved name, public addresses): looked up, never contacted.
+  const probe = ctx.env.READINESS_DNS_PROBE_HOST;
   const endpoints = await enabledEndpoints(ctx);
   const facts = [
     { label: "Private-address rule", value: allowPrivate ? "off (WEBHOOK_ALLOW_PRIVATE_TARGETS=true)" : "on" },
@@ -49,10 +49,10 @@ export async function checkWebhookEgress(ctx: TReadinessContext): Promise<TReadi
   }
   let addresses: string[];
   try {
-    addresses = (await ctx.resolver(DNS_PROBE_HOST)).map((a) => a.address);
+    addresses = (await ctx.resolver(probe)).map((a) => a.address);
     if (addresses.length === 0) throw new Error("no address");
   } catch (err) {
-    facts.push({ label: `DNS lookup of ${DNS_PROBE_HOST}`, value: `failed: ${reason(err)}` });
+    facts.push({ label: `DNS lookup of ${probe}`, value: `failed: ${reason(err)}` });
     return check(
       "webhook-egress",
       TITLE,
@@ -62,7 +62,7 @@ export async function checkWebhookEgress(ctx: TReadinessContext): Promise<TReadi
       facts,
     );
   }
-  facts.push({ label: `DNS lookup of ${DNS_PROBE_HOST}`, value: addresses.join(", ") });
+  facts.push({ label: `DNS lookup of ${probe}`, value: addresses.join(", ") });
   if (!allowPrivate && !addresses.every(isPublicAddress)) {
     return check(
       "webhook-egress",

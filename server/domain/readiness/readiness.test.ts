@@ -26,7 +26,7 @@ import { checkPublicUrl } from "./check-public-url";
 import { checkSealingIdentity } from "./check-sealing-identity";
 import { checkSmtp, sendReadinessTestMessage } from "./check-smtp";
 import { checkStorage } from "./check-storage";
-import { checkWebhookEgress, DNS_PROBE_HOST } from "./check-webhook-egress";
+import { checkWebhookEgress } from "./check-webhook-egress";
 import { readinessContext, runReadiness } from "./run-readiness";
 import type { TReadinessContext } from "./types";
 
@@ -244,7 +244,10 @@ describe("webhook egress", () => {
     lookedUp.length = 0;
     const c = await checkWebhookEgress(ctx());
     expect(c.status).toBe("ok");
-    expect(lookedUp).toEqual([DNS_PROBE_HOST]);
+    expect(lookedUp).toEqual(["example.com"]);
+    lookedUp.length = 0;
+    await checkWebhookEgress(ctx({ READINESS_DNS_PROBE_HOST: "resolver-check.example.com" }));
+    expect(lookedUp).toEqual(["resolver-check.example.com"]);
   });
 
   it("DNS that fails: a warning with no endpoint, a failure once an endpoint is enabled", async () => {
