@@ -180,6 +180,7 @@ describe("sealing job", () => {
       // No TSA configured in tests: B-B, no trusted time (issue 20; evidence/evidence.test.ts covers B-LTA).
       evidence: { level: "B-B", trustedTime: false, timestamps: [] },
       newerVersion: false,
+      test: false,
     });
     expect(JSON.stringify(ok.body)).not.toContain("@example.com");
 
@@ -199,6 +200,7 @@ describe("sealing job", () => {
       package: null,
       evidence: { level: "B-B", trustedTime: false, timestamps: [] },
       newerVersion: false,
+      test: false,
     });
 
     // A PDF this instance never sealed, and an empty upload.
