@@ -117,4 +117,22 @@ describe("recordEvent", () => {
       notify.mockRestore();
     }
   });
+  it("wakes no worker after a commit whose events reached no endpoint or that raised none; a nested one's deliveries wake after the outer commit", async () => {
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const other = await createTestWorkspace(t.db, actor.organisation.id, "quiet");
+    const raise = (tx: typeof t.db, workspaceId: string) =>
+      recordEvent(tx, { organisationId: actor.organisation.id, workspaceId, event: "PACKAGE_SENT", data: packageSent() });
+    const notify = vi.spyOn(t.handle, "notify");
+    try {
+      await withEvents(t.db, async () => undefined);
+      const unheard = await withEvents(t.db, (tx) => raise(tx, other));
+      expect(unheard.deliveryIds).toEqual([]);
+      expect(notify).not.toHaveBeenCalled();
+      await withEvents(t.db, (tx) => withEvents(tx, (inner) => raise(inner, actor.workspace.id)));
+      // The inner withEvents wakes early (harmless: inside the transaction), the outer after its commit.
+      expect(notify.mock.calls).toEqual([[WAKE_CHANNEL], [WAKE_CHANNEL]]);
+    } finally {
+      notify.mockRestore();
+    }
+  });
 });

@@ -2,7 +2,8 @@
  * The outbox. In the caller's transaction: validates the payload against the catalogue, gives it the next
  * per-package `sequence`, serialises the envelope ONCE (every attempt signs these exact bytes), stores the
  * event and one PENDING delivery per subscribed, enabled, non-Failing endpoint of the workspace. Nothing is
- * sent here and nothing is notified: see server/domain/transaction.ts (withEvents) for the wake-up after commit.
+ * sent here and nothing is notified: see server/domain/transaction.ts (withEvents) for the wake-up after commit,
+ * which this tells how many deliveries it inserted (`noteDeliveries`).
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
@@ -11,6 +12,7 @@ import { newId, sqlNewId } from "@/server/lib/ids";
 import { receivesEventsSql } from "@/server/domain/webhooks/health/failing";
 import { EVENT_DATA, type TEnvelope, type TEventData, type TEventName } from "./event-catalogue";
 import { queryPrepared } from "@/server/db/driver";
+import { noteDeliveries } from "@/server/domain/transaction";
 
 export type TRecordEventInput<E extends TEventName> = {
   organisationId: string;
@@ -59,6 +61,7 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
           select coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
       PREPARED,
     );
+    noteDeliveries(row!.delivery_ids.length);
     return { eventId, sequence: null, deliveryIds: row!.delivery_ids };
   }
 
@@ -89,5 +92,6 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
         select (select value from seq) as sequence, coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
     PREPARED,
   );
+  noteDeliveries(row!.delivery_ids.length);
   return { eventId, sequence: row!.sequence, deliveryIds: row!.delivery_ids };
 }
