@@ -1,15 +1,15 @@
-import { asc, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { documents, packageFields, packages, recipientSessions, templateFields, templateRoles } from "@/server/db/schema";
+import { rowsFromJson } from "@/server/db/json-rows";
+import { documents, organisations, packageFields, packages, recipientSessions, templateFields, templateRoles, templates } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertCan } from "@/server/domain/access/gates";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
-import { findTemplate } from "@/server/domain/templates/find-template";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
 import { errors, type TErrorDetails } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
-import { assertRecipientLimit } from "./assert-recipient-limit";
+import { checkRecipientLimit } from "./assert-recipient-limit";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findByExternalId } from "./find-by-external-id";
 import { performSend } from "./perform-send";
@@ -24,10 +24,42 @@ function throwIfAny(details: TErrorDetails): void {
   if (Object.keys(details).length > 0) throw errors.validation(details);
 }
 
+type TJsonRows = Record<string, unknown>[] | null;
+
+/**
+ * The template in the actor's workspace (404 otherwise, as findTemplate) with everything a package copies from
+ * it — its roles in order, its documents in order, its fields — and the organisation's recipient limit, in ONE
+ * statement (issue 26: it was five).
+ */
+async function readTemplate(tx: Db, actor: TActor, templateId: string) {
+  // Written qualified: in a one-table select drizzle writes its columns bare, which inside the subqueries would
+  // name the subquery's own columns.
+  const ownId = sql`${templates}.${sql.identifier(templates.id.name)}`;
+  const [row] = await tx
+    .select({
+      ...getTableColumns(templates),
+      roles: sql<TJsonRows>`(select json_agg(r order by r.position) from ${templateRoles} r where r.template_id = ${ownId})`,
+      documents: sql<TJsonRows>`(select json_agg(d order by d.position) from ${documents} d where d.template_id = ${ownId})`,
+      fields: sql<TJsonRows>`(select json_agg(f) from ${templateFields} f where f.template_id = ${ownId})`,
+      maxRecipients: sql<number | null>`(select o.max_recipients_per_package from ${organisations} o where o.id = ${actor.organisation.id})`,
+    })
+    .from(templates)
+    .where(and(eq(templates.id, templateId), eq(templates.workspaceId, actor.workspace.id)));
+  if (!row) throw errors.notFound("Template");
+  const { roles, documents: docs, fields, maxRecipients, ...template } = row;
+  return {
+    template,
+    roles: rowsFromJson(templateRoles, roles),
+    documents: rowsFromJson(documents, docs),
+    fields: rowsFromJson(templateFields, fields),
+    maxRecipients,
+  };
+}
+
 async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise<TPackage> {
-  const template = await findTemplate(tx, actor, input.templateId);
+  const read = await readTemplate(tx, actor, input.templateId);
+  const { template, roles } = read;
   if (template.status !== "ACTIVE") throw errors.validation({ templateId: [`The template is ${template.status}; only ACTIVE templates make packages`] });
-  const roles = await tx.select().from(templateRoles).where(eq(templateRoles.templateId, template.id)).orderBy(asc(templateRoles.position));
 
   // Recipients: one per role, by roleIndex (the role's position).
   const details: TErrorDetails = {};
@@ -60,7 +92,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
   }
   throwIfAny(details);
   const metadata = await resolveMetadata(tx, actor.workspace.id, template.id, input.metadata);
-  await assertRecipientLimit(tx, actor.organisation.id, roles.length);
+  checkRecipientLimit(read.maxRecipients, roles.length);
 
   const mergeValues: Record<string, string> = {};
   for (const f of template.mergeFields) {
@@ -95,7 +127,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
     .returning();
 
   // Documents: new rows pointing at the same stored files (originals are never modified).
-  const templateDocs = await tx.select().from(documents).where(eq(documents.templateId, template.id)).orderBy(asc(documents.position));
+  const templateDocs = read.documents;
   const docIds = new Map<string, string>();
   let docs: (typeof documents.$inferSelect)[] = [];
   if (templateDocs.length > 0) {
@@ -159,7 +191,7 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
     .returning();
 
   // Fields, for their role's session; text fields bound to a merge field start with its value.
-  const fields = await tx.select().from(templateFields).where(eq(templateFields.templateId, template.id));
+  const fields = read.fields;
   const rows = fields.flatMap((f) => {
     const documentId = docIds.get(f.documentId);
     const sessionId = sessionByRole.get(f.roleId);
