@@ -23,3 +23,12 @@ export function MailStatusBadge({ status }: { status: TMailStatus }) {
   const s = STATUS[status];
   return <Badge tone={s.tone}>{s.label}</Badge>;
 }
+
+/** A test workspace's message: kept in the outbox whatever the configuration, never sent (docs/decisions/test-mode.md). */
+export function TestMailBadge() {
+  return (
+    <Badge tone="warning" className="ml-1 font-semibold uppercase">
+      Test
+    </Badge>
+  );
+}

@@ -5,7 +5,7 @@ import { formatDateTime } from "@/components/lib/format";
 import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { KIND_LABELS, MailStatusBadge } from "./mail-badges";
+import { KIND_LABELS, MailStatusBadge, TestMailBadge } from "./mail-badges";
 import { useMailMessage } from "./query";
 
 /**
@@ -26,7 +26,16 @@ export function MailDetail({ messageId }: { messageId: string }) {
         </Link>
       </p>
       <Card>
-        <CardHeader title={m.subject} description={KIND_LABELS[m.kind]} actions={<MailStatusBadge status={m.status} />} />
+        <CardHeader
+          title={m.subject}
+          description={KIND_LABELS[m.kind]}
+          actions={
+            <span className="flex items-center gap-1">
+              <MailStatusBadge status={m.status} />
+              {m.test ? <TestMailBadge /> : null}
+            </span>
+          }
+        />
         <CardBody>
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
             <dt className="text-zinc-500">To</dt>

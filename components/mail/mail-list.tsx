@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TMailStatus } from "@/server/db/schema/mail";
-import { KIND_LABELS, MailStatusBadge } from "./mail-badges";
+import { KIND_LABELS, MailStatusBadge, TestMailBadge } from "./mail-badges";
 import { useMailList } from "./query";
 
 const STATUS_OPTIONS: [TMailStatus, string][] = [
@@ -99,8 +99,9 @@ export function MailList() {
                       ) : null}
                     </TD>
                     <TD className="hidden whitespace-nowrap lg:table-cell">{KIND_LABELS[m.kind]}</TD>
-                    <TD>
+                    <TD className="whitespace-nowrap">
                       <MailStatusBadge status={m.status} />
+                      {m.test ? <TestMailBadge /> : null}
                     </TD>
                     <TD className="hidden text-right tabular-nums xl:table-cell">{m.attempts}</TD>
                     <TD className="hidden whitespace-nowrap text-zinc-600 md:table-cell">{formatDateTime(m.sentAt ?? m.createdAt)}</TD>
