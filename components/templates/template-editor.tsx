@@ -1,7 +1,6 @@
 "use client";
 
-import Link from "next/link";
-import { useEffect, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
+import { useEffect, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { DocumentPages } from "@/components/documents/document-pages";
 import type { TPageSize, TRect } from "@/components/documents/geometry";
 import { errorMessage } from "@/components/lib/api-client";
@@ -9,11 +8,7 @@ import { formatDateTime } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Input, Textarea } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import type { TFieldType } from "@/server/db/schema/templates";
-import { TemplateStatusBadge } from "./badges";
 import { DocumentUpload } from "./document-upload";
 import { FIELD_TYPE_LABELS, DEFAULT_FIELD_SIZE, defaultRect, rectAt, roleColour } from "./field-geometry";
 import { FieldLayer } from "./field-layer";
@@ -22,10 +17,8 @@ import { FieldPanel } from "./field-panel";
 import { MergeFieldsPanel, QuestionsPanel } from "./keyed-list-panel";
 import {
   documentFileUrl,
-  useConvertDocument,
   useCreateField,
   useCreateRole,
-  useDeleteDocument,
   useDeleteField,
   useTemplate,
   useUpdateField,
@@ -36,6 +29,8 @@ import {
   type TTemplateField,
   type TUpdateFieldInput,
 } from "./query";
+import { BreakLock, EditorHeader } from "./editor-header";
+import { DetailsForm, DocumentSection, Panel } from "./editor-sections";
 import { RolesPanel } from "./roles-panel";
 import { useAutosave, type TAutosave } from "./use-autosave";
 import { useEditLock } from "./use-edit-lock";
@@ -327,214 +322,6 @@ function Editor({ template, canEdit, isOwner, lock, autosave }: TEditorInnerProp
           {FIELD_TYPE_LABELS[drag.type]}
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function Panel({ title, description, open, children }: { title: string; description?: string; open?: boolean; children: ReactNode }) {
-  return (
-    <details open={open} className="group rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-6 py-4 focus-visible:outline-2 focus-visible:outline-brand-600">
-        <span>
-          <span className="block text-base font-semibold text-zinc-900">{title}</span>
-          {description ? <span className="block text-sm text-zinc-600">{description}</span> : null}
-        </span>
-        <span aria-hidden="true" className="text-zinc-400 transition-transform group-open:rotate-180">
-          ▾
-        </span>
-      </summary>
-      <div className="border-t border-zinc-100 px-6 py-5">{children}</div>
-    </details>
-  );
-}
-
-function SaveState({ autosave }: { autosave: TAutosave }) {
-  const text =
-    autosave.pending > 0 ? "Saving…" : autosave.failed.length > 0 ? "Not saved" : autosave.savedOnce ? "Saved" : "All changes are saved as you make them";
-  return (
-    <p
-      role="status"
-      aria-live="polite"
-      data-testid="save-state"
-      className={autosave.failed.length > 0 && autosave.pending === 0 ? "text-sm font-medium text-red-700" : "text-sm text-zinc-500"}
-    >
-      {text}
-    </p>
-  );
-}
-
-function EditorHeader({
-  template,
-  readOnly,
-  autosave,
-  onStatus,
-}: {
-  template: TTemplate;
-  readOnly: boolean;
-  autosave: TAutosave;
-  onStatus: (status: TTemplate["status"], what: string) => Promise<boolean>;
-}) {
-  const blockers = template.activationBlockers;
-  const busy = autosave.pending > 0;
-  return (
-    <header className="space-y-4">
-      <Link href="/templates" className="text-sm font-medium text-brand-700 hover:underline">
-        ← Templates
-      </Link>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0 space-y-1">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{template.name}</h1>
-            <TemplateStatusBadge status={template.status} />
-          </div>
-          {template.description ? <p className="max-w-2xl text-sm text-zinc-600">{template.description}</p> : null}
-          <SaveState autosave={autosave} />
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {template.status !== "ACTIVE" ? (
-            <Button disabled={readOnly || blockers.length > 0 || busy} onClick={() => void onStatus("ACTIVE", "Activation")}>
-              Activate
-            </Button>
-          ) : (
-            <Button variant="secondary" disabled={readOnly || busy} onClick={() => void onStatus("ARCHIVED", "Archiving")}>
-              Archive
-            </Button>
-          )}
-          {template.status !== "DRAFT" ? (
-            <Button variant="secondary" disabled={readOnly || busy} onClick={() => void onStatus("DRAFT", "Return to draft")}>
-              Back to draft
-            </Button>
-          ) : null}
-        </div>
-      </div>
-      {template.status !== "ACTIVE" && blockers.length > 0 ? (
-        <Alert tone="warning" title="Before this template can be activated">
-          <ul className="list-disc space-y-0.5 pl-5" data-testid="activation-blockers">
-            {blockers.map((b) => (
-              <li key={b}>{b}</li>
-            ))}
-          </ul>
-        </Alert>
-      ) : null}
-    </header>
-  );
-}
-
-function BreakLock({ holder, lock }: { holder: string; lock: ReturnType<typeof useEditLock> }) {
-  const [asking, setAsking] = useState(false);
-  return (
-    <>
-      <Button variant="danger" size="sm" onClick={() => setAsking(true)}>
-        Break lock
-      </Button>
-      <ConfirmDialog
-        open={asking}
-        title={`Break ${holder}’s lock?`}
-        description={`${holder} can no longer save changes in their open editor; what they have not saved yet is lost. You take the lock.`}
-        confirmLabel="Break lock"
-        pending={lock.breaking}
-        error={errorMessage(lock.breakError)}
-        onCancel={() => setAsking(false)}
-        onConfirm={() => {
-          lock.breakLock();
-          setAsking(false);
-        }}
-      />
-    </>
-  );
-}
-
-function DocumentSection({ template, doc, readOnly, children }: { template: TTemplate; doc: TTemplateDocument; readOnly: boolean; children: ReactNode }) {
-  const remove = useDeleteDocument(template.id);
-  const convert = useConvertDocument(template.id);
-  const [asking, setAsking] = useState(false);
-  const isDocx = doc.contentType !== "application/pdf";
-  const fieldCount = template.fields.filter((f) => f.documentId === doc.id).length;
-  return (
-    <section aria-label={doc.name} className="space-y-3" data-testid="template-document">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-100 pb-2">
-        <div className="min-w-0">
-          <h3 className="truncate text-sm font-semibold text-zinc-900">{doc.name}</h3>
-          <p className="text-xs text-zinc-500">
-            {doc.uploadState === "AWAITING_UPLOAD"
-              ? "Waiting for the file…"
-              : isDocx
-                ? "Word document: convert it to PDF to place fields on it."
-                : `${doc.pageCount ?? "?"} page${doc.pageCount === 1 ? "" : "s"}${doc.convertedFromDocx ? " · converted from Word" : ""} · ${fieldCount} field${fieldCount === 1 ? "" : "s"}`}
-          </p>
-        </div>
-        <div className="flex gap-2">
-          {isDocx && doc.uploadState === "UPLOADED" ? (
-            <Button size="sm" disabled={readOnly} pending={convert.isPending} onClick={() => convert.mutate(doc.id)}>
-              Convert to PDF
-            </Button>
-          ) : null}
-          <Button variant="danger-ghost" size="sm" disabled={readOnly} onClick={() => setAsking(true)}>
-            Remove
-          </Button>
-        </div>
-      </div>
-      {convert.isError ? <Alert tone="error">{errorMessage(convert.error)}</Alert> : null}
-      {children}
-      <ConfirmDialog
-        open={asking}
-        title={`Remove ${doc.name}?`}
-        description={
-          fieldCount > 0 ? `Its ${fieldCount} field${fieldCount === 1 ? "" : "s"} are removed with it.` : "The document is removed from this template."
-        }
-        confirmLabel="Remove document"
-        pending={remove.isPending}
-        error={errorMessage(remove.error)}
-        onCancel={() => {
-          remove.reset();
-          setAsking(false);
-        }}
-        onConfirm={() => remove.mutate(doc.id, { onSuccess: () => setAsking(false) })}
-      />
-    </section>
-  );
-}
-
-function DetailsForm({
-  template,
-  readOnly,
-  onSave,
-}: {
-  template: TTemplate;
-  readOnly: boolean;
-  onSave: (change: { name?: string; description?: string | null }, what: string) => void;
-}) {
-  const [name, setName] = useState(template.name);
-  const [description, setDescription] = useState(template.description ?? "");
-  return (
-    <div className="space-y-4">
-      <div className="space-y-1.5">
-        <Label htmlFor="template-name">Name</Label>
-        <Input
-          id="template-name"
-          value={name}
-          maxLength={200}
-          disabled={readOnly}
-          onChange={(e) => setName(e.target.value)}
-          onBlur={() => (name.trim() && name.trim() !== template.name ? onSave({ name: name.trim() }, "Name") : setName(template.name))}
-        />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="template-description">
-          Description <span className="font-normal text-zinc-500">(optional)</span>
-        </Label>
-        <Textarea
-          id="template-description"
-          value={description}
-          maxLength={2000}
-          disabled={readOnly}
-          onChange={(e) => setDescription(e.target.value)}
-          onBlur={() => {
-            const next = description.trim() ? description.trim() : null;
-            if (next !== template.description) onSave({ description: next }, "Description");
-          }}
-        />
-      </div>
     </div>
   );
 }
