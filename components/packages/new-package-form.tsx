@@ -19,6 +19,13 @@ import { useActiveTemplates, useCreateFromTemplate, useCustomFields, useTemplate
 type TWhen = "now" | "later" | "draft";
 type TRecipientInput = { email: string; name: string };
 
+/** The reminder inputs, in order, with the bounds the API takes (its 422 names the same keys). */
+const REMINDER_INPUTS = [
+  { key: "firstAfterDays", label: "First after (days)", min: 1, max: 365 },
+  { key: "repeatEveryDays", label: "Then every (days)", min: 1, max: 365 },
+  { key: "max", label: "At most (reminders)", min: 0, max: 20 },
+] as const;
+
 /** A date input's day, ending at the last minute of that day in the browser's zone, as an ISO UTC instant. */
 function endOfDayIso(day: string): string | undefined {
   if (!day) return undefined;
@@ -157,11 +164,7 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
   const mergeFields = template.mergeFields.map((m) => ({ m, error: mark(`mergeFields.${m.key}`) }));
   const questionFields = template.questions.map((q) => ({ q, error: mark(`answers.${q.key}`) }));
   const metaFields = fields.map((f) => ({ f, error: mark(`metadata.${f.key}`) }));
-  const reminderErrors = {
-    first: mark("reminders.firstAfterDays"),
-    repeat: mark("reminders.repeatEveryDays"),
-    max: mark("reminders.max"),
-  };
+  const reminderFields = REMINDER_INPUTS.map((r) => ({ ...r, error: mark(`reminders.${r.key}`) }));
   const rest = create.error instanceof ApiError ? Object.entries(errors).filter(([k]) => !shown.has(k)) : [];
   const general = create.isError && (Object.keys(errors).length === 0 || rest.length > 0);
 
@@ -269,35 +272,20 @@ function PackageFields({ template, canSend }: { template: TTemplate; canSend: bo
         </label>
         {remindOn ? (
           <div className="grid gap-3 sm:grid-cols-3">
-            <Field label="First after (days)" error={reminderErrors.first}>
-              {(p) => (
-                <Input
-                  {...p}
-                  type="number"
-                  min={1}
-                  max={365}
-                  value={reminders.firstAfterDays}
-                  onChange={(e) => setReminders((r) => ({ ...r, firstAfterDays: e.target.value }))}
-                />
-              )}
-            </Field>
-            <Field label="Then every (days)" error={reminderErrors.repeat}>
-              {(p) => (
-                <Input
-                  {...p}
-                  type="number"
-                  min={1}
-                  max={365}
-                  value={reminders.repeatEveryDays}
-                  onChange={(e) => setReminders((r) => ({ ...r, repeatEveryDays: e.target.value }))}
-                />
-              )}
-            </Field>
-            <Field label="At most (reminders)" error={reminderErrors.max}>
-              {(p) => (
-                <Input {...p} type="number" min={0} max={20} value={reminders.max} onChange={(e) => setReminders((r) => ({ ...r, max: e.target.value }))} />
-              )}
-            </Field>
+            {reminderFields.map(({ key, label, min, max, error }) => (
+              <Field key={key} label={label} error={error}>
+                {(p) => (
+                  <Input
+                    {...p}
+                    type="number"
+                    min={min}
+                    max={max}
+                    value={reminders[key]}
+                    onChange={(e) => setReminders((r) => ({ ...r, [key]: e.target.value }))}
+                  />
+                )}
+              </Field>
+            ))}
           </div>
         ) : null}
       </Group>
