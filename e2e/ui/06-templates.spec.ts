@@ -6,32 +6,22 @@
  * until it can, and activate it. Each step is screenshotted at desktop width and at 390 px.
  * Waits are Playwright's polling expectations; nothing sleeps.
  */
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+failOnPageErrors();
 
 test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
   await signInAsOwner(page);
 });
 
-async function leasePdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  for (const title of ["Residential lease — terms", "Residential lease — signatures"]) {
-    const p = pdf.addPage({ size: "a4" });
-    p.drawText(title, { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-    p.drawText("The tenant and the landlord agree to the terms below.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  }
-  return Buffer.from(await pdf.save());
-}
+const leasePdf = () =>
+  titledPdf(["Residential lease — terms", "Residential lease — signatures"].map((title) => [title, "The tenant and the landlord agree to the terms below."]));
 
 let editorUrl = "";
 

@@ -6,34 +6,25 @@
  * in the list by tab and search. Every state is screenshotted at desktop width and at 390 px.
  * Waits are Playwright's polling expectations; nothing sleeps.
  */
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { appRequest, type TAppRequest } from "../support/app-request";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+failOnPageErrors();
 
 test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
   await signInAsOwner(page);
 });
 
 const TEMPLATE = "Office lease (e2e packages)";
 const TITLE = "Office lease — Unit 7";
 
-async function onePagePdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  const p = pdf.addPage({ size: "a4" });
-  p.drawText("Office lease", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  p.drawText("The tenant and the landlord sign below.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  return Buffer.from(await pdf.save());
-}
+const onePagePdf = () => titledPdf([["Office lease", "The tenant and the landlord sign below."]]);
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext["post"]>>): Promise<T> {
   expect(res.ok(), `${res.url()} answered ${res.status()}: ${await res.text()}`).toBe(true);

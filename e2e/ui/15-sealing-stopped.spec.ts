@@ -7,66 +7,37 @@
  * server/domain/sealing/seal-attempts.test.ts), so these tests take a real sent package and change only the
  * answers that carry the sealing state. Screenshots at desktop and 390 px.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { PDF, StandardFonts } from "@libpdf/core";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
+import { expectAxeClean } from "../support/axe";
+import { activeTemplate, keyApi } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+failOnPageErrors();
 
 let key = "";
 let packageId = "";
 const ERROR = "Maximum call stack size exceeded";
 
-async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
-  const res = await request.post(`/api/v1${path}`, { headers: { authorization: `Bearer ${key}` }, data });
-  expect([200, 201], `${path}: ${await res.text()}`).toContain(res.status());
-  return ((await res.json()) as { data: T }).data;
-}
-
-async function expectAccessible(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
-}
+const expectAccessible = (page: Page) => expectAxeClean(page, page.url(), "serious");
 
 test("set up: a sent package (a template with one role and a signature field)", async ({ page, request }) => {
   await signInAsOwner(page);
   key = await createApiKey(page, "Sealing e2e", "Admin");
-  const templateId = (await post<{ id: string }>(request, "/templates", { name: "Supply contract" })).id;
-  const pdf = PDF.create();
-  pdf.addPage({ size: "a4" }).drawText("Supply contract", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  const bytes = Buffer.from(await pdf.save());
-  const added = await post<{ document: { id: string }; uploadUrl: string }>(request, `/templates/${templateId}/documents`, {
-    name: "contract.pdf",
-    fileSize: bytes.length,
-    contentType: "application/pdf",
+  const api = keyApi(request, key);
+  const templateId = await activeTemplate(api, request, {
+    name: "Supply contract",
+    documentName: "contract.pdf",
+    pdf: await titledPdf([["Supply contract"]]),
+    roles: ["Buyer"],
+    fields: [{ roleIndex: 0, type: "signature", page: 1, x: 56, y: 600, width: 200, height: 50 }],
   });
-  expect((await request.put(added.uploadUrl, { data: bytes, headers: { "content-type": "application/pdf" } })).status()).toBe(200);
-  await post(request, `/templates/${templateId}/roles`, { name: "Buyer" });
-  await post(request, `/templates/${templateId}/fields`, {
-    documentId: added.document.id,
-    roleIndex: 0,
-    type: "signature",
-    page: 1,
-    x: 56,
-    y: 600,
-    width: 200,
-    height: 50,
-  });
-  const activated = await request.patch(`/api/v1/templates/${templateId}`, { headers: { authorization: `Bearer ${key}` }, data: { status: "ACTIVE" } });
-  expect(activated.status()).toBe(200);
-  const pkg = await post<{ id: string }>(request, "/packages/from-template", {
+  const pkg = await api.post<{ id: string }>("/packages/from-template", {
     templateId,
     title: "Supply contract — Northwind",
     status: "sent",
@@ -123,6 +94,8 @@ test("the package page says sealing stopped, why, and offers Retry sealing", asy
   await expect(panel.getByTestId("sealing-error")).toHaveText(`The previous attempt failed: ${ERROR}`);
   await expect(panel.getByRole("button", { name: "Retry sealing" })).toHaveCount(0);
   expect(retried).toBe(1);
+  // A handler still answering (the page may poll again) must finish before the test ends: it fails the next test.
+  await page.unrouteAll({ behavior: "wait" });
 });
 
 test("the Overview lists packages whose sealing stopped or keeps failing, and nothing when all is well", async ({ page }) => {
