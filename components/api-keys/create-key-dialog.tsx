@@ -12,7 +12,8 @@ import { createKeyInput } from "./create-key-input";
 import { useCreateApiKey, type TNewApiKey } from "./query";
 
 export type TRoleOption = { id: string; name: string };
-export type TWorkspaceOption = { id: string; name: string; isDefault: boolean };
+/** `isTest`: a test workspace, whose keys read fsk_test_… (docs/decisions/test-mode.md). */
+export type TWorkspaceOption = { id: string; name: string; isDefault: boolean; isTest?: boolean };
 
 type TProps = {
   open: boolean;
@@ -86,6 +87,7 @@ function CreateKeyForm({ onCancel, onCreated, roles, workspaces }: Omit<TProps, 
               <option key={w.id} value={w.id}>
                 {w.name}
                 {w.isDefault ? " (default)" : ""}
+                {w.isTest ? " (test: the key reads fsk_test_…)" : ""}
               </option>
             ))}
           </Select>
