@@ -38,7 +38,7 @@ function MenuIcon({ open }: { open: boolean }) {
 function TestModeBanner() {
   return (
     <div
-      className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+      className="mb-6 rounded-md border-2 border-dashed border-amber-500 bg-amber-100 px-4 py-3 text-sm text-amber-950"
       data-testid="test-mode-banner"
       role="note"
       aria-label="Test workspace"
