@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
-import { queuePackageMail } from "@/server/domain/mail/queue-package-mail";
+import { queuePackageMail, type TMailPackage } from "@/server/domain/mail/queue-package-mail";
 import type { TPackageRow } from "./find-package";
 import { firstReminderAt } from "./first-reminder-at";
 import { issueSigningToken } from "./issue-signing-token";
@@ -17,7 +17,14 @@ export type TSessionRow = typeof recipientSessions.$inferSelect;
  * goes through here (first send, sequential advance, scheduled and bulk send, corrections). The raw token is
  * returned (tests follow it), with the session as updated; only its hash and its encrypted copy are stored.
  */
-export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionRow, at: Date): Promise<{ token: string; session: TSessionRow }> {
+export async function inviteSession(
+  tx: Db,
+  pkg: TPackageRow,
+  session: TSessionRow,
+  at: Date,
+  /** The package as its mail needs it, when the caller read its owner already (the send). */
+  mailPackage?: TMailPackage,
+): Promise<{ token: string; session: TSessionRow }> {
   const { token, tokenHash, tokenCiphertext } = issueSigningToken();
   const [invited] = await tx
     .update(recipientSessions)
@@ -37,7 +44,7 @@ export async function inviteSession(tx: Db, pkg: TPackageRow, session: TSessionR
   await recordSessionEvent(tx, pkg, session, "SESSION_SENT", {});
   await queuePackageMail(tx, {
     kind: "INVITATION",
-    pkg: await loadMailPackage(tx, pkg),
+    pkg: mailPackage ?? (await loadMailPackage(tx, pkg)),
     recipient: { sessionId: session.id, email: session.email, name: session.name },
     token,
   });

@@ -8,6 +8,11 @@ import type { TPackageRow } from "./find-package";
 export async function loadMailPackage(tx: Db, pkg: TPackageRow): Promise<TMailPackage> {
   const [owner] = await tx.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, pkg.ownerUserId));
   if (!owner) throw new Error(`package ${pkg.id} has no owner row`);
+  return mailPackageOf(pkg, owner);
+}
+
+/** The same, with the owner read by the caller (with something else: issue 26, statements per request). */
+export function mailPackageOf(pkg: TPackageRow, owner: { id: string; email: string; name: string }): TMailPackage {
   return {
     id: pkg.id,
     organisationId: pkg.organisationId,

@@ -1,14 +1,16 @@
-import { asc, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { documents, packages, recipientSessions, workspaces } from "@/server/db/schema";
-import { assertNotLocked, findLock } from "@/server/domain/locks/assert-not-locked";
+import { rowsFromJson } from "@/server/db/json-rows";
+import { documents, organisations, packages, recipientSessions, users, workspaces } from "@/server/db/schema";
+import { liveLockJson, lockFromJson, refuseLocked } from "@/server/domain/locks/assert-not-locked";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
-import { assertRecipientLimit } from "./assert-recipient-limit";
+import { checkRecipientLimit } from "./assert-recipient-limit";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { consumePackageCredit } from "./consume-package-credit";
 import type { TPackageRow } from "./find-package";
 import { inviteSession, type TSessionRow } from "./invite-session";
+import { mailPackageOf } from "./load-mail-package";
 import { isServiceActor, type TPackageActor } from "./package-actor";
 import { recordPackageEvent } from "./record-package-event";
 
@@ -18,6 +20,7 @@ import { recordPackageEvent } from "./record-package-event";
  */
 export type TSendOutcome = { package: TPackageRow; scheduled: boolean; sessions: TSessionRow[]; documents: TDocumentRow[] };
 type TDocumentRow = typeof documents.$inferSelect;
+type TJsonRows = Record<string, unknown>[] | null;
 /**
  * A package created in the caller's transaction (create-and-send): the document and session rows its inserts
  * returned, so the send does not read them again, nor the recipient limit the create just checked (issue 26).
@@ -52,30 +55,46 @@ export async function performSend<T>(
   if (pkg.status !== "DRAFT" && pkg.status !== "SCHEDULED") throw errors.badRequest("Only DRAFT packages can be sent");
   // The workspace's mode, held FOR SHARE to the commit: a test-mode switch (FOR UPDATE) waits for this send and
   // then sees the sent package (409), so a sent package's mail, allowance and seal never change mode.
-  const [workspace] = await tx.select({ isTest: workspaces.isTest }).from(workspaces).where(eq(workspaces.id, pkg.workspaceId)).for("share");
+  // In the same statement (issue 26: it was six): the documents, the sessions in order, the edit lock, the
+  // organisation's recipient limit and the owner the mail is sent as.
+  const [state] = await tx
+    .select({
+      isTest: workspaces.isTest,
+      documents: created ? sql<null>`null` : sql<TJsonRows>`(select json_agg(d order by d.position) from ${documents} d where d.package_id = ${pkg.id})`,
+      sessions: created ? sql<null>`null` : sql<TJsonRows>`(select json_agg(s order by s.position) from ${recipientSessions} s where s.package_id = ${pkg.id})`,
+      lock: liveLockJson({ type: "package", id: pkg.id }),
+      maxRecipients: sql<number | null>`(select o.max_recipients_per_package from ${organisations} o where o.id = ${pkg.organisationId})`,
+      owner: sql<{
+        id: string;
+        email: string;
+        name: string;
+      } | null>`(select json_build_object('id', u.id, 'email', u.email, 'name', u.name) from ${users} u where u.id = ${pkg.ownerUserId})`,
+    })
+    .from(workspaces)
+    .where(eq(workspaces.id, pkg.workspaceId))
+    .for("share");
+  if (!state?.owner) throw new Error(`package ${pkg.id} has no workspace or owner row`);
 
-  const docs = created?.documents ?? (await tx.select().from(documents).where(eq(documents.packageId, pkg.id)));
+  const docs = created?.documents ?? rowsFromJson(documents, state.documents);
   if (docs.length === 0) throw errors.conflict("The package has no document: add one before sending");
   if (docs.some((d) => d.uploadState !== "UPLOADED" || d.contentType !== "application/pdf")) {
     throw errors.conflict("Every document must be uploaded (and a DOCX converted to PDF) before sending");
   }
 
+  const lock = lockFromJson(state.lock);
   if (isServiceActor(actor)) {
-    const lock = await findLock(tx, { type: "package", id: pkg.id });
     if (lock) throw errors.conflict(`${lock.name} (${lock.email}) is editing this package in the app`);
   } else {
-    await assertNotLocked(tx, actor, { type: "package", id: pkg.id });
+    refuseLocked(lock, actor, { type: "package", id: pkg.id });
   }
 
   const unanswered = pkg.questions.find((q) => q.required && !(pkg.answers[q.key] ?? "").trim());
   if (unanswered) throw errors.badRequest(`The template's sender question is unanswered: ${unanswered.label}`);
 
-  const sessions = created
-    ? [...created.sessions].sort((a, b) => a.position - b.position)
-    : await tx.select().from(recipientSessions).where(eq(recipientSessions.packageId, pkg.id)).orderBy(asc(recipientSessions.position));
+  const sessions = created ? [...created.sessions].sort((a, b) => a.position - b.position) : rowsFromJson(recipientSessions, state.sessions);
   if (sessions.length === 0) throw errors.badRequest("The package has no recipient: add one before sending");
   // A package created in this transaction was checked against the limit, with these sessions, by its creator.
-  if (!created) await assertRecipientLimit(tx, pkg.organisationId, sessions.length);
+  if (!created) checkRecipientLimit(state.maxRecipients, sessions.length);
 
   if (pkg.expiresAt && pkg.expiresAt.getTime() <= at.getTime()) {
     throw errors.validation({ expiresAt: ["The expiry date has passed; move it before sending"] });
@@ -100,11 +119,12 @@ export async function performSend<T>(
   const turn = sent!.sequential ? sessions.slice(0, 1) : sessions;
   await recordPackageEvent(tx, sent!, "PACKAGE_SENT", { signerCount: sessions.length, sessionsSent: turn.length });
   const invited = new Map<string, TSessionRow>();
-  for (const session of turn) invited.set(session.id, (await inviteSession(tx, sent!, session, at)).session);
+  const mailPackage = mailPackageOf(sent!, state.owner);
+  for (const session of turn) invited.set(session.id, (await inviteSession(tx, sent!, session, at, mailPackage)).session);
   await auditChange(tx, actor, sent!, "package.sent", { signerCount: sessions.length, sessionsSent: turn.length });
   const after = sessions.map((s) => invited.get(s.id) ?? s);
   const result = await finish({ package: sent!, scheduled: false, sessions: after, documents: docs });
   // A test workspace's send consumes no allowance (docs/decisions/test-mode.md).
-  if (!workspace?.isTest) await consumePackageCredit(tx, pkg.organisationId);
+  if (!state.isTest) await consumePackageCredit(tx, pkg.organisationId);
   return result;
 }
