@@ -9,9 +9,9 @@ export type TAppWithSmtp = { baseURL: string; sink: TSmtpSink; stop(): Promise<v
  * loopback (the mail tests' sink), so every message the worker sends is received and can be read. The shared
  * webServer keeps the outbox transport the other specs expect.
  */
-export async function startAppWithSmtp(port: number): Promise<TAppWithSmtp> {
+export async function startAppWithSmtp(port: number, env: Record<string, string> = {}): Promise<TAppWithSmtp> {
   const sink = await startSmtpSink();
-  const app = await startSecondApp(port, "smtp", { SMTP_URL: sink.url, MAIL_FROM: "Foliosign <signing@example.com>" });
+  const app = await startSecondApp(port, "smtp", { SMTP_URL: sink.url, MAIL_FROM: "Foliosign <signing@example.com>", ...env });
   return {
     baseURL: app.baseURL,
     sink,
