@@ -25,7 +25,7 @@ export async function checkDatabase(ctx: TReadinessContext, migrationsDir = MIGR
       "database",
       TITLE,
       "fail",
-      `The database cannot be reached: ${ctx.dbError ?? "it could not be opened"}.`,
+      `The database cannot be reached: ${reason(ctx.dbError ?? "it could not be opened")}.`,
       ctx.env.DATABASE_URL
         ? "Check DATABASE_URL (host, port, database name, user and password) and that PostgreSQL accepts connections from this machine."
         : "Check that PGLITE_DIR (or DATA_DIR) is writable. A running `npm start` holds the embedded database: use the Readiness page in the app instead.",

@@ -69,5 +69,6 @@ export function reason(err: unknown): string {
   const e = err as { message?: unknown; code?: unknown } | null;
   const message = typeof e?.message === "string" && e.message ? e.message : String(err);
   const withCode = typeof e?.code === "string" && !message.includes(e.code) ? `${e.code}: ${message}` : message;
-  return withCode.replace(/\s+/g, " ").trim().slice(0, 500);
+  // A trailing full stop is dropped: the verdicts add their own.
+  return withCode.replace(/\s+/g, " ").trim().slice(0, 500).replace(/\.$/, "");
 }
