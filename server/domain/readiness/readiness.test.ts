@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgres } from "@/server/db/client";
+import { openPglite, openPostgres } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { startSmtpSink, type TSmtpSink } from "@/server/domain/mail/test-support/smtp-sink";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";
@@ -82,6 +82,21 @@ describe("database", () => {
     expect(c.status).toBe("fail");
     expect(c.verdict).toBe("The database is reachable but 1 migration(s) are not applied (next: 9999_from_the_future).");
     expect(c.action).toMatch(/npm start/);
+  });
+
+  it("fails on a database nobody migrated (a fresh PGlite), and checks nothing that lives in it", async () => {
+    const fresh = await openPglite();
+    try {
+      const report = await runReadiness(readinessContext(fresh.db, { env: parseEnv(BASE), resolver: publicDns }));
+      const c = report.checks.find((x) => x.name === "database")!;
+      expect(c.status).toBe("fail");
+      expect(c.verdict).toMatch(/^The database is reachable but not migrated: none of the \d+ migrations is applied\.$/);
+      expect(report.checks.find((x) => x.name === "sealing-identity")?.verdict).toBe(
+        "Not checked: the instance certificate is kept in the database, which is not ready (see Database).",
+      );
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("fails when it cannot be reached, without the password in the report", async () => {
