@@ -7,3 +7,5 @@ export const ZReadinessTestMessage = z
     message: z.string().openapi({ description: "What happened, with the server's answer (no credentials)" }),
   })
   .openapi("ReadinessTestMessage");
+
+export type TReadinessTestMessage = z.infer<typeof ZReadinessTestMessage>;
