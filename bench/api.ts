@@ -127,20 +127,31 @@ async function main(): Promise<void> {
       one: async (i) => void (await expect(await callRoute(fromTemplateRoute, { key, body: createBody(i, { status: "sent" }), address: nextAddress() }), 201)),
     };
 
+    // Also which statements wait (the waiting query's first words), as a mean per sample, printed with the round.
+    let waitingStatements = "";
     const lockWaitSampler = () => {
       const samples: number[] = [];
+      const byStatement = new Map<string, number>();
       let stopped = false;
       const done = (async () => {
         while (!stopped) {
-          const [row] = await sampler<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${name} and wait_event_type = 'Lock'`;
-          samples.push(row!.n);
+          const rows = await sampler<{ q: string; n: number }[]>`select left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 48) as q, count(*)::int as n
+            from pg_stat_activity where datname = ${name} and wait_event_type = 'Lock' group by 1`;
+          samples.push(rows.reduce((a, r) => a + r.n, 0));
+          for (const r of rows) byStatement.set(r.q, (byStatement.get(r.q) ?? 0) + r.n);
           await new Promise((r) => setTimeout(r, 10));
         }
       })();
       return async () => {
         stopped = true;
         await done;
-        return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+        const count = Math.max(1, samples.length);
+        waitingStatements = [...byStatement]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([q, n]) => `${(n / count).toFixed(2)} on "${q}"`)
+          .join(", ");
+        return samples.reduce((a, b) => a + b, 0) / count;
       };
     };
 
@@ -168,7 +179,7 @@ async function main(): Promise<void> {
           (results[`${target} c=${concurrency}`] ??= []).push(r);
           console.log(
             `round ${round} ${`${target} c=${concurrency}`.padEnd(22)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50.toFixed(1).padStart(7)} ms  p99 ${r.p99.toFixed(1).padStart(7)} ms` +
-              (r.lockWaits !== undefined ? `  lock waits ${r.lockWaits.toFixed(2)}` : ""),
+              (r.lockWaits !== undefined ? `  lock waits ${r.lockWaits.toFixed(2)}${waitingStatements ? ` (${waitingStatements})` : ""}` : ""),
           );
         }
       }
