@@ -2,8 +2,9 @@
  * Test mode (issue 23, item 2), in a real browser: the owner creates a test workspace (Settings → Workspaces,
  * "Test workspace"), its row shows TEST; switched to it, every page shows the TEST badge by the workspace and
  * the banner above the page (Overview and Packages checked), at 1280 and 390 px, axe-clean at both widths; a
- * live workspace shows neither. "Make test" asks first and says the keys are revoked. Screenshots:
- * test-mode-banner(-390), test-mode-workspaces(-390), test-mode-confirm.
+ * live workspace shows neither. "Make test" asks first and says the keys are revoked. A test message queued in
+ * the test workspace is kept in the outbox and marked TEST on the Mail page. Screenshots: test-mode-banner(-390),
+ * test-mode-workspaces(-390), test-mode-mail(-390), test-mode-confirm.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { expectAxeClean } from "../support/axe";
@@ -69,6 +70,17 @@ test("a test workspace: created by the owner, badge and banner on every page, ax
     await expect(page.getByTestId("test-mode-banner")).toHaveText(BANNER);
     await expect(page.locator("#app-navigation").getByText("Test", { exact: true })).toBeVisible();
   }
+  // A message queued here is kept in the outbox and marked TEST on the Mail page.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Mail delivery" }).click();
+  await page.getByRole("button", { name: "Send test mail" }).click();
+  await expect(page.getByTestId("test-mail-status").getByText("In outbox")).toBeVisible();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Mail", exact: true }).click();
+  const row = page.getByRole("table", { name: "Messages" }).getByRole("row").filter({ hasText: "Foliosign test message" }).first();
+  await expect(row.getByText("In outbox")).toBeVisible();
+  await expect(row.getByText("Test", { exact: true })).toBeVisible();
+  await screenshotBoth(page, "test-mode-mail");
+  await axeAtBoth(page, "Mail in a test workspace");
+
   await page.goto("/");
   await screenshotBoth(page, "test-mode-banner");
   await axeAtBoth(page, "the Overview in a test workspace");
