@@ -14,6 +14,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
 import { screenshot } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
@@ -48,13 +49,9 @@ test.afterAll(async () => {
 });
 
 // A script error in the page (e.g. a crashed effect) fails the test instead of surfacing as a missing element.
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+failOnPageErrors();
 
 test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
   await signInAsOwner(page);
 });
 

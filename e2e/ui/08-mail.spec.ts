@@ -6,17 +6,14 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
 import { screenshot } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
+failOnPageErrors();
 test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
   await signInAsOwner(page);
-});
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 const fitsPhone = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -4,24 +4,14 @@
  * sealed; screenshots at desktop width and 390 px. (A sealed file's "valid" and one-changed-byte "changed after
  * it was sealed" verdicts are proven through the same operation in server/domain/sealing/sealing-job.test.ts.)
  */
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test } from "@playwright/test";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshotBoth } from "../support/screenshot";
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+failOnPageErrors();
 
-async function plainPdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  const p = pdf.addPage({ size: "a4" });
-  p.drawText("An unsigned agreement", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  return Buffer.from(await pdf.save());
-}
+const plainPdf = () => titledPdf([["An unsigned agreement"]]);
 
 test("anyone can check a PDF on /verify; an unsealed one is not sealed by this instance", async ({ page }) => {
   await page.goto("/verify");

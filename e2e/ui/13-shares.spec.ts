@@ -6,21 +6,16 @@
  * confirmation and the Sender gets 404 again. Screenshots at desktop width and at 390 px, where nothing may
  * scroll sideways. Waits are Playwright's polling expectations; nothing sleeps.
  */
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { appRequest, type TAppRequest } from "../support/app-request";
 import { OWNER, signIn, signInAsOwner, signOut } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshot } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
-const pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+failOnPageErrors();
 
 const PENNY = { name: "Penny Paralegal", email: "penny@acme.test", password: "penny-password-1" };
 const TITLE = "Supplier agreement — Northwind";
@@ -35,9 +30,7 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext["post"]>>): Promi
 async function createDraftPackage(request: TAppRequest): Promise<string> {
   const base = "/api/app/templates";
   const tpl = await ok<{ id: string }>(await request.post(base, { data: { name: "Supplier agreement (e2e shares)" } }));
-  const pdf = PDF.create();
-  pdf.addPage({ size: "a4" }).drawText("Supplier agreement", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  const bytes = Buffer.from(await pdf.save());
+  const bytes = await titledPdf([["Supplier agreement"]]);
   const added = await ok<{ document: { id: string }; uploadUrl: string }>(
     await request.post(`${base}/${tpl.id}/documents`, { data: { name: "supplier-agreement.pdf", fileSize: bytes.length } }),
   );

@@ -14,10 +14,11 @@
  * package page at both widths.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { PDF, StandardFonts } from "@libpdf/core";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { receivedMail, signingPath, startAppWithSmtp, type TAppWithSmtp } from "../support/app-with-smtp";
 import { signInAsOwner } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { titledPdf } from "../support/pdf";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
@@ -44,13 +45,7 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-const pageErrors: string[] = [];
-test.afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-test.beforeEach(async ({ page }) => {
-  page.on("pageerror", (err) => pageErrors.push(err.stack ?? err.message));
-});
+failOnPageErrors();
 
 /** The app's own API with the page's session and its Origin (a write without it is refused). */
 function appApi(page: Page) {
@@ -67,13 +62,7 @@ function appApi(page: Page) {
   };
 }
 
-async function agreementPdf(): Promise<Buffer> {
-  const pdf = PDF.create();
-  const p = pdf.addPage({ size: "a4" });
-  p.drawText("Consulting agreement", { x: 56, y: 770, size: 20, font: StandardFonts.Helvetica });
-  p.drawText("The client and the consultant sign below.", { x: 56, y: 730, size: 11, font: StandardFonts.Helvetica });
-  return Buffer.from(await pdf.save());
-}
+const agreementPdf = () => titledPdf([["Consulting agreement", "The client and the consultant sign below."]]);
 
 /** No axe violation at all on the page as it is, at 1280 and at 390 px. */
 async function expectAccessibleBoth(page: Page) {
