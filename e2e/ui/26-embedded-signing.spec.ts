@@ -154,6 +154,7 @@ test("the owner lists the integrator's origin on Settings → Embedded signing; 
 test("the integrator's page embeds the signing, the recipient signs and finishes, and the page hears ready, field-signed and completed", async ({
   page,
   request,
+  browser,
 }) => {
   const pkg = await sentPackage(request, "Lease — 4B Harbour Street");
   const url = await embedUrl(request, pkg, host.origin);
@@ -179,7 +180,8 @@ test("the integrator's page embeds the signing, the recipient signs and finishes
   await expect.poll(async () => (await events(page)).filter((e) => e.type === "field-signed").length).toBe(2);
   expect((await events(page)).some((e) => e.type === "completed")).toBe(false);
   await frame.getByRole("button", { name: "Finish" }).click();
-  await expect(frame.getByRole("heading", { name: "You're done — thank you" })).toBeVisible();
+  // The only signer: the package completes, so the page reads "Everyone has signed".
+  await expect(frame.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
   await expect.poll(async () => (await events(page)).map((e) => e.type)).toEqual(["ready", "field-signed", "field-signed", "completed"]);
   const received = await events(page);
   for (const e of received) expect(e).toMatchObject({ packageId: pkg.id, sessionId: pkg.recipientSessions[0]!.id });
@@ -190,10 +192,14 @@ test("the integrator's page embeds the signing, the recipient signs and finishes
   await expectAxeClean(page, "the integrator's page, finished");
   await screenshotBoth(page, "embed-host-completed");
 
-  // The URL was single use: mounted again, the frame says the session ended and the page hears `error`.
-  await page.goto(`${host.origin}/?url=${encodeURIComponent(url)}`);
-  await expect(frame.getByRole("heading", { name: "This signing session has ended" })).toBeVisible();
-  await expect.poll(async () => (await events(page)).map((e) => e.type)).toEqual(["error"]);
+  // The URL was single use: mounted again in another browser (no embed cookie), the frame says the session
+  // ended and the page hears `error`. (This browser still holds the session's cookie, which opens the session.)
+  const other = await browser.newContext();
+  const again = await other.newPage();
+  await again.goto(`${host.origin}/?url=${encodeURIComponent(url)}`);
+  await expect(again.frameLocator("iframe[title='Sign the lease']").getByRole("heading", { name: "This signing session has ended" })).toBeVisible();
+  await expect.poll(async () => (await events(again)).map((e) => e.type)).toEqual(["error"]);
+  await other.close();
 });
 
 test("a third origin cannot frame an embedded URL and hears nothing; an ordinary signing page cannot be framed at all", async ({ page, request }) => {
