@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/server/db/schema";
 import { LOST_ATTEMPT_ERROR } from "@/server/domain/webhooks/delivery/claim-deliveries";
 import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
-import { deliveryRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { deliveryRow, raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { allJobs } from "./all-jobs";
@@ -52,7 +52,7 @@ describe("webhook retention jobs", () => {
     for (const row of rows) {
       clock = new Date(today.getTime() - row.ageDays * DAY);
       const [id] = (await raisePackageSent(t.db, actor, row.name)).deliveryIds;
-      await t.db.update(webhookDeliveries).set({ status: row.status }).where(eq(webhookDeliveries.id, id!));
+      await setDeliveryState(t.db, [id!], { status: row.status });
       ids[row.name] = id!;
     }
     clock = today;
@@ -89,11 +89,9 @@ describe("webhook retention jobs", () => {
     const [queued] = (await raisePackageSent(t.db, second.actor, "c")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false });
     // One worker holds `held` (its lease runs 10 s more); the worker that claimed `orphan` died (lease over).
-    const setLease = (id: string, lease: Partial<typeof webhookDeliveries.$inferInsert>) =>
-      t.db.update(webhookDeliveries).set(lease).where(eq(webhookDeliveries.id, id));
     const claimedAt = new Date(at.getTime() - 30_001);
-    await setLease(held!, { claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) });
-    await setLease(orphan!, { claimToken: "dead", attempts: 1, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) });
+    await setDeliveryState(t.db, [held!], { attempts: 1, lastAttemptAt: at, lease: { token: "alive", lockedUntil: new Date(at.getTime() + 10_000) } });
+    await setDeliveryState(t.db, [orphan!], { attempts: 1, lastAttemptAt: claimedAt, lease: { token: "dead", lockedUntil: new Date(at.getTime() - 1) } });
 
     const run = retentionRunners();
     await run();

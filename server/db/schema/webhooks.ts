@@ -56,7 +56,11 @@ export const packageEventSequences = pgTable(
   (t) => [primaryKey({ columns: [t.packageId] })],
 );
 
-/** The queue: one row per (event, endpoint). Workers claim due rows with FOR UPDATE SKIP LOCKED. */
+/**
+ * The delivery record: one row per (event, endpoint), its status and last outcome. Written when the event is
+ * recorded and once per attempt's outcome (HOT: none of its indexed columns changes). What workers claim is
+ * the narrow queue below.
+ */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -70,10 +74,9 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     status: text("status").$type<TDeliveryStatus>().notNull().default("PENDING"),
+    /** Attempts counted at the last outcome (an attempt in flight is counted by its lease). */
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
-    lockedUntil: ts("locked_until"),
-    claimToken: text("claim_token"),
     lastAttemptAt: ts("last_attempt_at"),
     lastResponseStatus: integer("last_response_status"),
     lastResponseBody: text("last_response_body"),
@@ -85,30 +88,56 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt), index("webhook_deliveries_created_idx").on(t.createdAt)],
+);
+
+/**
+ * The queue: one narrow row per queued (PENDING or FAILED) delivery, deleted at its final outcome. Its due
+ * time and counted attempts change only at a failed outcome; a claim does not touch it (it adds a lease).
+ * Per endpoint, queued first attempts and queued retries have an index each (the claim's candidates).
+ */
+export const webhookQueue = pgTable(
+  "webhook_queue",
+  {
+    deliveryId: text("delivery_id")
+      .primaryKey()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    nextAttemptAt: ts("next_attempt_at").notNull(),
+    /** Attempts counted before the one a lease holds. */
+    attempts: integer("attempts").notNull().default(0),
+  },
   (t) => [
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
-    index("webhook_deliveries_due_idx")
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('PENDING','FAILED')`),
-    index("webhook_deliveries_created_idx").on(t.createdAt),
-    /**
-     * The claim's per-endpoint candidates, oldest first — a few index entries per endpoint, however long any
-     * one endpoint's queue is: its queued first attempts, and apart (so the planner knows how few there usually
-     * are) its queued retries. "Queued" is spelt `status not in ('DELIVERED','EXHAUSTED')` here and in the claim
-     * (the same rows as `in ('PENDING','FAILED')`), so that the claim's per-endpoint scans can only be served by
-     * these two: the global due index above would let the planner walk every endpoint's backlog in time order.
-     */
-    index("webhook_deliveries_endpoint_first_due_idx")
+    index("webhook_queue_first_due_idx")
       .on(t.endpointId, t.nextAttemptAt)
-      .where(sql`${t.status} not in ('DELIVERED','EXHAUSTED') and ${t.attempts} = 0`),
-    index("webhook_deliveries_endpoint_retry_due_idx")
+      .where(sql`${t.attempts} = 0`),
+    index("webhook_queue_retry_due_idx")
       .on(t.endpointId, t.nextAttemptAt)
-      .where(sql`${t.status} not in ('DELIVERED','EXHAUSTED') and ${t.attempts} > 0`),
-    /** The claim's in-flight count per endpoint: only leased rows, never the retained history. */
-    index("webhook_deliveries_in_flight_idx")
-      .on(t.endpointId)
-      .where(sql`${t.claimToken} is not null`),
+      .where(sql`${t.attempts} > 0`),
   ],
+);
+
+/**
+ * A worker's lease on a queued delivery: inserted by the claim, deleted by the outcome (fenced by the token),
+ * taken over in place (HOT: no indexed column changes) when it expired. Its endpoint index gives each
+ * endpoint's in-flight count.
+ */
+export const webhookLeases = pgTable(
+  "webhook_leases",
+  {
+    deliveryId: text("delivery_id")
+      .primaryKey()
+      .references(() => webhookQueue.deliveryId, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
+    claimToken: text("claim_token").notNull(),
+    /** The attempt number this lease is (counted at the claim). */
+    attempt: integer("attempt").notNull(),
+    claimedAt: ts("claimed_at").notNull(),
+    lockedUntil: ts("locked_until").notNull(),
+  },
+  (t) => [index("webhook_leases_endpoint_idx").on(t.endpointId)],
 );
 
 /** Every attempt, as sent and as answered. */

@@ -65,9 +65,8 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
           sql`select e.id from webhook_endpoints e
           where not e.enabled and ${notInArray(sql`e.id`, [...skip])}
             and exists (
-              select 1 from webhook_deliveries d
-              where d.endpoint_id = e.id and d.status in ('PENDING', 'FAILED')
-                and (d.locked_until is null or d.locked_until <= ${at.toISOString()}::timestamptz))
+              select 1 from webhook_queue q left join webhook_leases f on f.delivery_id = q.delivery_id
+              where q.endpoint_id = e.id and (f.delivery_id is null or f.locked_until <= ${at.toISOString()}::timestamptz))
           order by e.id limit 1
           for no key update of e skip locked`,
         );

@@ -15,10 +15,10 @@
  *   The claim was once sent before the lock (drizzle's queries start when first awaited) and read stale counts.
  */
 import postgres from "postgres";
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
-import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
+import { webhookAttempts, webhookLeases } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
@@ -27,7 +27,7 @@ import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoi
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
-import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { deliveryRow, endpointRow, raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 
 const t = useTestDb();
 let clock = new Date("2030-01-01T00:00:00.000Z");
@@ -46,7 +46,7 @@ describe("a worker lost mid-attempt", () => {
     const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     // Eight failed attempts behind it; the ninth is due now.
-    await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 8 }).where(eq(webhookDeliveries.id, id!));
+    await setDeliveryState(t.db, [id!], { status: "FAILED", attempts: 8 });
     const [ninth] = await claimDeliveries(t.db, { limit: 10 });
     expect(ninth).toMatchObject({ id, attempt: 9 });
 
@@ -177,15 +177,12 @@ describe("the claim's cost", () => {
     // An endpoint whose only queued delivery is a retry due in an hour: queued, though nothing is due.
     const { actor: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
     await raisePackageSent(t.db, later, "l_0");
-    await t.db
-      .update(webhookDeliveries)
-      .set({ status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) })
-      .where(eq(webhookDeliveries.endpointId, laterEndpoint.id));
+    await setDeliveryState(t.db, { endpointId: laterEndpoint.id }, { status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) });
     // Forty endpoints with nothing queued; one of them has a finished delivery.
     const { actor: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
     for (let i = 1; i < 40; i++) await createEndpoint(t.db, idle, { url: `${URL_A}/${i}`, events: ["PACKAGE_COMPLETED"] });
     await raisePackageSent(t.db, idle, "done");
-    await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.endpointId, finishedEndpoint.id));
+    await setDeliveryState(t.db, { endpointId: finishedEndpoint.id }, { status: "DELIVERED" });
 
     // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
     let plan: TPlanNode | undefined;
@@ -210,15 +207,21 @@ describe("the claim's cost", () => {
 });
 
 describe("the claim's indexes", () => {
-  it("exist as partial indexes: in-flight per endpoint, and due first attempts and retries per endpoint", async () => {
-    const rows = await queryRows<{ indexname: string; indexdef: string }>(
+  it("are the queue's per-endpoint due indexes and the leases' endpoint index; the record's indexes never change with an attempt", async () => {
+    const rows = await queryRows<{ tablename: string; indexname: string; indexdef: string }>(
       t.db,
-      sql`select indexname, indexdef from pg_indexes where tablename = 'webhook_deliveries' order by indexname`,
+      sql`select tablename, indexname, indexdef from pg_indexes
+          where tablename in ('webhook_deliveries', 'webhook_queue', 'webhook_leases') order by indexname`,
     );
     const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
-    expect(byName.get("webhook_deliveries_in_flight_idx")).toMatch(/\(endpoint_id\) WHERE \(claim_token IS NOT NULL\)/);
-    expect(byName.get("webhook_deliveries_endpoint_first_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts = 0/);
-    expect(byName.get("webhook_deliveries_endpoint_retry_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts > 0/);
+    expect(byName.get("webhook_leases_endpoint_idx")).toMatch(/\(endpoint_id\)$/);
+    expect(byName.get("webhook_queue_first_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts = 0/);
+    expect(byName.get("webhook_queue_retry_due_idx")).toMatch(/\(endpoint_id, next_attempt_at\) WHERE .*attempts > 0/);
+    // What an attempt's claim and outcome write (lease, token, attempt, status, last outcome) is in no index.
+    expect(rows.filter((r) => r.tablename === "webhook_leases").map((r) => r.indexname)).toEqual(["webhook_leases_endpoint_idx", "webhook_leases_pkey"]);
+    const record = rows.filter((r) => r.tablename === "webhook_deliveries").map((r) => r.indexdef);
+    expect(record).toHaveLength(3);
+    for (const def of record) expect(def).not.toMatch(/status|attempts|claim_token|locked_until|next_attempt_at|last_/);
   });
 });
 
@@ -234,8 +237,9 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
       const reserved = await other.reserve();
       await reserved`begin`;
       await reserved`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
-      await reserved`update webhook_deliveries set attempts = 1, claim_token = 'other-worker', locked_until = now() + interval '30 seconds'
-                     where id = any(${ids.slice(CAP)})`;
+      await reserved`insert into webhook_leases (delivery_id, endpoint_id, claim_token, attempt, claimed_at, locked_until)
+                     select id, endpoint_id, 'other-worker', 1, now(), now() + interval '30 seconds'
+                     from webhook_deliveries where id = any(${ids.slice(CAP)})`;
       // Our claim starts meanwhile and must wait for the lock.
       const claiming = claimDeliveries(t.db, { limit: 2 * CAP });
       for (;;) {
@@ -246,9 +250,9 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
       reserved.release();
       expect(await claiming).toEqual([]);
       const inFlight = await t.db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.endpointId, endpoint.id), isNotNull(webhookDeliveries.claimToken), inArray(webhookDeliveries.id, ids)));
+        .select({ id: webhookLeases.deliveryId })
+        .from(webhookLeases)
+        .where(and(eq(webhookLeases.endpointId, endpoint.id), inArray(webhookLeases.deliveryId, ids)));
       expect(inFlight).toHaveLength(CAP);
     } finally {
       await other.end();

@@ -138,107 +138,114 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
   // indexes from one endpoint id to the next (one index probe per such endpoint), so a claim costs nothing for
   // the many endpoints with nothing queued (it once visited every endpoint of every workspace: +4 ms per claim
   // with 2,000 idle endpoints, measured). A lost ninth attempt is a queued row, so its endpoint is among them.
-  const queued = (attempts: SQL) => sql`w.status not in ('DELIVERED', 'EXHAUSTED') and ${attempts}`;
+  // The narrow queue (webhook_queue) holds one row per queued delivery; a claim adds a lease (webhook_leases)
+  // and leaves the queue row alone. Only endpoints with queued deliveries are looked at: two skip scans walk
+  // the first-attempt and retry indexes from one endpoint id to the next (one index probe per such endpoint).
+  // Each endpoint's leases (its entries in the lease index) give its room, its lost ninth attempts and its
+  // lost earlier attempts whose retry is due (greatest(claimed + the retry table's delay, lease end)).
+  const schedule = sql.raw(`array[${SCHEDULE_MS.join(",")}]::int[]`);
   const skipScan = (name: string, attempts: SQL) => sql`${sql.raw(name)}(endpoint_id) as (
-      (select w.endpoint_id from webhook_deliveries w where ${queued(attempts)} order by w.endpoint_id limit 1)
+      (select q.endpoint_id from webhook_queue q where ${attempts} order by q.endpoint_id limit 1)
       union all
-      select (select w.endpoint_id from webhook_deliveries w
-              where ${queued(attempts)} and w.endpoint_id > s.endpoint_id order by w.endpoint_id limit 1)
+      select (select q.endpoint_id from webhook_queue q
+              where ${attempts} and q.endpoint_id > s.endpoint_id order by q.endpoint_id limit 1)
       from ${sql.raw(name)} s where s.endpoint_id is not null
     )`;
   const claim = sql`
-    with recursive ${skipScan("first_queued", sql`w.attempts = 0`)}, ${skipScan("retry_queued", sql`w.attempts > 0`)},
+    with recursive ${skipScan("first_queued", sql`q.attempts = 0`)}, ${skipScan("retry_queued", sql`q.attempts > 0`)},
     queued_endpoints as (
       select endpoint_id from first_queued where endpoint_id is not null
       union
       select endpoint_id from retry_queued where endpoint_id is not null
     ), leases as (
-      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost
-      from queued_endpoints q join webhook_endpoints e on e.id = q.endpoint_id cross join lateral (
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake
+      from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id cross join lateral (
         select (count(*) filter (where f.locked_until > ${atIso}::timestamptz))::int as total,
-          (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempts > 1))::int as retries,
-          array_agg(f.id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempts >= ${max}::int) as lost
-        from webhook_deliveries f
-        where f.endpoint_id = e.id and f.claim_token is not null
+          (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempt > 1))::int as retries,
+          array_agg(f.delivery_id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempt >= ${max}::int) as lost,
+          array_agg(f.delivery_id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempt < ${max}::int
+            and greatest(f.claimed_at + (${schedule})[f.attempt] * interval '1 millisecond', f.locked_until) <= ${atIso}::timestamptz) as retake
+        from webhook_leases f
+        where f.endpoint_id = e.id
       ) l
+    ), lost_leases as (
+      select f.delivery_id, f.attempt, f.claimed_at from webhook_leases f
+      where (select bool_or(lost is not null) from leases) and f.delivery_id = any(array(select unnest(lost) from leases))
+        and f.locked_until <= ${atIso}::timestamptz and f.attempt >= ${max}::int
+      for update of f skip locked
+    ), lost_dequeued as (
+      delete from webhook_queue q using lost_leases l where q.delivery_id = l.delivery_id returning q.delivery_id
     ), lost as (
       update webhook_deliveries w set
-        status = 'EXHAUSTED', last_error = ${WORKER_LOST_ERROR}, last_response_status = null, last_response_body = null,
-        last_duration_ms = null, completed_at = ${atIso}::timestamptz, locked_until = null, claim_token = null,
+        status = 'EXHAUSTED', attempts = l.attempt, last_error = ${WORKER_LOST_ERROR}, last_response_status = null,
+        last_response_body = null, last_duration_ms = null, last_attempt_at = l.claimed_at, completed_at = ${atIso}::timestamptz,
         updated_at = ${atIso}::timestamptz
-      -- Gated by a one-time test: with no lost ninth attempt (nearly always), the planner's in-flight index walk
-      -- for the array below is never run (it cost ~10 % of a claim's buffer accesses, bench/README.md).
-      where (select bool_or(lost is not null) from leases) and w.id = any(array(select unnest(lost) from leases))
-        and w.claim_token is not null
-        and w.locked_until <= ${atIso}::timestamptz and w.status not in ('DELIVERED', 'EXHAUSTED') and w.attempts >= ${max}::int
-      returning w.id, w.attempts, w.last_attempt_at
+      from lost_leases l
+      where w.id = l.delivery_id
+      returning w.id, l.attempt, l.claimed_at
     ), room as (
-      select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room
+      select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room, retake
       from leases
       where enabled and ${cap}::int - total > 0
     ), cand as (
-      select r.endpoint_id, r.room, c.id, c.next_attempt_at
+      select r.endpoint_id, r.room, c.id, c.due_at
       from room r cross join lateral (
-        select w.id, w.next_attempt_at from webhook_deliveries w
-        where w.endpoint_id = r.endpoint_id and w.attempts = 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
-          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-        order by w.next_attempt_at
+        select q.delivery_id as id, q.next_attempt_at as due_at from webhook_queue q
+        where q.endpoint_id = r.endpoint_id and q.attempts = 0 and q.next_attempt_at <= ${atIso}::timestamptz
+          and not exists (select 1 from webhook_leases f where f.delivery_id = q.delivery_id)
+        order by q.next_attempt_at
         limit r.room
       ) c
       union all
-      select r.endpoint_id, r.room, c.id, c.next_attempt_at
+      select r.endpoint_id, r.room, c.id, c.due_at
       from room r cross join lateral (
-        select w.id, w.next_attempt_at from webhook_deliveries w
-        where w.endpoint_id = r.endpoint_id and w.attempts > 0 and w.status not in ('DELIVERED', 'EXHAUSTED')
-          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-          and w.attempts < ${max}::int
-        order by w.next_attempt_at
+        select x.id, x.due_at from (
+          select q.delivery_id as id, q.next_attempt_at as due_at from webhook_queue q
+          where q.endpoint_id = r.endpoint_id and q.attempts > 0 and q.next_attempt_at <= ${atIso}::timestamptz
+            and not exists (select 1 from webhook_leases f where f.delivery_id = q.delivery_id)
+          union all
+          select f.delivery_id, greatest(f.claimed_at + (${schedule})[f.attempt] * interval '1 millisecond', f.locked_until)
+          from webhook_leases f where r.retake is not null and f.delivery_id = any(r.retake)
+        ) x
+        order by x.due_at
         limit greatest(r.retry_room, 0)
       ) c
     ), admissible as (
-      select c.id, c.next_attempt_at, c.room,
-        row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_rank
+      select c.id, c.due_at, c.room,
+        row_number() over (partition by c.endpoint_id order by c.due_at, c.id) as endpoint_rank
       from cand c
     ), chosen as (
-      select a.id from admissible a
+      select a.id, a.due_at from admissible a
       where a.endpoint_rank <= a.room
-      order by a.next_attempt_at, a.id
+      order by a.due_at, a.id
       limit ${opts.limit}::int
     ), grabbed as (
-      select g.id, g.next_attempt_at, g.was_lost, g.lost_attempt, g.lost_started from chosen ch cross join lateral (
-        select w.id, w.next_attempt_at, w.claim_token is not null as was_lost, w.attempts as lost_attempt, w.last_attempt_at as lost_started
-        from webhook_deliveries w
-        where w.id = ch.id and w.status in ('PENDING', 'FAILED') and w.attempts < ${max}::int
-          and w.next_attempt_at <= ${atIso}::timestamptz and (w.locked_until is null or w.locked_until <= ${atIso}::timestamptz)
-        for update of w skip locked
-      ) g
+      select q.delivery_id as id, q.endpoint_id, q.event_id, q.event, ch.due_at,
+        coalesce(f.attempt, q.attempts) as counted, f.delivery_id is not null as was_lost, f.claimed_at as lost_started
+      from chosen ch join webhook_queue q on q.delivery_id = ch.id
+        left join webhook_leases f on f.delivery_id = q.delivery_id
+      where f.delivery_id is null or (f.locked_until <= ${atIso}::timestamptz and f.attempt < ${max}::int)
+      for update of q skip locked
     ), lost_logged as (
       -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
-      -- deliveries claimed again now (a delivery still holding a claim token is claimed again only after its
-      -- lease expired; its old values were read under the row lock).
+      -- deliveries claimed again now (their expired lease was read under the queue row's lock).
       ${logLostAttempts(
-        sql`select l.id, l.attempts, l.last_attempt_at from lost l
+        sql`select l.id, l.attempt, l.claimed_at from lost l
             union all
-            select g.id, g.lost_attempt, g.lost_started from grabbed g where g.was_lost`,
+            select g.id, g.counted, g.lost_started from grabbed g where g.was_lost`,
         atIso,
       )}
+    ), leased as (
+      insert into webhook_leases as f (delivery_id, endpoint_id, claim_token, attempt, claimed_at, locked_until)
+      select g.id, g.endpoint_id, gen_random_uuid()::text, g.counted + 1, ${atIso}::timestamptz, ${leaseEnd}::timestamptz
+      from grabbed g
+      on conflict (delivery_id) do update set claim_token = excluded.claim_token, attempt = excluded.attempt,
+        claimed_at = excluded.claimed_at, locked_until = excluded.locked_until
+      returning f.delivery_id, f.claim_token, f.attempt
     )
-    update webhook_deliveries w set
-      attempts = w.attempts + 1,
-      locked_until = ${leaseEnd}::timestamptz,
-      claim_token = gen_random_uuid()::text,
-      last_attempt_at = ${atIso}::timestamptz,
-      next_attempt_at = case when w.attempts + 1 < ${max}::int
-        then greatest(${atIso}::timestamptz + (${sql.raw(`array[${SCHEDULE_MS.join(",")}]`)}::int[])[w.attempts + 1] * interval '1 millisecond',
-                      ${leaseEnd}::timestamptz)
-        else ${leaseEnd}::timestamptz end,
-      updated_at = ${atIso}::timestamptz
-    -- Each grabbed row is reached by its primary key (w.id = g.id). An extra \`w.id = any(array(select id from
-    -- grabbed))\` once stood here: the planner then scanned the whole array for every grabbed row (n² index
-    -- probes: ~1,300 of a 30-row claim's ~2,600 buffer accesses, bench/README.md, bench:peers).
-    from grabbed g, webhook_events ev, webhook_endpoints e
-    where w.id = g.id and ev.id = w.event_id and e.id = w.endpoint_id
-    returning w.id, w.claim_token, w.attempts, w.endpoint_id, w.event, ev.body, e.url,
-      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.next_attempt_at as due_at`;
+    select l.delivery_id as id, l.claim_token, l.attempt as attempts, g.endpoint_id, g.event, ev.body, e.url,
+      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.due_at
+    from leased l join grabbed g on g.id = l.delivery_id
+      join webhook_events ev on ev.id = g.event_id join webhook_endpoints e on e.id = g.endpoint_id`;
   return { lock, claim };
 }

@@ -32,21 +32,28 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
     sql`
     with input as (select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text)),
     checked as (
-      select i.id, i.token, coalesce(w.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
+      select i.id, i.token, coalesce(f.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
       from input i
-        left join webhook_deliveries w on w.id = i.id and w.id = any(array(select id from input))
-        left join webhook_endpoints e on e.id = w.endpoint_id
+        left join webhook_leases f on f.delivery_id = i.id and f.delivery_id = any(array(select id from input))
+        left join webhook_endpoints e on e.id = f.endpoint_id
+    ),
+    released as (
+      delete from webhook_leases f using checked c, webhook_endpoints e
+      where f.delivery_id = any(array(select id from checked where ours and not enabled)) and f.delivery_id = c.id
+        and f.claim_token = c.token and e.id = f.endpoint_id and not e.enabled
+      returning f.delivery_id as id
+    ),
+    dequeued as (
+      delete from webhook_queue q where q.delivery_id = any(array(select id from released)) returning q.delivery_id
     ),
     dropped as (
       update webhook_deliveries w set
-        status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
-        locked_until = null, claim_token = null, attempts = greatest(w.attempts - 1, 0), updated_at = ${atIso}::timestamptz
-      from checked c, webhook_endpoints e
-      where w.id = any(array(select id from checked where ours and not enabled)) and w.id = c.id
-        and w.claim_token is not distinct from c.token and e.id = w.endpoint_id and not e.enabled
+        status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz, updated_at = ${atIso}::timestamptz
+      where w.id = any(array(select id from released))
       returning w.id
     )
-    select c.id, c.ours, c.enabled, exists (select 1 from dropped d where d.id = c.id) as dropped
+    select c.id, c.ours, c.enabled, exists (select 1 from dropped d where d.id = c.id) as dropped,
+      (select count(*) from dequeued) as dequeued
     from checked c`,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));

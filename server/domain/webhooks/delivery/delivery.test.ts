@@ -10,7 +10,7 @@ import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { webhookAttempts, webhookEndpoints } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, LOST_ATTEMPT_ERROR } from "./claim-deliveries";
@@ -26,7 +26,7 @@ import { renderMetrics } from "@/server/domain/webhooks/health/render-metrics";
 import { toEndpointView } from "@/server/domain/webhooks/endpoints/endpoint-view";
 import { answer, startReceiver } from "@/server/domain/webhooks/test-support/receiver";
 import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
-import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { deliveryRow, endpointRow, raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 
 const t = useTestDb();
 const rx = useLocalReceiver();
@@ -206,7 +206,7 @@ describe("endpoint health", () => {
     const held = claims.find((c) => c.id === inFlight)!;
     // Release the other claim so only `inFlight` is held by a worker when the pause lands.
     for (const c of claims.filter((c) => c.id !== inFlight)) {
-      await t.db.update(webhookDeliveries).set({ claimToken: null, lockedUntil: null, attempts: 0 }).where(eq(webhookDeliveries.id, c.id));
+      await setDeliveryState(t.db, [c.id], { attempts: 0, lease: null });
     }
 
     const paused = await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: false });
@@ -235,7 +235,7 @@ describe("claims", () => {
     const { perEndpointCap: cap, firstAttemptReserve: reserve } = WEBHOOK_LIMITS;
     for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `old_${i}`);
     // A cap's worth of retries already due (each had one failed attempt), older than as many fresh events.
-    await t.db.update(webhookDeliveries).set({ status: "FAILED", attempts: 1 }).where(eq(webhookDeliveries.endpointId, endpoint.id));
+    await setDeliveryState(t.db, { endpointId: endpoint.id }, { status: "FAILED", attempts: 1 });
     advance(1000);
     for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `new_${i}`);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, otherCtx, `o_${i}`);

@@ -16,22 +16,26 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
     db,
     sql`
     with old as (
-      select d.id, d.claim_token is not null as was_lost, d.attempts, d.last_attempt_at
-      from webhook_deliveries d
-      where d.status in ('PENDING', 'FAILED') and (d.locked_until is null or d.locked_until <= ${atIso}::timestamptz)
-        and d.endpoint_id in (select e.id from webhook_endpoints e where not e.enabled and ${endpoints})
-      for update of d
+      select q.delivery_id as id, f.delivery_id is not null as was_lost, coalesce(f.attempt, q.attempts) as attempts,
+        f.claimed_at as last_attempt_at
+      from webhook_queue q left join webhook_leases f on f.delivery_id = q.delivery_id
+      where (f.delivery_id is null or f.locked_until <= ${atIso}::timestamptz)
+        and q.endpoint_id in (select e.id from webhook_endpoints e where not e.enabled and ${endpoints})
+      for update of q
+    ), dequeued as (
+      delete from webhook_queue q using old where q.delivery_id = old.id returning q.delivery_id
     ), dropped as (
       update webhook_deliveries w set
-        status = 'EXHAUSTED', last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
-        locked_until = null, claim_token = null, updated_at = ${atIso}::timestamptz
+        status = 'EXHAUSTED', attempts = old.attempts, last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
+        last_attempt_at = coalesce(old.last_attempt_at, w.last_attempt_at), updated_at = ${atIso}::timestamptz
       from old
       where w.id = old.id
       returning w.id, old.was_lost, old.attempts, old.last_attempt_at
     ), logged as (
       ${logLostAttempts(sql`select d.id, d.attempts, d.last_attempt_at from dropped d where d.was_lost`, atIso)}
     )
-    select (select count(*) from dropped)::int as dropped, (select count(*) from logged)::int as logged`,
+    select (select count(*) from dropped)::int as dropped, (select count(*) from logged)::int as logged,
+      (select count(*) from dequeued)::int as dequeued`,
   );
   return rows[0]?.dropped ?? 0;
 }

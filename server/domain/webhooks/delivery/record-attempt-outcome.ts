@@ -62,11 +62,23 @@ export async function recordAttemptOutcome(
              when not ep.enabled or ${final}::boolean then 'EXHAUSTED'
              else 'FAILED' end as status
       from ep
+    ), lease as (
+      delete from webhook_leases f where f.delivery_id = ${claim.id} and f.claim_token = ${claim.token}
+      returning f.delivery_id as id
+    ), dequeued as (
+      delete from webhook_queue q using verdict v
+      where q.delivery_id in (select id from lease) and v.status <> 'FAILED'
+      returning q.delivery_id
+    ), requeued as (
+      update webhook_queue q set attempts = ${claim.attempt}::int, next_attempt_at = ${retryAt?.toISOString() ?? null}::timestamptz
+      from verdict v
+      where q.delivery_id in (select id from lease) and v.status = 'FAILED'
+      returning q.delivery_id
     ), d as (
       update webhook_deliveries w set
         status = v.status,
-        locked_until = null,
-        claim_token = null,
+        attempts = ${claim.attempt}::int,
+        last_attempt_at = ${result.startedAt.toISOString()}::timestamptz,
         last_response_status = ${result.status}::int,
         last_response_body = ${result.body}::text,
         last_error = case when not ${result.ok}::boolean and not v.enabled then ${PAUSED_ERROR} else ${result.error}::text end,
@@ -74,8 +86,8 @@ export async function recordAttemptOutcome(
         updated_at = ${atIso}::timestamptz,
         next_attempt_at = case when v.status = 'FAILED' then ${retryAt?.toISOString() ?? null}::timestamptz else w.next_attempt_at end,
         completed_at = case when v.status = 'FAILED' then null else ${atIso}::timestamptz end
-      from verdict v
-      where w.id = ${claim.id} and w.claim_token = ${claim.token}
+      from verdict v, lease l
+      where w.id = l.id
       returning w.id, w.status
     ), health as (
       update webhook_endpoints x set
@@ -94,7 +106,8 @@ export async function recordAttemptOutcome(
       from d
       returning id
     )
-    select d.status, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
+    select d.status, (select count(*) from health) as health, (select count(*) from logged) as logged,
+      (select count(*) from dequeued) + (select count(*) from requeued) as queue from d`,
   );
   const row = rows[0];
   if (!row) return { kind: "stale" };

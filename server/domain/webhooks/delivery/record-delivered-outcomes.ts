@@ -20,10 +20,8 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
   if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
   const atIso = now().toISOString();
   // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once. Rows
-  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size. The fence is
-  // spelt `is not distinct from` (the same test: the input's token is never null) so that it does not imply
-  // `claim_token is not null`: with `=` the planner took the in-flight partial index — analysed while nearly
-  // empty — and walked every dead entry of it (433 of a 17-row batch's 640 buffer accesses, bench:peers).
+  // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size. The fence is the
+  // lease's token: the lease is deleted only when it is still ours, and the queue row and the record follow it.
   const input = JSON.stringify(
     items.map(({ claim, result }) => ({
       id: claim.id,
@@ -45,13 +43,19 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
       select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text, attempt int, status int, body text, duration int,
         started_at timestamptz, headers jsonb, remote text, attempt_id text)
     ),
-    d as (
+    lease as (
+      delete from webhook_leases f using input i
+      where f.delivery_id = any(array(select id from input)) and f.delivery_id = i.id and f.claim_token = i.token
+      returning f.delivery_id as id
+    ), dequeued as (
+      delete from webhook_queue q where q.delivery_id = any(array(select id from lease)) returning q.delivery_id
+    ), d as (
       update webhook_deliveries w set
-        status = 'DELIVERED', locked_until = null, claim_token = null,
+        status = 'DELIVERED', attempts = i.attempt, last_attempt_at = i.started_at,
         last_response_status = i.status, last_response_body = i.body, last_error = null, last_duration_ms = i.duration,
         updated_at = ${atIso}::timestamptz, completed_at = ${atIso}::timestamptz
       from input i
-      where w.id = any(array(select id from input)) and w.id = i.id and w.claim_token is not distinct from i.token
+      where w.id = any(array(select id from lease)) and w.id = i.id
       returning w.id, w.endpoint_id
     ), health as (
       update webhook_endpoints x set consecutive_failures = 0
@@ -64,7 +68,8 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
       from input i join d on d.id = i.id
       returning id
     )
-    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
+    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged,
+      (select count(*) from dequeued) as dequeued from d`,
   );
   const done = new Set(rows.map((r) => r.id));
   return items.map(({ claim }) => (done.has(claim.id) ? { kind: "recorded", status: "DELIVERED", nextAttemptAt: null } : { kind: "stale" }));

@@ -13,7 +13,7 @@ import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { dropPausedDeliveries } from "./drop-paused-deliveries";
 import { pruneDeliveries } from "./prune-deliveries";
 import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoint";
-import { deliveryRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { deliveryRow, raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 
 const t = useTestDb();
 const DAY = 24 * 3600_000;
@@ -25,10 +25,10 @@ describe("retention", () => {
     const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
     const [oldDone] = (await raisePackageSent(t.db, actor, "old_done")).deliveryIds;
     const [oldQueued] = (await raisePackageSent(t.db, actor, "old_queued")).deliveryIds;
-    await t.db.update(webhookDeliveries).set({ status: "DELIVERED" }).where(eq(webhookDeliveries.id, oldDone!));
+    await setDeliveryState(t.db, [oldDone!], { status: "DELIVERED" });
     clock = new Date(clock.getTime() + 20 * DAY);
     const [recentDone] = (await raisePackageSent(t.db, actor, "recent")).deliveryIds;
-    await t.db.update(webhookDeliveries).set({ status: "EXHAUSTED" }).where(eq(webhookDeliveries.id, recentDone!));
+    await setDeliveryState(t.db, [recentDone!], { status: "EXHAUSTED" });
     clock = new Date(clock.getTime() + 11 * DAY);
 
     expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1 });
@@ -44,15 +44,9 @@ describe("retention", () => {
     const [held] = (await raisePackageSent(t.db, actor, "a")).deliveryIds;
     const [orphan] = (await raisePackageSent(t.db, actor, "b")).deliveryIds;
     await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpoint.id));
-    await t.db
-      .update(webhookDeliveries)
-      .set({ claimToken: "alive", lockedUntil: new Date(at.getTime() + 10_000) })
-      .where(eq(webhookDeliveries.id, held!));
+    await setDeliveryState(t.db, [held!], { attempts: 1, lastAttemptAt: at, lease: { token: "alive", lockedUntil: new Date(at.getTime() + 10_000) } });
     const claimedAt = new Date(at.getTime() - 30_001);
-    await t.db
-      .update(webhookDeliveries)
-      .set({ claimToken: "dead", attempts: 1, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
-      .where(eq(webhookDeliveries.id, orphan!));
+    await setDeliveryState(t.db, [orphan!], { attempts: 1, lastAttemptAt: claimedAt, lease: { token: "dead", lockedUntil: new Date(at.getTime() - 1) } });
 
     expect(await dropPausedDeliveries(t.db)).toBe(1);
     expect(await deliveryRow(t.db, orphan!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused", claimToken: null });
@@ -71,10 +65,12 @@ describe("retention", () => {
     const [orphan] = (await raisePackageSent(t.db, actor, "a")).deliveryIds;
     const [queued] = (await raisePackageSent(t.db, actor, "b")).deliveryIds;
     const claimedAt = new Date(at.getTime() - 60_000);
-    await t.db
-      .update(webhookDeliveries)
-      .set({ status: "FAILED", claimToken: "dead", attempts: 3, lastAttemptAt: claimedAt, lockedUntil: new Date(at.getTime() - 1) })
-      .where(eq(webhookDeliveries.id, orphan!));
+    await setDeliveryState(t.db, [orphan!], {
+      status: "FAILED",
+      attempts: 3,
+      lastAttemptAt: claimedAt,
+      lease: { token: "dead", lockedUntil: new Date(at.getTime() - 1) },
+    });
 
     await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: false });
     for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });

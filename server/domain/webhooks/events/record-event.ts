@@ -46,7 +46,11 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
         select ${sqlNewId("whd")}, ${eventId}, e.id, ${input.event}, 'PENDING', 0,
                ${atIso}::timestamptz, ${atIso}::timestamptz, ${atIso}::timestamptz
         from webhook_endpoints e where ${target}
-        returning id`;
+        returning id, endpoint_id`;
+  // Each delivery's narrow queue row, in the same statement (its foreign key is checked at the statement's end).
+  const queueRows = sql`insert into webhook_queue (delivery_id, endpoint_id, event_id, event, next_attempt_at, attempts)
+        select id, endpoint_id, ${eventId}, ${input.event}, ${atIso}::timestamptz, 0 from del
+        returning 1`;
   const columns = sql`insert into webhook_events (id, organisation_id, workspace_id, event, package_id, sequence, test, payload, body, created_at)`;
 
   if (input.test) {
@@ -57,7 +61,8 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
       tx,
       sql`with ev as (${columns} values (${eventId}, ${input.organisationId}, ${input.workspaceId}, ${input.event}, ${data.packageId},
                         null, true, ${body}::jsonb, ${body}, ${atIso}::timestamptz) returning id),
-               del as (${deliveries})
+               del as (${deliveries}),
+               queued as (${queueRows})
           select coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
       PREPARED,
     );
@@ -88,7 +93,8 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
                            ${prefix}::text || seq.value::text || ${tail}, ${atIso}::timestamptz
                     from seq, (select coalesce(bool_or(is_test), false) as is_test from workspaces where id = ${input.workspaceId}) w
                     returning id),
-             del as (${deliveries})
+             del as (${deliveries}),
+             queued as (${queueRows})
         select (select value from seq) as sequence, coalesce((select array_agg(id) from del), '{}')::text[] as delivery_ids`,
     PREPARED,
   );

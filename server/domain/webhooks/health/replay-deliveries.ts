@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { webhookDeliveries as d } from "@/server/db/schema";
+import { webhookDeliveries as d, webhookQueue } from "@/server/db/schema";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findEndpoint } from "@/server/domain/webhooks/endpoints/find-endpoint";
 import { wakeDeliveryWorkers } from "@/server/domain/webhooks/events/wake-delivery-workers";
@@ -48,20 +48,13 @@ export async function replayDeliveries(db: Db, actor: TActor, input: TReplayInpu
     }
     if (ids.length === 0) return { replayed: 0, deliveryIds: [] as string[] };
     const at = now();
-    await tx
+    const replayed = await tx
       .update(d)
-      .set({
-        status: "PENDING",
-        attempts: 0,
-        nextAttemptAt: at,
-        lockedUntil: null,
-        claimToken: null,
-        completedAt: null,
-        replayedAt: at,
-        replayedByUserId: actor.user.id,
-        updatedAt: at,
-      })
-      .where(and(exhausted, inArray(d.id, ids)));
+      .set({ status: "PENDING", attempts: 0, nextAttemptAt: at, completedAt: null, replayedAt: at, replayedByUserId: actor.user.id, updatedAt: at })
+      .where(and(exhausted, inArray(d.id, ids)))
+      .returning({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, event: d.event });
+    // Back in the narrow queue, due now.
+    if (replayed.length > 0) await tx.insert(webhookQueue).values(replayed.map((r) => ({ ...r, nextAttemptAt: at, attempts: 0 })));
     await auditChange(tx, actor, endpoint.id, "webhook.deliveries_replayed", {
       deliveryIds: ids,
       ...("deliveryId" in input ? {} : { from: input.from.toISOString(), to: input.to.toISOString() }),

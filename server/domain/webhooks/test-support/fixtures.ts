@@ -1,8 +1,8 @@
 /** Shared set-up for webhook tests: an organisation, an endpoint through the real domain function, sample events. */
 import { workspaceActor } from "@/server/test/actors";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { webhookDeliveries, webhookEndpoints, webhookLeases, webhookQueue, type TDeliveryStatus } from "@/server/db/schema";
 import { createTestOrg } from "@/server/test/factories";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import type { TActor } from "@/server/domain/access/actor";
@@ -26,10 +26,69 @@ export async function raisePackageSent(db: Db, actor: TActor, packageId = "pkg_1
   );
 }
 
+/**
+ * A delivery as the engine holds it: its record, with the lease of an attempt in flight (`claimToken`,
+ * `lockedUntil`, null without one) and, while a lease holds it, the attempts counted so far (the lease's
+ * attempt; the record is written at the outcome).
+ */
 export async function deliveryRow(db: Db, id: string) {
   const [row] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   if (!row) throw new Error(`no delivery ${id}`);
-  return row;
+  const [lease] = await db.select().from(webhookLeases).where(eq(webhookLeases.deliveryId, id));
+  return { ...row, attempts: lease?.attempt ?? row.attempts, claimToken: lease?.claimToken ?? null, lockedUntil: lease?.lockedUntil ?? null };
+}
+
+export type TDeliveryState = {
+  status?: TDeliveryStatus;
+  /** Attempts counted, including the one a lease holds. */
+  attempts?: number;
+  nextAttemptAt?: Date;
+  lastAttemptAt?: Date;
+  /** An attempt in flight (or lost, when its lease ended), or none. */
+  lease?: { token: string; lockedUntil: Date } | null;
+};
+
+/**
+ * Puts deliveries in a state as the engine would have left it: the record, the queue row of a queued
+ * (PENDING or FAILED) delivery and none for a finished one, and the lease of an attempt in flight.
+ */
+export async function setDeliveryState(db: Db, target: readonly string[] | { endpointId: string }, state: TDeliveryState) {
+  const { lease, ...record } = state;
+  const where = "endpointId" in target ? eq(webhookDeliveries.endpointId, target.endpointId) : inArray(webhookDeliveries.id, [...target]);
+  const rows = await db.update(webhookDeliveries).set(record).where(where).returning();
+  for (const d of rows) {
+    if (d.status === "DELIVERED" || d.status === "EXHAUSTED") {
+      await db.delete(webhookQueue).where(eq(webhookQueue.deliveryId, d.id));
+      continue;
+    }
+    const [current] = await db.select().from(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
+    const leased = lease === undefined ? current : lease;
+    const queued = {
+      endpointId: d.endpointId,
+      eventId: d.eventId,
+      event: d.event,
+      nextAttemptAt: d.nextAttemptAt,
+      attempts: leased ? Math.max(d.attempts - 1, 0) : d.attempts,
+    };
+    await db
+      .insert(webhookQueue)
+      .values({ deliveryId: d.id, ...queued })
+      .onConflictDoUpdate({ target: webhookQueue.deliveryId, set: queued });
+    if (lease === null) await db.delete(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
+    if (lease) {
+      const held = {
+        endpointId: d.endpointId,
+        claimToken: lease.token,
+        attempt: Math.max(d.attempts, 1),
+        claimedAt: d.lastAttemptAt ?? d.updatedAt,
+        lockedUntil: lease.lockedUntil,
+      };
+      await db
+        .insert(webhookLeases)
+        .values({ deliveryId: d.id, ...held })
+        .onConflictDoUpdate({ target: webhookLeases.deliveryId, set: held });
+    }
+  }
 }
 
 export async function endpointRow(db: Db, id: string) {
