@@ -119,7 +119,11 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
   // lock and the claim run as two statements, in order: the claim statement takes its snapshot after the lock
   // is held, so the in-flight counts it reads include every claim committed by the previous holder. (Sent in one
   // statement, the snapshot would predate the lock; sent unserialised, it once read stale counts.)
-  const lock = sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`;
+  // The lease table is small and churns (a row per attempt in flight, deleted at the outcome): statistics taken
+  // while it was empty make the planner read it by sequential scan — every dead row of it, for every endpoint
+  // and every candidate (~80 buffer accesses per delivery, bench:peers). Its rows are only ever wanted by key
+  // (primary key, endpoint index), so this transaction plans without sequential scans (`set local`).
+  const lock = sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint), set_config('enable_seqscan', 'off', true)`;
   // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
   // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
   // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
