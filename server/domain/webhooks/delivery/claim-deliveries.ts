@@ -13,10 +13,11 @@
  *   only `perEndpointCap - firstAttemptReserve`), so one endpoint's long queue can neither fill the batch nor
  *   starve the others; then the oldest `limit` of those, each locked `FOR UPDATE SKIP LOCKED` with every
  *   condition checked again on the locked row;
- * - each chosen row gets a lease (`locked_until`), a fresh claim token and its attempt counted NOW, so a
- *   delivery that crashes its worker still moves toward EXHAUSTED; and its `next_attempt_at` moves to when the
- *   NEXT attempt is due on the retry table (never before the lease ends), so a delivery whose worker dies is
- *   retried on the schedule — not at every lease expiry.
+ * - each chosen delivery gets a lease (a webhook_leases row: `locked_until`, a fresh claim token and its attempt
+ *   number, counted NOW, so a delivery that crashes its worker still moves toward EXHAUSTED); its narrow queue
+ *   row (webhook_queue) and its record are not written. A lease that expired is taken over in place once the
+ *   retry table says its next attempt is due (greatest(claimed + delay, lease end)), so a delivery whose
+ *   worker dies is retried on the schedule — not at every lease expiry.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";

@@ -4,9 +4,11 @@
  * - on a failure the endpoint row is locked first (`FOR UPDATE`, the same order as a pause), so `enabled` is
  *   current; a success needs no lock (it is DELIVERED whatever the endpoint's state, and resets a non-zero
  *   counter with an ordinary row update), so successes to one endpoint do not queue behind each other;
- * - the delivery is updated only `WHERE claim_token = <ours>`; when another worker has taken it over after our
- *   lease expired (or it was deleted), nothing at all is written and "stale" is returned — a late worker can
- *   never overwrite the new owner's result, nor touch the endpoint's counter or the attempt log;
+ * - everything hangs on deleting our lease (`webhook_leases … where claim_token = <ours>`); when another worker
+ *   has taken it over after our lease expired (or it was deleted), nothing at all is written and "stale" is
+ *   returned — a late worker can never overwrite the new owner's result, nor touch the endpoint's counter or
+ *   the attempt log. Then the queue row is deleted (final outcome) or given its next attempt (FAILED), and the
+ *   delivery record is written once;
  * - DELIVERED on 2xx; otherwise EXHAUSTED after the ninth attempt or at once for a target refused at send time
  *   (private address), else FAILED with the next attempt on the retry table;
  * - endpoint health: a success resets the consecutive-failure counter, a failure increments it and the tenth
