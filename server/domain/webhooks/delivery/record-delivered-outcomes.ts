@@ -54,8 +54,8 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
         status = 'DELIVERED', attempts = i.attempt, last_attempt_at = i.started_at,
         last_response_status = i.status, last_response_body = i.body, last_error = null, last_duration_ms = i.duration,
         updated_at = ${atIso}::timestamptz, completed_at = ${atIso}::timestamptz
-      from input i
-      where w.id = any(array(select id from lease)) and w.id = i.id
+      from lease l join input i on i.id = l.id
+      where w.id = l.id
       returning w.id, w.endpoint_id
     ), health as (
       update webhook_endpoints x set consecutive_failures = 0
