@@ -20,7 +20,6 @@ DROP INDEX "webhook_deliveries_due_idx";--> statement-breakpoint
 DROP INDEX "webhook_deliveries_endpoint_first_due_idx";--> statement-breakpoint
 DROP INDEX "webhook_deliveries_endpoint_retry_due_idx";--> statement-breakpoint
 DROP INDEX "webhook_deliveries_in_flight_idx";--> statement-breakpoint
-ALTER TABLE "webhook_leases" ADD CONSTRAINT "webhook_leases_delivery_id_webhook_queue_delivery_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_queue"("delivery_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_queue" ADD CONSTRAINT "webhook_queue_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "webhook_leases_endpoint_idx" ON "webhook_leases" USING btree ("endpoint_id");--> statement-breakpoint
 CREATE INDEX "webhook_queue_first_due_idx" ON "webhook_queue" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_queue"."attempts" = 0;--> statement-breakpoint

@@ -120,16 +120,16 @@ export const webhookQueue = pgTable(
 );
 
 /**
- * A worker's lease on a queued delivery: inserted by the claim, deleted by the outcome (fenced by the token),
+ * A worker's lease on a queued delivery: inserted by the claim, deleted by the outcome (fenced by the token)
+ * or with its queue row (a pause, a lost ninth attempt, the endpoint's deletion),
  * taken over in place (HOT: no indexed column changes) when it expired. Its endpoint index gives each
  * endpoint's in-flight count.
  */
 export const webhookLeases = pgTable(
   "webhook_leases",
   {
-    deliveryId: text("delivery_id")
-      .primaryKey()
-      .references(() => webhookQueue.deliveryId, { onDelete: "cascade" }),
+    /** No foreign key: its check would lock the queue row at every claim; whatever deletes a lease says so. */
+    deliveryId: text("delivery_id").primaryKey(),
     endpointId: text("endpoint_id").notNull(),
     claimToken: text("claim_token").notNull(),
     /** The attempt number this lease is (counted at the claim). */

@@ -180,6 +180,8 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       for update of f skip locked
     ), lost_dequeued as (
       delete from webhook_queue q using lost_leases l where q.delivery_id = l.delivery_id returning q.delivery_id
+    ), lost_released as (
+      delete from webhook_leases f using lost_leases l where f.delivery_id = l.delivery_id returning f.delivery_id
     ), lost as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', attempts = l.attempt, last_error = ${WORKER_LOST_ERROR}, last_response_status = null,

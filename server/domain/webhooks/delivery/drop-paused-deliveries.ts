@@ -24,6 +24,8 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
       for update of q
     ), dequeued as (
       delete from webhook_queue q using old where q.delivery_id = old.id returning q.delivery_id
+    ), released as (
+      delete from webhook_leases f using old where f.delivery_id = old.id and old.was_lost returning f.delivery_id
     ), dropped as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', attempts = old.attempts, last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
@@ -35,7 +37,7 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
       ${logLostAttempts(sql`select d.id, d.attempts, d.last_attempt_at from dropped d where d.was_lost`, atIso)}
     )
     select (select count(*) from dropped)::int as dropped, (select count(*) from logged)::int as logged,
-      (select count(*) from dequeued)::int as dequeued`,
+      (select count(*) from dequeued)::int as dequeued, (select count(*) from released)::int as released`,
   );
   return rows[0]?.dropped ?? 0;
 }

@@ -59,6 +59,7 @@ export async function setDeliveryState(db: Db, target: readonly string[] | { end
   for (const d of rows) {
     if (d.status === "DELIVERED" || d.status === "EXHAUSTED") {
       await db.delete(webhookQueue).where(eq(webhookQueue.deliveryId, d.id));
+      await db.delete(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
       continue;
     }
     const [current] = await db.select().from(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
