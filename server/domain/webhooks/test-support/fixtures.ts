@@ -38,7 +38,7 @@ export async function deliveryRow(db: Db, id: string) {
   return { ...row, attempts: lease?.attempt ?? row.attempts, claimToken: lease?.claimToken ?? null, lockedUntil: lease?.lockedUntil ?? null };
 }
 
-export type TDeliveryState = {
+type TDeliveryState = {
   status?: TDeliveryStatus;
   /** Attempts counted, including the one a lease holds. */
   attempts?: number;
