@@ -5,6 +5,8 @@
  *   pause drops them itself; this catches those whose worker died while holding them).
  * - prune-deliveries / prune-events: a batch of finished deliveries older than WEBHOOK_RETENTION_DAYS, then of
  *   events no delivery refers to any more, is the due item; one batch per transaction.
+ * - prune-leases: expired leases whose queue row is gone. Leases have no foreign key (see the schema), so a
+ *   delivery removed by a cascade (its workspace or organisation deleted) leaves its lease; this removes it.
  */
 import { and, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/server/db/client";
@@ -90,6 +92,28 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
         const ids = idArray(batch.ids);
         await foldAttemptsIntoHistogram(tx, sql`select unnest(${ids}::text[])`);
         await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} = any(${ids}::text[])`);
+      },
+    }),
+
+    pruneLeases: defineJob<TIdBatch>({
+      name: "webhook-prune-leases",
+      everyMs: 10 * 60_000,
+      async due(tx, { at, skip }) {
+        const rows = await queryRows<{ id: string }>(
+          tx,
+          sql`select f.delivery_id as id from webhook_leases f
+          where f.locked_until <= ${at.toISOString()}::timestamptz and ${notInArray(sql`f.delivery_id`, [...skip])}
+            and not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)
+          order by f.delivery_id limit ${BATCH}
+          for update of f skip locked`,
+        );
+        return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
+      },
+      async handle(tx, batch) {
+        await tx.execute(
+          sql`delete from webhook_leases f where f.delivery_id = any(${idArray(batch.ids)}::text[])
+          and not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)`,
+        );
       },
     }),
 

@@ -6,7 +6,7 @@
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/server/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookLeases } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
@@ -31,10 +31,31 @@ describe("retention", () => {
     await setDeliveryState(t.db, [recentDone!], { status: "EXHAUSTED" });
     clock = new Date(clock.getTime() + 11 * DAY);
 
-    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1 });
+    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1, leases: 0 });
     const left = await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
     expect(left.map((r) => r.id).sort()).toEqual([oldQueued, recentDone].sort());
     expect((await t.db.select({ n: count() }).from(webhookEvents))[0]!.n).toBe(2);
+  });
+
+  it("removes an expired lease whose queue row a cascade took (leases have no foreign key), and no other lease", async () => {
+    const at = new Date("2030-01-01T00:00:00Z");
+    setClock(() => at);
+    const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [gone, heldLive, heldLost] = (await raisePackageSent(t.db, actor, "a")).deliveryIds.concat(
+      (await raisePackageSent(t.db, actor, "b")).deliveryIds,
+      (await raisePackageSent(t.db, actor, "c")).deliveryIds,
+    );
+    const expired = { token: "dead", lockedUntil: new Date(at.getTime() - 1) };
+    await setDeliveryState(t.db, [gone!], { attempts: 1, lease: expired });
+    await setDeliveryState(t.db, [heldLive!], { attempts: 1, lease: { token: "alive", lockedUntil: new Date(at.getTime() + 10_000) } });
+    await setDeliveryState(t.db, [heldLost!], { attempts: 1, lease: expired });
+    // What a cascade from a deleted workspace does: the record and its queue row go, the lease stays.
+    await t.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, gone!));
+    expect((await t.db.select().from(webhookLeases)).map((l) => l.deliveryId).sort()).toEqual([gone, heldLive, heldLost].sort());
+
+    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 0, events: 0, leases: 1 });
+    // A lost lease whose delivery is still queued is the claim's to take over, not retention's.
+    expect((await t.db.select().from(webhookLeases)).map((l) => l.deliveryId).sort()).toEqual([heldLive, heldLost].sort());
   });
 
   it("drops queued deliveries of a paused endpoint once no worker holds them", async () => {
