@@ -5,6 +5,7 @@
  */
 import { DatabaseInUseError, loadConfig, openDatabase } from "../boot";
 import { closeDb } from "../db/client";
+import { exitWith } from "./exit-with";
 import { runAdmin } from "./run-admin";
 
 async function main(): Promise<number> {
@@ -29,10 +30,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);

@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig, lockPgliteDir } from "../boot";
 import { closeDb, openPglite, openPostgres, setDbHandle, type DbHandle } from "../db/client";
+import { exitWith } from "./exit-with";
 import { runDoctor } from "./run-doctor";
 
 async function open(): Promise<{ handle: DbHandle | null; error?: string }> {
@@ -48,10 +49,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+exitWith(main);
