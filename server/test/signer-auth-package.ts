@@ -30,33 +30,31 @@ export async function signerTestOrg(db: Db) {
   return { org, key, tpl };
 }
 
+/** Creates the unordered "Lease 4B" package from the test template for these recipients and sends it. */
+export async function sendLeasePackage(key: string, templateId: string, recipients: Record<string, unknown>[]) {
+  const created = await callJson<TBody<TPkg>>(createFromTemplateRoute, { key, body: { templateId, title: "Lease 4B", sequential: false, recipients } });
+  expect(created.status).toBe(201);
+  const packageId = created.body.data.id;
+  const sent = await callJson<TBody<TPkg>>(sendRoute, { key, params: { packageId }, body: {} });
+  expect(sent.status).toBe(200);
+  return { packageId, created: created.body, sent: sent.body };
+}
+
 /** Tina with an access code and an asserted identity, Lars with an email code; both can sign at once. */
 export async function sentSignerPackage(db: Db) {
   const base = await signerTestOrg(db);
-  const created = await callJson<TBody<TPkg>>(createFromTemplateRoute, {
-    key: base.key,
-    body: {
-      templateId: base.tpl.templateId,
-      title: "Lease 4B",
-      sequential: false,
-      recipients: [
-        {
-          email: "tina@example.com",
-          name: "Tina Tenant",
-          roleIndex: 0,
-          authentication: { method: "ACCESS_CODE", accessCode: ` ${ACCESS_CODE} ` },
-          identity: { method: "SSO (Okta)", assertionId: "8f3a2c9e", authenticatedAt: "2031-05-01T11:02:00+02:00" },
-        },
-        { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1, authentication: { method: "EMAIL_CODE" } },
-      ],
+  const { packageId, created, sent } = await sendLeasePackage(base.key, base.tpl.templateId, [
+    {
+      email: "tina@example.com",
+      name: "Tina Tenant",
+      roleIndex: 0,
+      authentication: { method: "ACCESS_CODE", accessCode: ` ${ACCESS_CODE} ` },
+      identity: { method: "SSO (Okta)", assertionId: "8f3a2c9e", authenticatedAt: "2031-05-01T11:02:00+02:00" },
     },
-  });
-  expect(created.status).toBe(201);
-  const packageId = created.body.data.id;
-  const sent = await callJson<TBody<TPkg>>(sendRoute, { key: base.key, params: { packageId }, body: {} });
-  expect(sent.status).toBe(200);
-  const [tina, lars] = sent.body.data.recipientSessions;
-  return { ...base, packageId, created: created.body, tina: tina!, lars: lars!, documentId: sent.body.data.documents[0]!.id };
+    { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1, authentication: { method: "EMAIL_CODE" } },
+  ]);
+  const [tina, lars] = sent.data.recipientSessions;
+  return { ...base, packageId, created, tina: tina!, lars: lars!, documentId: sent.data.documents[0]!.id };
 }
 
 /** A recipient session's row. */

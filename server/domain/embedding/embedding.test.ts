@@ -6,13 +6,10 @@
  * attributes, 60 minutes, a wrong or missing cookie is a 404), the frame policy of each page, the code check
  * inside a frame, and the audit trail.
  */
-import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as getOriginsRoute, PUT as putOriginsRoute } from "@/app/api/v1/settings/embed-origins/route";
 import { GET as appGetOriginsRoute, PUT as appPutOriginsRoute } from "@/app/api/app/settings/embed-origins/route";
-import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
-import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { POST as signingUrlRoute } from "@/app/api/v1/packages/[packageId]/signing-url/route";
 import { GET as auditRoute } from "@/app/api/v1/packages/[packageId]/audit-events/route";
 import { GET as viewRoute } from "@/app/api/app/sign/[token]/route";
@@ -22,14 +19,13 @@ import { POST as finishRoute } from "@/app/api/app/sign/[token]/finish/route";
 import { PUT as fieldRoute } from "@/app/api/app/sign/[token]/fields/[fieldId]/route";
 import { GET as openRoute } from "@/app/embed/sign/[token]/route";
 import { embedLinks, recipientSessions } from "@/server/db/schema";
-import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { framePolicyFor } from "@/server/http/frame-policy";
 import { setClock } from "@/server/lib/clock";
-import { getFileStore } from "@/server/storage/get-file-store";
 import { callApp } from "@/server/test/app-http";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
+import { createTestKey, createTestRole, createTestWorkspace } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
+import { sendLeasePackage, signerTestOrg, type TBody } from "@/server/test/signer-auth-package";
 
 const t = useTestDb();
 const T0 = new Date("2031-06-01T09:00:00Z");
@@ -40,39 +36,22 @@ const tick = (minutes: number) => {
 afterEach(() => setClock(undefined));
 
 const HOST = "https://app.example.com";
-type TBody<T = Record<string, unknown>> = { data: T; error?: string; details?: Record<string, string[]> };
-type TPkg = { id: string; recipientSessions: { id: string }[] };
 type TView = { state: string; fields?: { id: string; type: string }[]; authentication?: { method: string } };
 
 async function setup() {
   clock = T0;
   setClock(() => clock);
-  const org = await createTestOrg(t.db);
-  const key = (await createTestKey(t.db, org)).value;
-  const tpl = await createActiveTemplate(t.db, org);
-  await (await getFileStore()).put("files/lease", Readable.from([Buffer.from("%PDF-1.7\n%test\n")]), { contentType: "application/pdf" });
-  return { org, key, tpl };
+  return signerTestOrg(t.db);
 }
 
 async function sentPackage(recipient: Record<string, unknown> = {}) {
   const base = await setup();
-  const created = await callJson<TBody<TPkg>>(createFromTemplateRoute, {
-    key: base.key,
-    body: {
-      templateId: base.tpl.templateId,
-      title: "Lease 4B",
-      sequential: false,
-      recipients: [
-        { email: "tina@example.com", name: "Tina Tenant", roleIndex: 0, ...recipient },
-        { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1 },
-      ],
-    },
-  });
-  expect(created.status).toBe(201);
-  const packageId = created.body.data.id;
-  expect((await callJson(sendRoute, { key: base.key, params: { packageId }, body: {} })).status).toBe(200);
+  const { packageId, created } = await sendLeasePackage(base.key, base.tpl.templateId, [
+    { email: "tina@example.com", name: "Tina Tenant", roleIndex: 0, ...recipient },
+    { email: "lars@example.com", name: "Lars Landlord", roleIndex: 1 },
+  ]);
   expect((await callJson(putOriginsRoute, { key: base.key, body: { origins: [HOST] } })).status).toBe(200);
-  return { ...base, packageId, sessionId: created.body.data.recipientSessions[0]!.id };
+  return { ...base, packageId, sessionId: created.data.recipientSessions[0]!.id };
 }
 
 const embedUrl = (key: string, packageId: string, sessionId: string, origin = HOST) =>
