@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { slugFromName } from "@/common/workspace-slug";
 import { errorMessage, fieldErrors } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,16 +9,6 @@ import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Checkbox, Input } from "@/components/ui/input";
 import { useCreateWorkspace, useRenameWorkspace, type TWorkspace } from "./query";
-
-/** "EMEA Sales" → "emea-sales": a suggestion only; the server validates the slug. */
-function suggestSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50);
-}
 
 type TProps = { open: boolean; onClose: () => void; /** Rename this one; create a new one when absent. */ workspace?: TWorkspace };
 
@@ -67,7 +58,7 @@ function WorkspaceForm({ workspace, onDone }: { workspace?: TWorkspace; onDone: 
             maxLength={100}
             onChange={(e) => {
               setName(e.target.value);
-              if (!slugEdited) setSlug(suggestSlug(e.target.value));
+              if (!slugEdited) setSlug(slugFromName(e.target.value));
             }}
           />
         )}

@@ -4,6 +4,7 @@
  * Each returns its exit code; output goes through `io` (stdout for what scripts capture, stderr for the rest).
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { slugFromName } from "@/common/workspace-slug";
 import type { Db } from "@/server/db/client";
 import { memberships, organisations, roles, users, workspaces } from "@/server/db/schema";
 import { createOrganisationWithOwner } from "@/server/domain/organisation/create-organisation";
@@ -74,21 +75,11 @@ async function namedWorkspace(db: Db, organisationId: string, which: string | un
   throw new UsageError(byName.length > 1 ? `Several workspaces are named "${which}": give the slug` : `No workspace with the slug or name "${which}"`);
 }
 
-/** "EMEA Sales" → "emea-sales" (the slug create-workspace gives when --slug is not given). */
-function slugOf(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50);
-}
-
 export async function createWorkspaceCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const actor = await ownerActor(db, required(opts, "owner"));
   const name = required(opts, "name");
   const test = opts.test === "true";
-  const input = parseOrThrow(ZCreateWorkspace, { name, slug: opts.slug ?? slugOf(name), test }, "input");
+  const input = parseOrThrow(ZCreateWorkspace, { name, slug: opts.slug ?? slugFromName(name), test }, "input");
   const created = await createWorkspace(db, actor, input);
   io.err(`Created ${test ? "TEST " : ""}workspace "${created.name}" (slug ${created.slug}) in the owner's organisation.`);
   if (test) io.err("Its keys read fsk_test_…; its mail stays in the outbox; its seals are marked TEST and are not valid signatures.");
