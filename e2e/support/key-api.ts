@@ -79,3 +79,10 @@ export async function signingPathFor(api: TKeyApi, packageId: string, sessionId:
   const { url } = await api.post<{ url: string }>(`/packages/${packageId}/signing-url`, { sessionId });
   return new URL(url).pathname;
 }
+
+type TRecipient = { email: string; name: string; roleIndex: number };
+
+/** A package from the template with these recipients, sent at once (`status: "sent"`); returns the package. */
+export function sentFromTemplate<T>(api: TKeyApi, templateId: string, title: string, recipients: TRecipient[]): Promise<T> {
+  return api.post<T>("/packages/from-template", { templateId, title, status: "sent", recipients });
+}

@@ -15,7 +15,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { createApiKey } from "../support/api-key";
 import { appRequest } from "../support/app-request";
 import { expectAxeClean } from "../support/axe";
-import { activeTemplate, keyApi, signatureAndTextPerRole, signingPathFor } from "../support/key-api";
+import { activeTemplate, keyApi, sentFromTemplate, signatureAndTextPerRole, signingPathFor } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
 import { titledPdf } from "../support/pdf";
 import { failOnPageErrors } from "../support/page-errors";
@@ -37,15 +37,10 @@ const api = (request: APIRequestContext) => keyApi(request, key);
 
 /** A package from the template, two recipients in order, sent. */
 async function sentPackage(request: APIRequestContext, title: string): Promise<TPackage> {
-  return api(request).post<TPackage>("/packages/from-template", {
-    templateId,
-    title,
-    status: "sent",
-    recipients: [
-      { email: "clara@client.test", name: "Clara Client", roleIndex: 0 },
-      { email: "li@provider.test", name: "Li Provider", roleIndex: 1 },
-    ],
-  });
+  return sentFromTemplate<TPackage>(api(request), templateId, title, [
+    { email: "clara@client.test", name: "Clara Client", roleIndex: 0 },
+    { email: "li@provider.test", name: "Li Provider", roleIndex: 1 },
+  ]);
 }
 
 async function signingUrl(request: APIRequestContext, pkg: TPackage, index: number): Promise<string> {

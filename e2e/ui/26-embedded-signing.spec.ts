@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
 import { expectAxeClean } from "../support/axe";
-import { activeTemplate, keyApi } from "../support/key-api";
+import { activeTemplate, keyApi, sentFromTemplate } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
 import { titledPdf } from "../support/pdf";
@@ -78,12 +78,7 @@ async function serve(hostname: string, html: () => string): Promise<{ origin: st
 const api = (request: APIRequestContext) => keyApi(request, key);
 
 async function sentPackage(request: APIRequestContext, title: string): Promise<TPackage> {
-  return api(request).post<TPackage>("/packages/from-template", {
-    templateId,
-    title,
-    status: "sent",
-    recipients: [{ email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 }],
-  });
+  return sentFromTemplate<TPackage>(api(request), templateId, title, [{ email: "tina@example.com", name: "Tina Tenant", roleIndex: 0 }]);
 }
 
 async function embedUrl(request: APIRequestContext, pkg: TPackage, origin: string): Promise<string> {
