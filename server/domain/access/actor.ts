@@ -2,7 +2,7 @@
  * Who acts, where, and with which rights — the one type every domain function receives, whichever door the
  * request came through: an API key (`/api/v1`) or a signed-in session (the app). Both doors build it from the
  * database on every request (load-key-actor.ts, load-session-actor.ts), so a role or plan change applies at
- * once. Rules about what an actor may do are the helpers of ./gates.ts and ./visibility.ts, never the door.
+ * once. Rules about what an actor may do are the helpers of ./gates.ts and ../packages/visible-packages.ts, never the door.
  */
 import type { TTemplateAccess } from "@/server/db/schema";
 
