@@ -43,6 +43,8 @@ async function lockBatch(
   return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
 }
 const idArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
+/** A lease (`f`) whose queue row is gone. */
+const orphanLease = sql`not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)`;
 
 /** `retentionDays` overrides WEBHOOK_RETENTION_DAYS (tests); read when a job looks, not when it is declared. */
 export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
@@ -103,7 +105,7 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
           tx,
           sql`select f.delivery_id as id from webhook_leases f
           where f.locked_until <= ${at.toISOString()}::timestamptz and ${notInArray(sql`f.delivery_id`, [...skip])}
-            and not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)
+            and ${orphanLease}
           order by f.delivery_id limit ${BATCH}
           for update of f skip locked`,
         );
@@ -111,8 +113,8 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
       },
       async handle(tx, batch) {
         await tx.execute(
-          sql`delete from webhook_leases f where f.delivery_id = any(${idArray(batch.ids)}::text[])
-          and not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)`,
+          // Checked again, as for events: the condition is the lease's, not the claim's snapshot's.
+          sql`delete from webhook_leases f where f.delivery_id = any(${idArray(batch.ids)}::text[]) and ${orphanLease}`,
         );
       },
     }),
