@@ -5,6 +5,11 @@ import { env } from "@/server/env";
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
+/** A secret token for a link, a cookie or a key: 256 random bits, base64url (43 characters). */
+export function randomToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
 }

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Db } from "@/server/db/client";
 import { uploadTokens } from "@/server/db/schema";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
-import { sha256Hex } from "@/server/lib/crypto";
+import { randomToken, sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { UPLOAD_URL_TTL_MS } from "./messages";
 
@@ -12,7 +11,7 @@ import { UPLOAD_URL_TTL_MS } from "./messages";
  * database dump cannot upload anything. Valid two hours; used once (see receive-upload.ts).
  */
 export async function issueUploadToken(db: Db, documentId: string): Promise<{ uploadUrl: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString("base64url");
+  const token = randomToken();
   const at = now();
   const expiresAt = new Date(at.getTime() + UPLOAD_URL_TTL_MS);
   await db.insert(uploadTokens).values({ id: newId("upt"), documentId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });

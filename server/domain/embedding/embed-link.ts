@@ -4,14 +4,13 @@
  * to `/embed/s/{linkId}`, where the link's id stands in for a token in every signing path and the embed cookie
  * (only its SHA-256 is stored) is the credential, for `EMBED_SESSION_MINUTES`.
  */
-import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { embedLinks, embedOrigins, type TEmbedLinkRow } from "@/server/db/schema";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
-import { hexEqual, sha256Hex } from "@/server/lib/crypto";
+import { hexEqual, randomToken, sha256Hex } from "@/server/lib/crypto";
 import { errors } from "@/server/lib/errors";
 import { newId } from "@/server/lib/ids";
 
@@ -42,7 +41,7 @@ export async function issueEmbedLink(tx: Db, pkg: TTenantRef, sessionId: string,
     .from(embedOrigins)
     .where(and(eq(embedOrigins.workspaceId, pkg.workspaceId), eq(embedOrigins.origin, origin)));
   if (!listed) throw errors.validation({ "embed.origin": ["Not one of this workspace's embed origins (PUT /settings/embed-origins)"] });
-  const token = randomBytes(32).toString("base64url");
+  const token = randomToken();
   const expiresAt = new Date(now().getTime() + EMBED_URL_MINUTES * 60_000);
   await tx.insert(embedLinks).values({
     id: newId("emb"),
@@ -70,7 +69,7 @@ export type TOpenedEmbed =
 export async function openEmbedLink(db: Db, request: { token: string; clientAddress: string | null; userAgent: string | null }): Promise<TOpenedEmbed> {
   if (!/^[A-Za-z0-9_-]{20,128}$/.test(request.token)) return { kind: "unknown" };
   const tokenHash = sha256Hex(request.token);
-  const cookieValue = randomBytes(32).toString("base64url");
+  const cookieValue = randomToken();
   const at = now();
   return db.transaction(async (tx) => {
     const [opened] = await tx

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { sha256Hex } from "@/server/lib/crypto";
+import { randomToken, sha256Hex } from "@/server/lib/crypto";
 
 /** Every API key value starts with this; the API door refuses any other bearer token at once. */
 export const KEY_PREFIX = "fsk_";
@@ -14,7 +13,7 @@ export const TEST_KEY_PREFIX = "fsk_test_";
 export function generateApiKeyValue(opts: { test?: boolean } = {}): { value: string; hash: string; prefix: string } {
   const head = opts.test ? TEST_KEY_PREFIX : KEY_PREFIX;
   let value: string;
-  do value = `${head}${randomBytes(32).toString("base64url")}`;
+  do value = `${head}${randomToken()}`;
   while (!opts.test && value.startsWith(TEST_KEY_PREFIX));
   return { value, hash: sha256Hex(value), prefix: value.slice(0, head.length + 6) };
 }

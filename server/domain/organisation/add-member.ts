@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, invites, memberships, roles, users } from "@/server/db/schema";
@@ -6,7 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
-import { hashPassword, sha256Hex } from "@/server/lib/crypto";
+import { hashPassword, randomToken, sha256Hex } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { type TAddedMember, type TAddMember } from "./schemas";
 import { isUniqueViolation } from "./unique-violation";
@@ -68,7 +67,7 @@ async function insertMember(db: Db, actor: TActor, input: TAddMember, passwordHa
     await tx.insert(memberships).values({ id: newId("mem"), organisationId: orgId, userId, roleId: role.id, isOwner: false, createdAt: at });
     let invite: TAddedMember["invite"] = null;
     if (input.method === "invite") {
-      const token = randomBytes(32).toString("base64url");
+      const token = randomToken();
       const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
       await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });
       invite = { path: `/invite/${token}`, expiresAt };

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { encryptSecret, sha256Hex } from "@/server/lib/crypto";
+import { encryptSecret, randomToken, sha256Hex } from "@/server/lib/crypto";
 
 /**
  * A fresh signing-link token: 32 random bytes. The session stores its SHA-256 (recipient_sessions.token_hash),
@@ -7,6 +6,6 @@ import { encryptSecret, sha256Hex } from "@/server/lib/crypto";
  * reminder and the completed mail can carry a link the recipient already has (docs/mail.md). A database leak alone opens no session; the raw token is never logged.
  */
 export function issueSigningToken(): { token: string; tokenHash: string; tokenCiphertext: string } {
-  const token = randomBytes(32).toString("base64url");
+  const token = randomToken();
   return { token, tokenHash: sha256Hex(token), tokenCiphertext: encryptSecret(token) };
 }
