@@ -90,7 +90,7 @@ export async function openPeerDatabases(opts: { peers: readonly TPeer[]; total: 
 
     const prefillOurs = async (peer: TPeer, round: number) => {
       const m = monitors[peer];
-      await m`truncate webhook_leases, webhook_queue, webhook_attempts, webhook_deliveries, webhook_events`;
+      await m`truncate webhook_flights, webhook_queue, webhook_attempts, webhook_deliveries, webhook_events`;
       const handle = await openPostgres(dbUrl(names[peer]), { max: POOL });
       setDbHandle(handle);
       try {

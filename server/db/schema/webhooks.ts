@@ -93,8 +93,9 @@ export const webhookDeliveries = pgTable(
 
 /**
  * The queue: one narrow row per queued (PENDING or FAILED) delivery, deleted at its final outcome. Its due
- * time and counted attempts change only at a failed outcome; a claim does not touch it (it adds a lease).
- * Per endpoint, queued first attempts and queued retries have an index each (the claim's candidates).
+ * time and counted attempts change only at a failed outcome. A claim writes the lease into the row's
+ * unindexed lease columns (token, attempt, claimed at, lease end): a HOT update, no index entry. Per endpoint,
+ * queued first attempts and queued retries have an index each (the claim's candidates).
  */
 export const webhookQueue = pgTable(
   "webhook_queue",
@@ -108,6 +109,12 @@ export const webhookQueue = pgTable(
     nextAttemptAt: ts("next_attempt_at").notNull(),
     /** Attempts counted before the one a lease holds. */
     attempts: integer("attempts").notNull().default(0),
+    /** The lease of an attempt in flight (or lost, once `lockedUntil` passed): all four set, or none. */
+    claimToken: text("claim_token"),
+    /** The attempt number the lease is (counted at the claim). */
+    leaseAttempt: integer("lease_attempt"),
+    claimedAt: ts("claimed_at"),
+    lockedUntil: ts("locked_until"),
   },
   (t) => [
     index("webhook_queue_first_due_idx")
@@ -120,25 +127,18 @@ export const webhookQueue = pgTable(
 );
 
 /**
- * A worker's lease on a queued delivery: inserted by the claim, deleted by the outcome (fenced by the token)
- * or with its queue row (a pause, a lost ninth attempt, the endpoint's deletion),
- * taken over in place (HOT: no indexed column changes) when it expired. Its endpoint index gives each
- * endpoint's in-flight count.
+ * Per endpoint, the deliveries its claims leased (a superset: entries whose lease ended by an outcome, a
+ * release or a deletion are dropped at the endpoint's next claim). Written once per claim per endpoint that got
+ * deliveries, never by an outcome; the claim reads each listed queue row by key for the endpoint's in-flight
+ * count (its cap), its lost ninth attempts and its lost attempts due again. Every lease the claim writes is
+ * listed here in the same statement.
  */
-export const webhookLeases = pgTable(
-  "webhook_leases",
-  {
-    /** No foreign key: its check would lock the queue row at every claim; whatever deletes a lease says so. */
-    deliveryId: text("delivery_id").primaryKey(),
-    endpointId: text("endpoint_id").notNull(),
-    claimToken: text("claim_token").notNull(),
-    /** The attempt number this lease is (counted at the claim). */
-    attempt: integer("attempt").notNull(),
-    claimedAt: ts("claimed_at").notNull(),
-    lockedUntil: ts("locked_until").notNull(),
-  },
-  (t) => [index("webhook_leases_endpoint_idx").on(t.endpointId)],
-);
+export const webhookFlights = pgTable("webhook_flights", {
+  endpointId: text("endpoint_id")
+    .primaryKey()
+    .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+  deliveryIds: text("delivery_ids").array().notNull(),
+});
 
 /** Every attempt, as sent and as answered. */
 export const webhookAttempts = pgTable(

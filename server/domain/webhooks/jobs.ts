@@ -5,8 +5,6 @@
  *   pause drops them itself; this catches those whose worker died while holding them).
  * - prune-deliveries / prune-events: a batch of finished deliveries older than WEBHOOK_RETENTION_DAYS, then of
  *   events no delivery refers to any more, is the due item; one batch per transaction.
- * - prune-leases: expired leases whose queue row is gone. Leases have no foreign key (see the schema), so a
- *   delivery removed by a cascade (its workspace or organisation deleted) leaves its lease; this removes it.
  */
 import { and, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/server/db/client";
@@ -43,8 +41,6 @@ async function lockBatch(
   return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
 }
 const idArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
-/** A lease (`f`) whose queue row is gone. */
-const orphanLease = sql`not exists (select 1 from webhook_queue q where q.delivery_id = f.delivery_id)`;
 
 /** `retentionDays` overrides WEBHOOK_RETENTION_DAYS (tests); read when a job looks, not when it is declared. */
 export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
@@ -69,8 +65,8 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
           sql`select e.id from webhook_endpoints e
           where not e.enabled and ${notInArray(sql`e.id`, [...skip])}
             and exists (
-              select 1 from webhook_queue q left join webhook_leases f on f.delivery_id = q.delivery_id
-              where q.endpoint_id = e.id and (f.delivery_id is null or f.locked_until <= ${at.toISOString()}::timestamptz))
+              select 1 from webhook_queue q
+              where q.endpoint_id = e.id and (q.claim_token is null or q.locked_until <= ${at.toISOString()}::timestamptz))
           order by e.id limit 1
           for no key update of e skip locked`,
         );
@@ -94,28 +90,6 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
         const ids = idArray(batch.ids);
         await foldAttemptsIntoHistogram(tx, sql`select unnest(${ids}::text[])`);
         await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} = any(${ids}::text[])`);
-      },
-    }),
-
-    pruneLeases: defineJob<TIdBatch>({
-      name: "webhook-prune-leases",
-      everyMs: 10 * 60_000,
-      async due(tx, { at, skip }) {
-        const rows = await queryRows<{ id: string }>(
-          tx,
-          sql`select f.delivery_id as id from webhook_leases f
-          where f.locked_until <= ${at.toISOString()}::timestamptz and ${notInArray(sql`f.delivery_id`, [...skip])}
-            and ${orphanLease}
-          order by f.delivery_id limit ${BATCH}
-          for update of f skip locked`,
-        );
-        return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
-      },
-      async handle(tx, batch) {
-        await tx.execute(
-          // Checked again, as for events: the condition is the lease's, not the claim's snapshot's.
-          sql`delete from webhook_leases f where f.delivery_id = any(${idArray(batch.ids)}::text[]) and ${orphanLease}`,
-        );
       },
     }),
 

@@ -13,11 +13,14 @@
  *   only `perEndpointCap - firstAttemptReserve`), so one endpoint's long queue can neither fill the batch nor
  *   starve the others; then the oldest `limit` of those, each locked `FOR UPDATE SKIP LOCKED` with every
  *   condition checked again on the locked row;
- * - each chosen delivery gets a lease (a webhook_leases row: `locked_until`, a fresh claim token and its attempt
- *   number, counted NOW, so a delivery that crashes its worker still moves toward EXHAUSTED); its narrow queue
- *   row (webhook_queue) and its record are not written. A lease that expired is taken over in place once the
- *   retry table says its next attempt is due (greatest(claimed + delay, lease end)), so a delivery whose
- *   worker dies is retried on the schedule — not at every lease expiry.
+ * - each chosen delivery gets a lease in its narrow queue row's unindexed lease columns (`locked_until`, a
+ *   fresh claim token and its attempt number, counted NOW, so a delivery that crashes its worker still moves
+ *   toward EXHAUSTED): a HOT update, no index entry; the record is not written. Each endpoint that got
+ *   deliveries lists its leases in its webhook_flights row (one write per endpoint per claim, none per outcome):
+ *   the next claim reads the listed queue rows by key for the endpoint's in-flight count, its lost ninth
+ *   attempts and its lost attempts due again, and lists again only those still leased. A lease that expired is
+ *   taken over in place once the retry table says its next attempt is due (greatest(claimed + delay, lease
+ *   end)), so a delivery whose worker dies is retried on the schedule — not at every lease expiry.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
@@ -120,34 +123,29 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
   // lock and the claim run as two statements, in order: the claim statement takes its snapshot after the lock
   // is held, so the in-flight counts it reads include every claim committed by the previous holder. (Sent in one
   // statement, the snapshot would predate the lock; sent unserialised, it once read stale counts.)
-  // The lease table is small and churns (a row per attempt in flight, deleted at the outcome): statistics taken
-  // while it was empty make the planner read it by sequential scan — every dead row of it, for every endpoint
-  // and every candidate (~80 buffer accesses per delivery, bench:peers). Its rows are only ever wanted by key
-  // (primary key, endpoint index), so this transaction plans without sequential scans (`set local`).
+  // The queue is small and churns (a row per queued delivery, deleted at the outcome): statistics taken while
+  // it was empty make the planner read it by sequential scan — every dead row of it, for every endpoint and
+  // every listed lease (the lease table before it cost ~80 buffer accesses per delivery that way, bench:peers).
+  // Its rows are only ever wanted by key or per endpoint, so this transaction plans without sequential scans.
   const lock = sql`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint), set_config('enable_seqscan', 'off', true)`;
   // One statement. `room` per endpoint = cap - in flight; `retry_room` = retryCap - retries in flight. The
   // per-endpoint rule is the loop "for each due row of the endpoint, oldest first: take it unless the
   // endpoint has no room left, or it is a retry and retries have no room left", which only ever looks at the
   // endpoint's oldest `room` first attempts and oldest `retry_room` retries: the two LATERAL index scans
   // fetch exactly those, and the merge keeps the oldest `room` of them. Endpoints without room are skipped.
-  // Every step looks rows up by key or through a partial index (in flight: `claim_token is not null`; due per
-  // endpoint; the chosen ids locked one by one through the primary key), so the cost follows the batch and
-  // the number of endpoints with queued deliveries, not the backlog, the retained history or idle endpoints. First attempts and retries have an
+  // Every step looks rows up by key or through a partial index (due per endpoint; the listed leases and the
+  // chosen ids by primary key), so the cost follows the batch and the number of endpoints with queued
+  // deliveries, not the backlog, the retained history or idle endpoints. First attempts and retries have an
   // index each (`attempts = 0` / `attempts > 0`): the planner knows from their sizes how few retries there
-  // usually are, and a prepared statement's generic plan stays on them. Queued is spelt `status not in
-  // ('DELIVERED', 'EXHAUSTED')` as in those indexes (see the schema), which keeps the global due index out.
-  // The leases of each endpoint (its in-flight index entries) give both its room and its lost ninth attempts,
-  // which are then updated by primary key (their status test is written `not in ('DELIVERED', 'EXHAUSTED')`
-  // so that the planner cannot combine in a due index, which would walk the whole backlog).
+  // usually are, and a prepared statement's generic plan stays on them.
   // Only endpoints with queued deliveries are looked at: two skip scans walk the first-attempt and retry
   // indexes from one endpoint id to the next (one index probe per such endpoint), so a claim costs nothing for
   // the many endpoints with nothing queued (it once visited every endpoint of every workspace: +4 ms per claim
-  // with 2,000 idle endpoints, measured). A lost ninth attempt is a queued row, so its endpoint is among them.
-  // The narrow queue (webhook_queue) holds one row per queued delivery; a claim adds a lease (webhook_leases)
-  // and leaves the queue row alone. Only endpoints with queued deliveries are looked at: two skip scans walk
-  // the first-attempt and retry indexes from one endpoint id to the next (one index probe per such endpoint).
-  // Each endpoint's leases (its entries in the lease index) give its room, its lost ninth attempts and its
-  // lost earlier attempts whose retry is due (greatest(claimed + the retry table's delay, lease end)).
+  // with 2,000 idle endpoints, measured). A leased row is still a queued row, so its endpoint is among them.
+  // Each endpoint's leases are the queue rows its webhook_flights row lists that still hold one (every lease
+  // is listed by the claim that wrote it): they give its room, its lost ninth attempts and its lost earlier
+  // attempts whose retry is due (greatest(claimed + the retry table's delay, lease end)). An outcome, a
+  // release or a deletion that ends a lease writes nothing there: the listed row no longer holds a lease.
   const schedule = sql.raw(`array[${SCHEDULE_MS.join(",")}]::int[]`);
   const skipScan = (name: string, attempts: SQL) => sql`${sql.raw(name)}(endpoint_id) as (
       (select q.endpoint_id from webhook_queue q where ${attempts} order by q.endpoint_id limit 1)
@@ -163,25 +161,26 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       union
       select endpoint_id from retry_queued where endpoint_id is not null
     ), leases as (
-      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake
-      from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id cross join lateral (
-        select (count(*) filter (where f.locked_until > ${atIso}::timestamptz))::int as total,
-          (count(*) filter (where f.locked_until > ${atIso}::timestamptz and f.attempt > 1))::int as retries,
-          array_agg(f.delivery_id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempt >= ${max}::int) as lost,
-          array_agg(f.delivery_id) filter (where f.locked_until <= ${atIso}::timestamptz and f.attempt < ${max}::int
-            and greatest(f.claimed_at + (${schedule})[f.attempt] * interval '1 millisecond', f.locked_until) <= ${atIso}::timestamptz) as retake
-        from webhook_leases f
-        where f.endpoint_id = e.id
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake, l.held
+      from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id
+        left join webhook_flights fl on fl.endpoint_id = e.id
+      cross join lateral (
+        select (count(*) filter (where q.locked_until > ${atIso}::timestamptz))::int as total,
+          (count(*) filter (where q.locked_until > ${atIso}::timestamptz and q.lease_attempt > 1))::int as retries,
+          array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt >= ${max}::int) as lost,
+          array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
+            and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz) as retake,
+          array_agg(q.delivery_id) as held
+        from webhook_queue q
+        where q.delivery_id = any(coalesce(fl.delivery_ids, '{}'::text[])) and q.endpoint_id = e.id and q.claim_token is not null
       ) l
     ), lost_leases as (
-      select f.delivery_id, f.attempt, f.claimed_at from webhook_leases f
-      where (select bool_or(lost is not null) from leases) and f.delivery_id = any(array(select unnest(lost) from leases))
-        and f.locked_until <= ${atIso}::timestamptz and f.attempt >= ${max}::int
-      for update of f skip locked
+      select q.delivery_id, q.lease_attempt as attempt, q.claimed_at from webhook_queue q
+      where (select bool_or(lost is not null) from leases) and q.delivery_id = any(array(select unnest(lost) from leases))
+        and q.locked_until <= ${atIso}::timestamptz and q.lease_attempt >= ${max}::int
+      for update of q skip locked
     ), lost_dequeued as (
       delete from webhook_queue q using lost_leases l where q.delivery_id = l.delivery_id returning q.delivery_id
-    ), lost_released as (
-      delete from webhook_leases f using lost_leases l where f.delivery_id = l.delivery_id returning f.delivery_id
     ), lost as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', attempts = l.attempt, last_error = ${WORKER_LOST_ERROR}, last_response_status = null,
@@ -199,7 +198,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       from room r cross join lateral (
         select q.delivery_id as id, q.next_attempt_at as due_at from webhook_queue q
         where q.endpoint_id = r.endpoint_id and q.attempts = 0 and q.next_attempt_at <= ${atIso}::timestamptz
-          and not exists (select 1 from webhook_leases f where f.delivery_id = q.delivery_id)
+          and q.claim_token is null
         order by q.next_attempt_at
         limit r.room
       ) c
@@ -209,10 +208,10 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
         select x.id, x.due_at from (
           select q.delivery_id as id, q.next_attempt_at as due_at from webhook_queue q
           where q.endpoint_id = r.endpoint_id and q.attempts > 0 and q.next_attempt_at <= ${atIso}::timestamptz
-            and not exists (select 1 from webhook_leases f where f.delivery_id = q.delivery_id)
+            and q.claim_token is null
           union all
-          select f.delivery_id, greatest(f.claimed_at + (${schedule})[f.attempt] * interval '1 millisecond', f.locked_until)
-          from webhook_leases f where r.retake is not null and f.delivery_id = any(r.retake)
+          select q.delivery_id, greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until)
+          from webhook_queue q where r.retake is not null and q.delivery_id = any(r.retake)
         ) x
         order by x.due_at
         limit greatest(r.retry_room, 0)
@@ -228,10 +227,10 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       limit ${opts.limit}::int
     ), grabbed as (
       select q.delivery_id as id, q.endpoint_id, q.event_id, q.event, ch.due_at,
-        coalesce(f.attempt, q.attempts) as counted, f.delivery_id is not null as was_lost, f.claimed_at as lost_started
+        case when q.claim_token is null then q.attempts else q.lease_attempt end as counted,
+        q.claim_token is not null as was_lost, q.claimed_at as lost_started
       from chosen ch join webhook_queue q on q.delivery_id = ch.id
-        left join webhook_leases f on f.delivery_id = q.delivery_id
-      where f.delivery_id is null or (f.locked_until <= ${atIso}::timestamptz and f.attempt < ${max}::int)
+      where q.claim_token is null or (q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int)
       for update of q skip locked
     ), lost_logged as (
       -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
@@ -243,14 +242,22 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
         atIso,
       )}
     ), leased as (
-      insert into webhook_leases as f (delivery_id, endpoint_id, claim_token, attempt, claimed_at, locked_until)
-      select g.id, g.endpoint_id, gen_random_uuid()::text, g.counted + 1, ${atIso}::timestamptz, ${leaseEnd}::timestamptz
+      -- The lease is the queue row's unindexed columns: a HOT update.
+      update webhook_queue q set claim_token = gen_random_uuid()::text, lease_attempt = g.counted + 1,
+        claimed_at = ${atIso}::timestamptz, locked_until = ${leaseEnd}::timestamptz
       from grabbed g
-      on conflict (delivery_id) do update set claim_token = excluded.claim_token, attempt = excluded.attempt,
-        claimed_at = excluded.claimed_at, locked_until = excluded.locked_until
-      returning f.delivery_id, f.claim_token, f.attempt
+      where q.delivery_id = g.id
+      returning q.delivery_id, q.claim_token, q.lease_attempt
+    ), flown as (
+      -- Each endpoint that got deliveries lists its leases again: those still held (read above) and the new ones.
+      insert into webhook_flights as fl (endpoint_id, delivery_ids)
+      select n.endpoint_id, array(select distinct x from unnest(coalesce(l.held, '{}'::text[]) || n.ids) x)
+      from (select g.endpoint_id, array_agg(g.id) as ids from grabbed g group by g.endpoint_id) n
+        join leases l on l.endpoint_id = n.endpoint_id
+      on conflict (endpoint_id) do update set delivery_ids = excluded.delivery_ids
+      returning 1
     )
-    select l.delivery_id as id, l.claim_token, l.attempt as attempts, g.endpoint_id, g.event, ev.body, e.url,
+    select l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, g.endpoint_id, g.event, ev.body, e.url,
       e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.due_at
     from leased l join grabbed g on g.id = l.delivery_id
       join webhook_events ev on ev.id = g.event_id join webhook_endpoints e on e.id = g.endpoint_id`;

@@ -8,7 +8,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { webhookAttempts, webhookLeases } from "@/server/db/schema";
+import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries } from "./claim-deliveries";
 import { performDelivery } from "./perform-delivery";
@@ -51,7 +51,7 @@ describe("the send gate", () => {
     const [keep, takenOver] = claims.filter((c) => c.endpointId !== pausedEndpoint.id);
     const onPaused = claims.find((c) => c.endpointId === pausedEndpoint.id)!;
     await updateEndpoint(t.db, paused, { endpointId: pausedEndpoint.id, enabled: false });
-    await t.db.update(webhookLeases).set({ claimToken: "another-worker" }).where(eq(webhookLeases.deliveryId, takenOver!.id));
+    await t.db.update(webhookQueue).set({ claimToken: "another-worker" }).where(eq(webhookQueue.deliveryId, takenOver!.id));
 
     const gate = createSendGate(t.db);
     const verdicts = await Promise.all([gate.confirm(keep!), gate.confirm(takenOver!), gate.confirm(onPaused)]);

@@ -32,19 +32,16 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
     sql`
     with input as (select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text)),
     checked as (
-      select i.id, i.token, coalesce(f.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
+      select i.id, i.token, coalesce(q.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
       from input i
-        left join webhook_leases f on f.delivery_id = i.id and f.delivery_id = any(array(select id from input))
-        left join webhook_endpoints e on e.id = f.endpoint_id
+        left join webhook_queue q on q.delivery_id = i.id and q.delivery_id = any(array(select id from input))
+        left join webhook_endpoints e on e.id = q.endpoint_id
     ),
     released as (
-      delete from webhook_leases f using checked c, webhook_endpoints e
-      where f.delivery_id = any(array(select id from checked where ours and not enabled)) and f.delivery_id = c.id
-        and f.claim_token = c.token and e.id = f.endpoint_id and not e.enabled
-      returning f.delivery_id as id
-    ),
-    dequeued as (
-      delete from webhook_queue q where q.delivery_id = any(array(select id from released)) returning q.delivery_id
+      delete from webhook_queue q using checked c, webhook_endpoints e
+      where q.delivery_id = any(array(select id from checked where ours and not enabled)) and q.delivery_id = c.id
+        and q.claim_token = c.token and e.id = q.endpoint_id and not e.enabled
+      returning q.delivery_id as id
     ),
     dropped as (
       update webhook_deliveries w set
@@ -52,8 +49,7 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
       where w.id = any(array(select id from released))
       returning w.id
     )
-    select c.id, c.ours, c.enabled, exists (select 1 from dropped d where d.id = c.id) as dropped,
-      (select count(*) from dequeued) as dequeued
+    select c.id, c.ours, c.enabled, exists (select 1 from dropped d where d.id = c.id) as dropped
     from checked c`,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -289,6 +289,25 @@ describe("claims", () => {
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
   });
 
+  it("refuses the stale worker's late write while the new owner's attempt is still in flight", async () => {
+    useClock();
+    const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
+    const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
+    const [first] = await claimDeliveries(t.db, { limit: 1 });
+    advance(60_000 + 1);
+    const [second] = await claimDeliveries(t.db, { limit: 1 });
+    expect(second).toMatchObject({ id, attempt: 2 });
+    // The first worker answers late, a failure and then a success, while the second's attempt is out.
+    const late = { status: 500, body: "late", error: "HTTP 500", durationMs: 1, remoteAddress: "127.0.0.1", retryAfterMs: null, startedAt: clock };
+    expect(await recordAttemptOutcome(t.db, first!, { ok: false, ...late })).toEqual({ kind: "stale" });
+    expect(await recordAttemptOutcome(t.db, first!, { ok: true, ...late, status: 200, error: null })).toEqual({ kind: "stale" });
+    expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "PENDING", attempts: 2, claimToken: second!.token });
+    expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(0);
+    // Only the lost first attempt is logged so far; the second owner's outcome is then recorded.
+    expect((await t.db.select().from(webhookAttempts)).map((a) => a.error)).toEqual([LOST_ATTEMPT_ERROR]);
+    expect(await performDelivery(t.db, second!, deps)).toMatchObject({ kind: "recorded", status: "DELIVERED" });
+  });
+
   it("does not claim deliveries of a deleted endpoint or record for them", async () => {
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     await raisePackageSent(t.db, actor);

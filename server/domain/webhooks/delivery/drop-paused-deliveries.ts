@@ -16,16 +16,14 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
     db,
     sql`
     with old as (
-      select q.delivery_id as id, f.delivery_id is not null as was_lost, coalesce(f.attempt, q.attempts) as attempts,
-        f.claimed_at as last_attempt_at
-      from webhook_queue q left join webhook_leases f on f.delivery_id = q.delivery_id
-      where (f.delivery_id is null or f.locked_until <= ${atIso}::timestamptz)
+      select q.delivery_id as id, q.claim_token is not null as was_lost,
+        case when q.claim_token is null then q.attempts else q.lease_attempt end as attempts, q.claimed_at as last_attempt_at
+      from webhook_queue q
+      where (q.claim_token is null or q.locked_until <= ${atIso}::timestamptz)
         and q.endpoint_id in (select e.id from webhook_endpoints e where not e.enabled and ${endpoints})
       for update of q
     ), dequeued as (
       delete from webhook_queue q using old where q.delivery_id = old.id returning q.delivery_id
-    ), released as (
-      delete from webhook_leases f using old where f.delivery_id = old.id and old.was_lost returning f.delivery_id
     ), dropped as (
       update webhook_deliveries w set
         status = 'EXHAUSTED', attempts = old.attempts, last_error = ${PAUSED_ERROR}, completed_at = ${atIso}::timestamptz,
@@ -37,7 +35,7 @@ export async function dropQueuedDeliveries(db: Db, endpoints: SQL, at: Date = no
       ${logLostAttempts(sql`select d.id, d.attempts, d.last_attempt_at from dropped d where d.was_lost`, atIso)}
     )
     select (select count(*) from dropped)::int as dropped, (select count(*) from logged)::int as logged,
-      (select count(*) from dequeued)::int as dequeued, (select count(*) from released)::int as released`,
+      (select count(*) from dequeued)::int as dequeued`,
   );
   return rows[0]?.dropped ?? 0;
 }

@@ -6,7 +6,7 @@
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { webhookAttempts, webhookLeases } from "@/server/db/schema";
+import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, type TClaim } from "./claim-deliveries";
@@ -70,7 +70,7 @@ describe("group commit of outcomes", () => {
   it("fences each row of a multi-row success by its own claim token", async () => {
     const claims = await claimed(3);
     // Another worker took the second delivery over: its token changed.
-    await t.db.update(webhookLeases).set({ claimToken: "someone-else", attempt: 2 }).where(eq(webhookLeases.deliveryId, claims[1]!.id));
+    await t.db.update(webhookQueue).set({ claimToken: "someone-else", leaseAttempt: 2 }).where(eq(webhookQueue.deliveryId, claims[1]!.id));
     const outcomes = await recordDeliveredOutcomes(
       t.db,
       claims.map((claim) => ({ claim, result: ok() })),

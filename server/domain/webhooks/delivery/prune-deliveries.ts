@@ -6,15 +6,15 @@ import { webhookRetentionJobs, type TIdBatch } from "@/server/domain/webhooks/jo
 /**
  * Retention, all at once: finished deliveries (DELIVERED, EXHAUSTED) older than WEBHOOK_RETENTION_DAYS go, with
  * their attempts (cascade; their durations folded into the metrics histogram first), then events no delivery
- * refers to any more, then expired leases whose queue row is gone. Queued deliveries are never pruned. The same declared jobs the worker runs (./jobs.ts),
+ * refers to any more. Queued deliveries are never pruned. The same declared jobs the worker runs (./jobs.ts),
  * drained here: one batch per transaction.
  */
-export async function pruneDeliveries(db: Db, opts: { retentionDays?: number } = {}): Promise<{ deliveries: number; events: number; leases: number }> {
+export async function pruneDeliveries(db: Db, opts: { retentionDays?: number } = {}): Promise<{ deliveries: number; events: number }> {
   const jobs = webhookRetentionJobs(opts);
   const at = now();
   const deliveries = await drain(db, jobs.pruneDeliveries, at);
   const events = await drain(db, jobs.pruneEvents, at);
-  return { deliveries, events, leases: await drain(db, jobs.pruneLeases, at) };
+  return { deliveries, events };
 }
 
 async function drain(db: Db, job: TDeclaredJob<TIdBatch>, at: Date): Promise<number> {

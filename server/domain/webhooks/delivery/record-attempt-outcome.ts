@@ -4,11 +4,11 @@
  * - on a failure the endpoint row is locked first (`FOR UPDATE`, the same order as a pause), so `enabled` is
  *   current; a success needs no lock (it is DELIVERED whatever the endpoint's state, and resets a non-zero
  *   counter with an ordinary row update), so successes to one endpoint do not queue behind each other;
- * - everything hangs on deleting our lease (`webhook_leases … where claim_token = <ours>`); when another worker
- *   has taken it over after our lease expired (or it was deleted), nothing at all is written and "stale" is
- *   returned — a late worker can never overwrite the new owner's result, nor touch the endpoint's counter or
- *   the attempt log. Then the queue row is deleted (final outcome) or given its next attempt (FAILED), and the
- *   delivery record is written once;
+ * - everything hangs on the queue row still holding our lease (`webhook_queue … where claim_token = <ours>`):
+ *   it is deleted (final outcome) or given its next attempt with the lease cleared (FAILED); when another worker
+ *   has taken it over after our lease expired (or it was released or deleted), nothing at all is written and
+ *   "stale" is returned — a late worker can never overwrite the new owner's result, nor touch the endpoint's
+ *   counter or the attempt log. Then the delivery record is written once;
  * - DELIVERED on 2xx; otherwise EXHAUSTED after the ninth attempt or at once for a target refused at send time
  *   (private address), else FAILED with the next attempt on the retry table;
  * - endpoint health: a success resets the consecutive-failure counter, a failure increments it and the tenth
@@ -64,18 +64,18 @@ export async function recordAttemptOutcome(
              when not ep.enabled or ${final}::boolean then 'EXHAUSTED'
              else 'FAILED' end as status
       from ep
-    ), lease as (
-      delete from webhook_leases f where f.delivery_id = ${claim.id} and f.claim_token = ${claim.token}
-      returning f.delivery_id as id
     ), dequeued as (
       delete from webhook_queue q using verdict v
-      where q.delivery_id in (select id from lease) and v.status <> 'FAILED'
+      where q.delivery_id = ${claim.id} and q.claim_token = ${claim.token} and v.status <> 'FAILED'
       returning q.delivery_id
     ), requeued as (
-      update webhook_queue q set attempts = ${claim.attempt}::int, next_attempt_at = ${retryAt?.toISOString() ?? null}::timestamptz
+      update webhook_queue q set attempts = ${claim.attempt}::int, next_attempt_at = ${retryAt?.toISOString() ?? null}::timestamptz,
+        claim_token = null, lease_attempt = null, claimed_at = null, locked_until = null
       from verdict v
-      where q.delivery_id in (select id from lease) and v.status = 'FAILED'
+      where q.delivery_id = ${claim.id} and q.claim_token = ${claim.token} and v.status = 'FAILED'
       returning q.delivery_id
+    ), lease as (
+      select delivery_id as id from dequeued union all select delivery_id from requeued
     ), d as (
       update webhook_deliveries w set
         status = v.status,
@@ -108,8 +108,7 @@ export async function recordAttemptOutcome(
       from d
       returning id
     )
-    select d.status, (select count(*) from health) as health, (select count(*) from logged) as logged,
-      (select count(*) from dequeued) + (select count(*) from requeued) as queue from d`,
+    select d.status, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
   );
   const row = rows[0];
   if (!row) return { kind: "stale" };

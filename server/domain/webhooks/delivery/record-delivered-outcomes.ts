@@ -21,7 +21,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
   const atIso = now().toISOString();
   // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once. Rows
   // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size. The fence is the
-  // lease's token: the lease is deleted only when it is still ours, and the queue row and the record follow it.
+  // lease's token in the queue row: the row is deleted only when its lease is still ours, and the record follows.
   const input = JSON.stringify(
     items.map(({ claim, result }) => ({
       id: claim.id,
@@ -44,11 +44,9 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
         started_at timestamptz, headers jsonb, remote text, attempt_id text)
     ),
     lease as (
-      delete from webhook_leases f using input i
-      where f.delivery_id = any(array(select id from input)) and f.delivery_id = i.id and f.claim_token = i.token
-      returning f.delivery_id as id
-    ), dequeued as (
-      delete from webhook_queue q where q.delivery_id = any(array(select id from lease)) returning q.delivery_id
+      delete from webhook_queue q using input i
+      where q.delivery_id = any(array(select id from input)) and q.delivery_id = i.id and q.claim_token = i.token
+      returning q.delivery_id as id
     ), d as (
       update webhook_deliveries w set
         status = 'DELIVERED', attempts = i.attempt, last_attempt_at = i.started_at,
@@ -68,8 +66,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
       from input i join d on d.id = i.id
       returning id
     )
-    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged,
-      (select count(*) from dequeued) as dequeued from d`,
+    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
   );
   const done = new Set(rows.map((r) => r.id));
   return items.map(({ claim }) => (done.has(claim.id) ? { kind: "recorded", status: "DELIVERED", nextAttemptAt: null } : { kind: "stale" }));

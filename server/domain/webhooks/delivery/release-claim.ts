@@ -4,7 +4,7 @@ import { now } from "@/server/lib/clock";
 import type { TClaim } from "./claim-deliveries";
 
 /**
- * Gives a claimed delivery back on graceful shutdown, fenced by the token: the lease is deleted (so the attempt
+ * Gives a claimed delivery back on graceful shutdown, fenced by the token: the queue row's lease is cleared (so the attempt
  * that never completed is uncounted), and it is due again at once for the next worker. Returns false when the
  * claim was no longer ours.
  */
@@ -12,14 +12,10 @@ export async function releaseClaim(db: Db, claim: Pick<TClaim, "id" | "token">):
   const atIso = now().toISOString();
   const rows = await queryRows<{ id: string }>(
     db,
-    sql`with lease as (
-      delete from webhook_leases f where f.delivery_id = ${claim.id} and f.claim_token = ${claim.token} returning f.delivery_id
-    ), due as (
-      update webhook_queue q set next_attempt_at = ${atIso}::timestamptz
-      where q.delivery_id in (select delivery_id from lease) and q.next_attempt_at > ${atIso}::timestamptz
-      returning q.delivery_id
-    )
-    select delivery_id as id, (select count(*) from due) as due from lease`,
+    sql`update webhook_queue q set next_attempt_at = least(q.next_attempt_at, ${atIso}::timestamptz),
+      claim_token = null, lease_attempt = null, claimed_at = null, locked_until = null
+    where q.delivery_id = ${claim.id} and q.claim_token = ${claim.token}
+    returning q.delivery_id as id`,
   );
   return rows.length > 0;
 }

@@ -6,10 +6,10 @@
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookLeases } from "@/server/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookFlights, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
+import { claimDeliveries, LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { dropPausedDeliveries } from "./drop-paused-deliveries";
 import { pruneDeliveries } from "./prune-deliveries";
 import { updateEndpoint } from "@/server/domain/webhooks/endpoints/update-endpoint";
@@ -31,31 +31,26 @@ describe("retention", () => {
     await setDeliveryState(t.db, [recentDone!], { status: "EXHAUSTED" });
     clock = new Date(clock.getTime() + 11 * DAY);
 
-    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1, leases: 0 });
+    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 1, events: 1 });
     const left = await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
     expect(left.map((r) => r.id).sort()).toEqual([oldQueued, recentDone].sort());
     expect((await t.db.select({ n: count() }).from(webhookEvents))[0]!.n).toBe(2);
   });
 
-  it("removes an expired lease whose queue row a cascade took (leases have no foreign key), and no other lease", async () => {
+  it("a cascade takes a lease with its queue row; the endpoint's flight list forgets it at its next claim", async () => {
     const at = new Date("2030-01-01T00:00:00Z");
     setClock(() => at);
-    const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
-    const [gone, heldLive, heldLost] = (await raisePackageSent(t.db, actor, "a")).deliveryIds.concat(
-      (await raisePackageSent(t.db, actor, "b")).deliveryIds,
-      (await raisePackageSent(t.db, actor, "c")).deliveryIds,
-    );
-    const expired = { token: "dead", lockedUntil: new Date(at.getTime() - 1) };
-    await setDeliveryState(t.db, [gone!], { attempts: 1, lease: expired });
-    await setDeliveryState(t.db, [heldLive!], { attempts: 1, lease: { token: "alive", lockedUntil: new Date(at.getTime() + 10_000) } });
-    await setDeliveryState(t.db, [heldLost!], { attempts: 1, lease: expired });
-    // What a cascade from a deleted workspace does: the record and its queue row go, the lease stays.
+    const { actor, endpoint } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const [gone, heldLive] = (await raisePackageSent(t.db, actor, "a")).deliveryIds.concat((await raisePackageSent(t.db, actor, "b")).deliveryIds);
+    await setDeliveryState(t.db, [gone!], { attempts: 1, lease: { token: "alive-1", lockedUntil: new Date(at.getTime() + 10_000) } });
+    await setDeliveryState(t.db, [heldLive!], { attempts: 1, lease: { token: "alive-2", lockedUntil: new Date(at.getTime() + 10_000) } });
+    // What a cascade from a deleted workspace does: the record and its queue row (with the lease) go.
     await t.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, gone!));
-    expect((await t.db.select().from(webhookLeases)).map((l) => l.deliveryId).sort()).toEqual([gone, heldLive, heldLost].sort());
-
-    expect(await pruneDeliveries(t.db, { retentionDays: 30 })).toEqual({ deliveries: 0, events: 0, leases: 1 });
-    // A lost lease whose delivery is still queued is the claim's to take over, not retention's.
-    expect((await t.db.select().from(webhookLeases)).map((l) => l.deliveryId).sort()).toEqual([heldLive, heldLost].sort());
+    expect((await t.db.select().from(webhookQueue)).map((q) => q.deliveryId)).toEqual([heldLive]);
+    const [next] = (await raisePackageSent(t.db, actor, "c")).deliveryIds;
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.id)).toEqual([next]);
+    const [flights] = await t.db.select().from(webhookFlights).where(eq(webhookFlights.endpointId, endpoint.id));
+    expect([...flights!.deliveryIds].sort()).toEqual([heldLive, next].sort());
   });
 
   it("drops queued deliveries of a paused endpoint once no worker holds them", async () => {

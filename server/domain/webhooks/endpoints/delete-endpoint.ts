@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { webhookEndpoints, webhookLeases } from "@/server/db/schema";
+import { webhookEndpoints } from "@/server/db/schema";
 import { errors } from "@/server/lib/errors";
 import { foldAttemptsIntoHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
 import { auditChange } from "@/server/domain/audit/audit-change";
@@ -15,8 +15,6 @@ export async function deleteEndpoint(db: Db, actor: TActor, input: TEndpointRef)
     await findEndpoint(tx, actor, endpointId, { forUpdate: true });
     // Its deliveries and attempts go by cascade: keep their durations in the cumulative metrics histogram.
     await foldAttemptsIntoHistogram(tx, sql`select id from webhook_deliveries where endpoint_id = ${endpointId}`);
-    // The leases of its attempts in flight (no foreign key; the queue rows go by cascade with the deliveries).
-    await tx.delete(webhookLeases).where(eq(webhookLeases.endpointId, endpointId));
     const [row] = await tx
       .delete(webhookEndpoints)
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, actor.workspace.id)))

@@ -1,8 +1,8 @@
 /** Shared set-up for webhook tests: an organisation, an endpoint through the real domain function, sample events. */
 import { workspaceActor } from "@/server/test/actors";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { webhookDeliveries, webhookEndpoints, webhookLeases, webhookQueue, type TDeliveryStatus } from "@/server/db/schema";
+import { webhookDeliveries, webhookEndpoints, webhookFlights, webhookQueue, type TDeliveryStatus } from "@/server/db/schema";
 import { createTestOrg } from "@/server/test/factories";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import type { TActor } from "@/server/domain/access/actor";
@@ -28,14 +28,15 @@ export async function raisePackageSent(db: Db, actor: TActor, packageId = "pkg_1
 
 /**
  * A delivery as the engine holds it: its record, with the lease of an attempt in flight (`claimToken`,
- * `lockedUntil`, null without one) and, while a lease holds it, the attempts counted so far (the lease's
- * attempt; the record is written at the outcome).
+ * `lockedUntil`, null without one; the queue row's lease columns) and, while a lease holds it, the attempts
+ * counted so far (the lease's attempt; the record is written at the outcome).
  */
 export async function deliveryRow(db: Db, id: string) {
   const [row] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   if (!row) throw new Error(`no delivery ${id}`);
-  const [lease] = await db.select().from(webhookLeases).where(eq(webhookLeases.deliveryId, id));
-  return { ...row, attempts: lease?.attempt ?? row.attempts, claimToken: lease?.claimToken ?? null, lockedUntil: lease?.lockedUntil ?? null };
+  const [queued] = await db.select().from(webhookQueue).where(eq(webhookQueue.deliveryId, id));
+  const lease = queued?.claimToken ? queued : undefined;
+  return { ...row, attempts: lease?.leaseAttempt ?? row.attempts, claimToken: lease?.claimToken ?? null, lockedUntil: lease?.lockedUntil ?? null };
 }
 
 type TDeliveryState = {
@@ -50,7 +51,8 @@ type TDeliveryState = {
 
 /**
  * Puts deliveries in a state as the engine would have left it: the record, the queue row of a queued
- * (PENDING or FAILED) delivery and none for a finished one, and the lease of an attempt in flight.
+ * (PENDING or FAILED) delivery and none for a finished one, and the lease of an attempt in flight (in the
+ * queue row, and listed in the endpoint's webhook_flights row, as a claim does).
  */
 export async function setDeliveryState(db: Db, target: readonly string[] | { endpointId: string }, state: TDeliveryState) {
   const { lease, ...record } = state;
@@ -59,35 +61,34 @@ export async function setDeliveryState(db: Db, target: readonly string[] | { end
   for (const d of rows) {
     if (d.status === "DELIVERED" || d.status === "EXHAUSTED") {
       await db.delete(webhookQueue).where(eq(webhookQueue.deliveryId, d.id));
-      await db.delete(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
       continue;
     }
-    const [current] = await db.select().from(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
-    const leased = lease === undefined ? current : lease;
+    const [current] = await db.select().from(webhookQueue).where(eq(webhookQueue.deliveryId, d.id));
+    const currentLease = current?.claimToken ? { token: current.claimToken, lockedUntil: current.lockedUntil! } : null;
+    const leased = lease === undefined ? currentLease : lease;
+    const held = leased
+      ? { claimToken: leased.token, leaseAttempt: Math.max(d.attempts, 1), claimedAt: d.lastAttemptAt ?? d.updatedAt, lockedUntil: leased.lockedUntil }
+      : { claimToken: null, leaseAttempt: null, claimedAt: null, lockedUntil: null };
     const queued = {
       endpointId: d.endpointId,
       eventId: d.eventId,
       event: d.event,
       nextAttemptAt: d.nextAttemptAt,
       attempts: leased ? Math.max(d.attempts - 1, 0) : d.attempts,
+      ...held,
     };
     await db
       .insert(webhookQueue)
       .values({ deliveryId: d.id, ...queued })
       .onConflictDoUpdate({ target: webhookQueue.deliveryId, set: queued });
-    if (lease === null) await db.delete(webhookLeases).where(eq(webhookLeases.deliveryId, d.id));
-    if (lease) {
-      const held = {
-        endpointId: d.endpointId,
-        claimToken: lease.token,
-        attempt: Math.max(d.attempts, 1),
-        claimedAt: d.lastAttemptAt ?? d.updatedAt,
-        lockedUntil: lease.lockedUntil,
-      };
+    if (leased) {
       await db
-        .insert(webhookLeases)
-        .values({ deliveryId: d.id, ...held })
-        .onConflictDoUpdate({ target: webhookLeases.deliveryId, set: held });
+        .insert(webhookFlights)
+        .values({ endpointId: d.endpointId, deliveryIds: [d.id] })
+        .onConflictDoUpdate({
+          target: webhookFlights.endpointId,
+          set: { deliveryIds: sql`array_append(array_remove(${webhookFlights.deliveryIds}, ${d.id}), ${d.id})` },
+        });
     }
   }
 }
