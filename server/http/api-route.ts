@@ -16,7 +16,7 @@ import { clientAddressOf } from "./steps/client-address";
 import { rateLimitHeaders, takeRateLimit } from "./steps/rate-limit";
 import { recordKeyUse } from "./steps/record-key-use";
 
-export { WithStatus, type TRouteHandler } from "./route";
+export { JsonText, WithStatus, type TRouteHandler } from "./route";
 
 const lastUsed = new WeakMap<TKeyedActor, Date | null>();
 

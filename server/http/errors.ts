@@ -1,7 +1,12 @@
 import { AppError } from "@/server/lib/errors";
 
 export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(JSON.stringify(body), status, headers);
+}
+
+/** A JSON answer whose text is already written (see `JsonText` in ./route.ts). */
+export function jsonText(text: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });

@@ -23,7 +23,7 @@ import { assertGates } from "@/server/domain/access/gates";
 import type { TOperation } from "@/server/domain/operation";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
-import { errorResponse, json } from "./errors";
+import { errorResponse, json, jsonText } from "./errors";
 import { hashRequest } from "./idempotency/hash-request";
 import { readIdempotencyKey } from "./idempotency/read-idempotency-key";
 import { replayResponse } from "./idempotency/replay-response";
@@ -61,8 +61,19 @@ export class RawResponse {
   constructor(readonly response: Response) {}
 }
 
+/**
+ * Returned by a handler that wrote its answer's JSON itself: the `data` of the operation's default status, sent
+ * as it is, WITHOUT passing the declared response schema. Only for the API's busiest read (the packages list,
+ * server/domain/packages/package-list-json.ts), whose test proves the text is exactly the JSON of the schema's
+ * output: parsing 25 packages through zod and stringifying them again cost more server CPU than the bare
+ * handler's whole request (bench/README.md, `bench:packages`, "Issue 19: the list's own CPU").
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 type Data<O extends TOperation> = z.input<O["response"]>;
-export type THandler<O extends TOperation, A> = (args: THandlerArgs<O, A>) => Promise<Data<O> | WithStatus<Data<O>> | RawResponse>;
+export type THandler<O extends TOperation, A> = (args: THandlerArgs<O, A>) => Promise<Data<O> | WithStatus<Data<O>> | RawResponse | JsonText>;
 export type TRouteHandler = ((req: Request, context: TRouteContext) => Promise<Response>) & { operation: TOperation };
 
 export type TDoor<A> = {
@@ -117,6 +128,8 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       if (result instanceof RawResponse) {
         response = result.response;
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      } else if (result instanceof JsonText) {
+        response = jsonText(`{"data":${result.text}}`, op.successStatus ?? 200, headers);
       } else {
         const [status, data] = result instanceof WithStatus ? [result.status, result.data] : [op.successStatus ?? 200, result];
         // Responses pass through the declared schema: unknown fields are stripped, a mismatch is a bug (500).

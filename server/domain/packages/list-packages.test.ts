@@ -227,8 +227,12 @@ describe("listPackages (prepared per shape)", () => {
           for (const page of [1, 3]) expect((await listPackages(db, admin, { page, pageSize: 25, status })).packages.length).toBe(25);
           expect(await countPackages(db, org.workspaceId, status)).toBeGreaterThan(0);
         }
-        // A search among all of them, twice: counted (custom plan, not here), then its count re-checked here.
+        // A search among all of them, twice: counted (custom plan, not here), then its count re-checked by the
+        // page's own statement (custom plan, not here either); a page past the end, which has no row to carry
+        // the answer, re-checks it in a statement of its own, here.
         for (let i = 0; i < 2; i++) expect((await listPackages(db, admin, { page: 1, pageSize: 25, search: "contract" })).totalCount).toBe(4900);
+        expect(seen.some((s) => s.query.includes("pg_visible_in_snapshot"))).toBe(false);
+        expect(await listPackages(db, admin, { page: 1000, pageSize: 25, search: "contract" })).toMatchObject({ packages: [], totalCount: 4900 });
         const statements = [...new Map(seen.filter((s) => !s.query.includes("pg_catalog")).map((s) => [s.query, s])).values()];
         // key lookup, the counters (three kinds), the page (three kinds) and the search count's re-check
         expect(statements.length).toBe(8);

@@ -7,7 +7,7 @@ import type { TPackageActor } from "./package-actor";
 import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
 import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
-import { cachedSearchCount, currentSnapshot, type TCountWithSnapshot } from "./search-count-cache";
+import { cachedSearchCount, countCheckColumns, currentSnapshot, rememberedSnapshot, type TCountCheck, type TCountWithSnapshot } from "./search-count-cache";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -17,8 +17,11 @@ function likeEscape(value: string): string {
 
 const ph = sql.placeholder;
 
-/** What changes the list's SQL text (never a value): the actor's visibility, the kind of status filter, a search. */
-type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean };
+/**
+ * What changes the list's SQL text (never a value): the actor's visibility, the kind of status filter, a search,
+ * and whether the page also asks if a remembered count of that search is still exact (`check`, see countAll).
+ */
+type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean; check: boolean };
 
 function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
   return {
@@ -26,6 +29,7 @@ function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
     viaKey: visibility.restricted && visibility.apiKeyId !== undefined,
     status: bucketOf(query.status),
     search: Boolean(query.search),
+    check: false,
   };
 }
 
@@ -44,7 +48,7 @@ function conditionOf(shape: TShape): SQL {
   return and(...where)!;
 }
 
-const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}`;
+const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}${s.check ? "_check" : ""}`;
 
 /**
  * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
@@ -67,7 +71,10 @@ function pageQuery(db: Db, shape: TShape) {
         sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
       const summary = { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
       if (planOf(shape) === "custom") {
-        const columns = hotColumns(summary);
+        const check = countCheckColumns(db, "countSnapshot");
+        const columns = hotColumns(
+          shape.check ? { ...summary, countUnchanged: check.unchanged, countCounted: check.counted, countSnapshot: check.snapshot } : summary,
+        );
         // A one-table select writes its columns unqualified; `packages.id` inside `sessions` is qualified (nested).
         return db
           .select(columns)
@@ -120,8 +127,18 @@ function planOf(shape: TShape): "generic" | "custom" {
   return shape.search || shape.restricted ? "custom" : "generic";
 }
 
-/** `total` only where the statement carries it (the counters, see pageQuery). */
-type TPageRow = THotRow<typeof packageSummaryHotColumns> & { recipientTotal: number; recipientCompleted: number; total?: number };
+/**
+ * `total` only where the statement carries it (the counters, see pageQuery); the `count…` answers only where it
+ * asks whether a remembered count is still exact (`check`).
+ */
+type TPageRow = THotRow<typeof packageSummaryHotColumns> & {
+  recipientTotal: number;
+  recipientCompleted: number;
+  total?: number;
+  countUnchanged?: boolean;
+  countCounted?: boolean;
+  countSnapshot?: string;
+};
 
 /**
  * The exact number of a search's or a restricted actor's matches, through their indexes (owner, key, share,
@@ -138,16 +155,34 @@ async function countMatches(db: Db, shape: TShape, values: Record<string, unknow
   return row!; // count(*) without GROUP BY answers one row, always
 }
 
+/** Which remembered count a search among all of a workspace's packages reuses (search-count-cache.ts). */
+const searchCountKey = (shape: TShape, values: Record<string, unknown>) =>
+  JSON.stringify([shapeKey({ ...shape, check: false }), values.status ?? null, values.search]);
+
 /**
  * The total past a full page: the counters for a workspace's packages or one status; a search among all of
- * them is counted once and remembered while no package of the workspace changes (search-count-cache.ts); a
- * restricted actor's matches are counted each time.
+ * them is counted once and remembered while no package of the workspace changes (search-count-cache.ts) — the
+ * page's statement asked whether it still is (`checked`, when a count was remembered before the page was read);
+ * a restricted actor's matches are counted each time.
  */
-async function countAll(db: Db, actor: TPackageActor, query: TListPackagesQuery, shape: TShape, values: Record<string, unknown>): Promise<number> {
+async function countAll(
+  db: Db,
+  actor: TPackageActor,
+  query: TListPackagesQuery,
+  shape: TShape,
+  values: Record<string, unknown>,
+  checked: TCountCheck | undefined,
+): Promise<number> {
   if (planOf(shape) === "generic") return countPackages(db, actor.workspace.id, query.status);
-  if (shape.restricted) return (await countMatches(db, shape, values)).total;
-  const key = JSON.stringify([shapeKey(shape), values.status ?? null, values.search]);
-  return cachedSearchCount(db, actor.workspace.id, key, () => countMatches(db, shape, values));
+  if (shape.restricted) return (await countMatches(db, { ...shape, check: false }, values)).total;
+  return cachedSearchCount(db, actor.workspace.id, searchCountKey(shape, values), () => countMatches(db, { ...shape, check: false }, values), checked);
+}
+
+/** The page's answer to "is the remembered count still exact?", when it asked (a row carries it). */
+function checkOf(rows: TPageRow[], against: string | undefined): TCountCheck | undefined {
+  const row = rows[0];
+  if (against === undefined || row?.countUnchanged === undefined) return undefined;
+  return { against, unchanged: row.countUnchanged, counted: row.countCounted!, snapshot: row.countSnapshot! };
 }
 
 /**
@@ -165,8 +200,13 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
     ...(shape.status === "one" ? { status: query.status } : {}),
     ...(shape.search ? { search: `%${likeEscape(query.search!)}%` } : {}),
   };
-  const rows = await pageQuery(db, shape)({ ...values, limit, offset });
-  const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values));
+  // A search among all of the workspace's packages whose count is remembered: the page asks whether it is still
+  // exact in the same statement (one round trip fewer for a full page; bench/README.md, bench:packages, issue 19).
+  const remembered = shape.search && !shape.restricted ? rememberedSnapshot(db, actor.workspace.id, searchCountKey(shape, values)) : undefined;
+  const pageShape = { ...shape, check: remembered !== undefined };
+  const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered }) });
+  const checked = checkOf(rows, remembered);
+  const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values, checked));
   const packagesOut = rows.map((r) => ({
     id: r.id,
     title: r.title,

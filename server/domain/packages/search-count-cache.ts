@@ -48,18 +48,39 @@ export type TCountWithSnapshot = { total: number; snapshot: string };
 /** `pg_current_snapshot()` as text, for the select list of the statement that counts. */
 export const currentSnapshot = sql<string>`pg_current_snapshot()::text`;
 
+/** The answer to "is the remembered count still exact?", asked against the snapshot it was remembered with. */
+export type TCountCheck = { against: string; unchanged: boolean; counted: boolean; snapshot: string };
+
+/**
+ * The snapshot the count under `key` was remembered with, if one is remembered (and the question can be asked:
+ * not in a transaction). The page's own statement then asks the question (`countCheckColumns`), so a reused
+ * count costs no statement of its own.
+ */
+export function rememberedSnapshot(db: Db, workspaceId: string, key: string): string | undefined {
+  if (is(db, PgTransaction)) return undefined;
+  return cacheOf(db).entries.get(`${workspaceId}\u0000${key}`)?.snapshot;
+}
+
 /**
  * The exact count under `key` (which must name the workspace, the filter and the search) for a workspace:
- * the remembered one when no package of the workspace changed since it was taken, else `countNow()`.
+ * the remembered one when no package of the workspace changed since it was taken, else `countNow()`. `checked`:
+ * the question already answered by another statement (the page's), used when it was asked against the snapshot
+ * still remembered; otherwise it is asked here, in a statement of its own.
  */
-export async function cachedSearchCount(db: Db, workspaceId: string, key: string, countNow: () => Promise<TCountWithSnapshot>): Promise<number> {
+export async function cachedSearchCount(
+  db: Db,
+  workspaceId: string,
+  key: string,
+  countNow: () => Promise<TCountWithSnapshot>,
+  checked?: TCountCheck,
+): Promise<number> {
   if (is(db, PgTransaction)) return (await countNow()).total;
   const cache = cacheOf(db);
   const fullKey = `${workspaceId}\u0000${key}`;
   const entry = cache.entries.get(fullKey);
   if (entry) {
     // The entry stays in place meanwhile: concurrent requests for the same count check it too.
-    const [check] = await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot });
+    const check = checked?.against === entry.snapshot ? checked : (await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot }))[0];
     // No counter row at all: the workspace has no packages (TRUNCATE empties the counters without a delta).
     if (check?.unchanged && (check.counted || entry.count === 0)) {
       cache.hits++;
@@ -83,24 +104,34 @@ export function searchCountCacheStats(db: Db): { hits: number; misses: number; s
 }
 
 /**
- * Whether every delta and counter row of the workspace is visible in `snapshot`, whether it has any, and the
- * snapshot of this question. A workspace's few counter rows and unfolded deltas, through their indexes:
- * plan-stable.
+ * The question's three answers as select-list expressions (uncorrelated: run once per statement), with the
+ * placeholders `workspaceId` and `snapshotName`: whether every delta and counter row of the workspace is visible
+ * in that snapshot, whether it has any, and the snapshot of the statement asking. A workspace's few counter rows
+ * and unfolded deltas, through their indexes: plan-stable.
  */
+export function countCheckColumns(db: Db, snapshotName: string) {
+  const since = sql`${sql.placeholder(snapshotName)}::pg_snapshot`;
+  // The workspace's rows of one table, or only those written by a transaction not visible in the snapshot.
+  const rowsOf = (t: typeof packageCounts | typeof packageCountDeltas, xid?: PgColumn) =>
+    db
+      .select({ one: sql`1` })
+      .from(t)
+      .where(and(eq(t.workspaceId, sql.placeholder("workspaceId")), xid ? sql`not pg_visible_in_snapshot(${xid}, ${since})` : undefined));
+  return {
+    unchanged: sql<boolean>`(not exists (${rowsOf(packageCountDeltas, packageCountDeltas.xid)}) and not exists (${rowsOf(packageCounts, packageCounts.foldedXid)}))`,
+    counted: sql<boolean>`(exists (${rowsOf(packageCounts)}) or exists (${rowsOf(packageCountDeltas)}))`,
+    snapshot: currentSnapshot,
+  };
+}
+
+/** The question in a statement of its own. */
 function unchangedSince(db: Db) {
   return hotQuery<{ workspaceId: string; snapshot: string }, { unchanged: boolean; counted: boolean; snapshot: string }>(
     db,
     "search_count_unchanged_since",
     () => {
-      const since = sql`${sql.placeholder("snapshot")}::pg_snapshot`;
-      // The workspace's rows of one table, or only those written by a transaction not visible in the snapshot.
-      const rowsOf = (t: typeof packageCounts | typeof packageCountDeltas, xid?: PgColumn) =>
-        db
-          .select({ one: sql`1` })
-          .from(t)
-          .where(and(eq(t.workspaceId, sql.placeholder("workspaceId")), xid ? sql`not pg_visible_in_snapshot(${xid}, ${since})` : undefined));
-      return sql`select (not exists (${rowsOf(packageCountDeltas, packageCountDeltas.xid)}) and not exists (${rowsOf(packageCounts, packageCounts.foldedXid)})) as "unchanged",
-        (exists (${rowsOf(packageCounts)}) or exists (${rowsOf(packageCountDeltas)})) as "counted", ${currentSnapshot} as "snapshot"`;
+      const c = countCheckColumns(db, "snapshot");
+      return sql`select ${c.unchanged} as "unchanged", ${c.counted} as "counted", ${c.snapshot} as "snapshot"`;
     },
     { plan: "generic" },
   );
