@@ -7,7 +7,8 @@
  * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
  * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3);
  * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26);
- * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26).
+ * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26);
+ * - `transactionEndingWith` / `endWithCommit`: the package credit sent with its COMMIT (bench:api, issue 26).
  * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
  * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
  *
@@ -250,6 +251,101 @@ export async function transactionInOneTrip(db: Db, queries: readonly SQL[]): Pro
   } finally {
     conn.release();
   }
+}
+
+/**
+ * ## A transaction's last statement, sent with its COMMIT (`transactionEndingWith`, `endWithCommit`)
+ *
+ * `db.transaction()` on postgres.js sends `commit` only once the work's promise has settled, i.e. after the last
+ * statement's answer came back and this process got round to it. A statement that locks a row every concurrent
+ * transaction needs (the package credit's `UPDATE organisations SET packages_used = …`, issue 26) therefore holds
+ * that lock from its execution, through the trip back to this process (on a loaded event loop, 16 requests in
+ * flight: milliseconds), to the COMMIT: at 16 concurrent sends 0.52–0.68 connections waited on it on average,
+ * every sampled wait that UPDATE (bench/README.md, `bench:api`, "Lock waits (≤ 0.5) not met").
+ *
+ * `transactionEndingWith(db, work)` is `db.transaction(work)`, except that the work may end it with ONE
+ * statement (`endWithCommit(tx, query, refused)`) that is sent without awaiting its answer, as the transaction's
+ * very last statement: after `work` has resolved (whatever it did after registering it), and in the same write as
+ * postgres.js's own `commit` (both are queued on the transaction's connection in the same turn of the event loop,
+ * the statement first: postgres.js pipelines them). PostgreSQL runs the statement, then the COMMIT, with no trip
+ * through this process between them, so the row lock lasts the commit only. Nothing is added: the same statements,
+ * the same COMMIT, no second COMMIT and no warning.
+ *
+ * The statement must FAIL when it must not take effect (the credit: a division by its matched-row count), never
+ * merely match no row: by the time its answer arrives the COMMIT has already run. A failed statement aborts the
+ * transaction, so PostgreSQL answers the pipelined COMMIT with ROLLBACK (not an error): nothing of the work is
+ * written, and `transactionEndingWith` throws `refused(error)` (the 402) instead of returning the work's result.
+ * Any other failure (the COMMIT's own, a lost connection) is thrown as it is. The caller's after-commit work
+ * (`withEvents`' wake-up) runs only when this returns, i.e. after a real commit.
+ *
+ * Only the outermost transaction opened by `transactionEndingWith` on postgres.js can be ended this way:
+ * `endWithCommit` returns false on PGlite (in process: no trip to save), in a savepoint (the scheduler's send:
+ * the outer transaction goes on, and must see the refusal), and in any transaction it did not open; the caller
+ * then runs the statement itself, as before. Nothing else reaches postgres.js's transaction.
+ * Kept for a measured target (bench/README.md, `bench:api`, issue 26, "The credit sent with the COMMIT").
+ */
+type TEnding = { query: SQL; refused: (error: unknown) => unknown };
+/** The transactions `transactionEndingWith` opened, each with the statement that ends it once one is registered. */
+const endings = new WeakMap<object, TEnding | null>();
+type TSettled = { ok: true } | { ok: false; error: unknown };
+
+export async function transactionEndingWith<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  const session: unknown = db._.session;
+  if (!is(session, PostgresJsSession) || is(db, PgTransaction)) return db.transaction((tx) => work(tx));
+  let ending: TEnding | null | undefined;
+  let last: Promise<TSettled> | undefined;
+  let result: T;
+  try {
+    result = await db.transaction(async (tx) => {
+      endings.set(tx, null);
+      let value: T;
+      try {
+        value = await work(tx);
+      } finally {
+        ending = endings.get(tx);
+        endings.delete(tx);
+      }
+      if (ending) {
+        // Queued now, on this connection; postgres.js queues its `commit` right after this function resolves,
+        // within the same turn of the event loop (no I/O between), so both leave in one write, in this order.
+        // With its values written in as literals and unnamed: postgres.js sends a statement with parameters that
+        // this connection has not prepared yet as Parse/Describe first and holds everything queued behind it
+        // (the `commit` too) until the server has described it — one more trip with the lock held.
+        const { sql: text } = dialect.sqlToQuery(sql`${ending.query}`.inlineParams());
+        const client = (tx._.session as unknown as { client: TUnsafe }).client;
+        last = client.unsafe(text, [], { prepare: false }).then(
+          (): TSettled => ({ ok: true }),
+          (error: unknown): TSettled => ({ ok: false, error }),
+        );
+      }
+      return value;
+    });
+  } catch (error) {
+    // The statement's failure reached postgres.js before its `commit` was queued (not expected: it needs a
+    // read): postgres.js rolled back and threw it.
+    const settled = last && (await last);
+    if (ending && settled && !settled.ok && settled.error === error) throw ending.refused(error);
+    throw error;
+  }
+  const settled = last && (await last);
+  if (ending && settled && !settled.ok) throw ending.refused(settled.error);
+  return result;
+}
+
+/**
+ * Ends `tx` (a transaction `transactionEndingWith` opened on postgres.js) with `query`, sent with its COMMIT;
+ * `refused` maps the statement's failure to what the transaction then throws. Returns false where that cannot be
+ * done (PGlite, a savepoint, another transaction): run the statement yourself. One ending per transaction; its
+ * values (text and numbers only) are written into its text as literals (drizzle's inline parameters).
+ */
+export function endWithCommit(tx: Db, query: SQL, refused: (error: unknown) => unknown): boolean {
+  if (!endings.has(tx)) return false;
+  for (const value of dialect.sqlToQuery(query).params) {
+    if (typeof value !== "string" && typeof value !== "number") throw new Error(`endWithCommit: a ${typeof value} value cannot be written as a literal`);
+  }
+  if (endings.get(tx)) throw new Error("endWithCommit: this transaction already ends with another statement");
+  endings.set(tx, { query, refused });
+  return true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db } from "@/server/db/client";
+import { transactionEndingWith } from "@/server/db/driver";
 import { wakeDeliveryWorkers } from "@/server/domain/webhooks/events/wake-delivery-workers";
 
 /** What the `withEvents` work in progress has recorded: deliveries fanned out, so the workers have something to do. */
@@ -23,10 +24,15 @@ export function noteDeliveries(count: number): void {
  * polling still delivers, only later. When `db` is already a transaction, the work joins it as a savepoint and
  * the wake-up is sent early but harmlessly (workers find nothing new until the outer commit, then poll); a
  * nested `withEvents` counts into the outer one's record, so the outer still wakes the workers after its commit.
+ *
+ * The transaction is `transactionEndingWith`'s (server/db/driver.ts): on PostgreSQL the work may end it with one
+ * statement sent together with the COMMIT (the package credit, issue 26). If that statement fails (a spent
+ * allowance), the COMMIT rolls back and this throws its error (402) — before any after-commit work: the
+ * wake-up below runs only after a real commit.
  */
 export async function withEvents<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   const store = recorded.getStore() ?? { deliveries: 0 };
-  const result = await recorded.run(store, () => db.transaction((tx) => work(tx)));
+  const result = await recorded.run(store, () => transactionEndingWith(db, work));
   if (store.deliveries > 0) await wakeDeliveryWorkers();
   return result;
 }

@@ -41,7 +41,9 @@ export type TCreatedRows = { documents: TDocumentRow[]; sessions: TSessionRow[] 
  * UPDATE of the organisation's row, whose lock every send of the organisation needs: taken early (it was
  * statement 6 of 23) it made each send hold that lock through the rest of its transaction, so concurrent sends
  * queued on it (issue 26: 5.4–7 of 10 connections waiting at 16 concurrent sends). Taken last it is held for
- * the commit only. A refused credit (402) still rolls back everything before it.
+ * the commit only — and on PostgreSQL, in the send's own transaction, the credit is sent WITH the COMMIT
+ * (`consumePackageCredit`, `endWithCommit`): no trip through this process between them. A refused credit (402)
+ * still rolls back everything before it (there, the transaction throws it after PostgreSQL rolled back).
  */
 export async function performSend<T>(
   tx: Db,
