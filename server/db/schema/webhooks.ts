@@ -127,17 +127,18 @@ export const webhookQueue = pgTable(
 );
 
 /**
- * Per endpoint, the deliveries its claims leased (a superset: entries whose lease ended by an outcome, a
- * release or a deletion are dropped at the endpoint's next claim). Written once per claim per endpoint that got
- * deliveries, never by an outcome; the claim reads each listed queue row by key for the endpoint's in-flight
- * count (its cap), its lost ninth attempts and its lost attempts due again. Every lease the claim writes is
- * listed here in the same statement.
+ * Per endpoint, how far into its due order its claims have leased: the latest due time (`next_attempt_at`) of
+ * any delivery a claim leased. A queue row's due time does not change while it is leased, so every leased row
+ * of the endpoint lies at or before this mark in the endpoint's due indexes: the claim counts the endpoint's
+ * leases (its cap, its lost ninth attempts, its lost attempts due again) by walking that stretch, which is the
+ * stretch its candidates' walk reads anyway. Raised by a claim, once per endpoint that got deliveries; never
+ * written by an outcome.
  */
 export const webhookFlights = pgTable("webhook_flights", {
   endpointId: text("endpoint_id")
     .primaryKey()
     .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-  deliveryIds: text("delivery_ids").array().notNull(),
+  leasedThrough: ts("leased_through").notNull(),
 });
 
 /** Every attempt, as sent and as answered. */

@@ -242,7 +242,8 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
       await reserved`update webhook_queue set claim_token = 'other-worker', lease_attempt = 1, claimed_at = now(),
                        locked_until = now() + interval '30 seconds'
                      where delivery_id = any(${ids.slice(CAP)})`;
-      await reserved`insert into webhook_flights (endpoint_id, delivery_ids) values (${endpoint.id}, ${ids.slice(CAP)})`;
+      await reserved`insert into webhook_flights (endpoint_id, leased_through)
+                     select ${endpoint.id}, max(next_attempt_at) from webhook_queue where delivery_id = any(${ids.slice(CAP)})`;
       // Our claim starts meanwhile and must wait for the lock.
       const claiming = claimDeliveries(t.db, { limit: 2 * CAP });
       for (;;) {

@@ -16,9 +16,10 @@
  * - each chosen delivery gets a lease in its narrow queue row's unindexed lease columns (`locked_until`, a
  *   fresh claim token and its attempt number, counted NOW, so a delivery that crashes its worker still moves
  *   toward EXHAUSTED): a HOT update, no index entry; the record is not written. Each endpoint that got
- *   deliveries lists its leases in its webhook_flights row (one write per endpoint per claim, none per outcome):
- *   the next claim reads the listed queue rows by key for the endpoint's in-flight count, its lost ninth
- *   attempts and its lost attempts due again, and lists again only those still leased. A lease that expired is
+ *   deliveries raises its mark in webhook_flights to the latest due time it leased (one write per endpoint per
+ *   claim, none per outcome); a leased row's due time does not change, so the next claim finds all of the
+ *   endpoint's leases (its in-flight count, its lost ninth attempts and its lost attempts due again) in the
+ *   stretch of its due indexes up to the mark — the stretch its candidates' walk reads anyway. A lease that expired is
  *   taken over in place once the retry table says its next attempt is due (greatest(claimed + delay, lease
  *   end)), so a delivery whose worker dies is retried on the schedule — not at every lease expiry.
  */
@@ -142,10 +143,11 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
   // indexes from one endpoint id to the next (one index probe per such endpoint), so a claim costs nothing for
   // the many endpoints with nothing queued (it once visited every endpoint of every workspace: +4 ms per claim
   // with 2,000 idle endpoints, measured). A leased row is still a queued row, so its endpoint is among them.
-  // Each endpoint's leases are the queue rows its webhook_flights row lists that still hold one (every lease
-  // is listed by the claim that wrote it): they give its room, its lost ninth attempts and its lost earlier
-  // attempts whose retry is due (greatest(claimed + the retry table's delay, lease end)). An outcome, a
-  // release or a deletion that ends a lease writes nothing there: the listed row no longer holds a lease.
+  // Each endpoint's leases are the queue rows holding one at or before its webhook_flights mark (every lease
+  // has a due time at or before the mark its claim raised, and a leased row's due time does not change): they
+  // give its room, its lost ninth attempts and its lost earlier attempts whose retry is due (greatest(claimed +
+  // the retry table's delay, lease end)). An outcome, a release or a deletion that ends a lease writes nothing
+  // there. The mark only rises: rows before it that hold no lease are due rows the candidates' walk takes first.
   const schedule = sql.raw(`array[${SCHEDULE_MS.join(",")}]::int[]`);
   const skipScan = (name: string, attempts: SQL) => sql`${sql.raw(name)}(endpoint_id) as (
       (select q.endpoint_id from webhook_queue q where ${attempts} order by q.endpoint_id limit 1)
@@ -161,7 +163,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       union
       select endpoint_id from retry_queued where endpoint_id is not null
     ), leases as (
-      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake, l.held
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake
       from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id
         left join webhook_flights fl on fl.endpoint_id = e.id
       cross join lateral (
@@ -169,10 +171,14 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
           (count(*) filter (where q.locked_until > ${atIso}::timestamptz and q.lease_attempt > 1))::int as retries,
           array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt >= ${max}::int) as lost,
           array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
-            and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz) as retake,
-          array_agg(q.delivery_id) as held
-        from webhook_queue q
-        where q.delivery_id = any(coalesce(fl.delivery_ids, '{}'::text[])) and q.endpoint_id = e.id and q.claim_token is not null
+            and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz) as retake
+        from (
+          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until from webhook_queue q
+          where q.endpoint_id = e.id and q.attempts = 0 and q.next_attempt_at <= fl.leased_through and q.claim_token is not null
+          union all
+          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until from webhook_queue q
+          where q.endpoint_id = e.id and q.attempts > 0 and q.next_attempt_at <= fl.leased_through and q.claim_token is not null
+        ) q
       ) l
     ), lost_leases as (
       select q.delivery_id, q.lease_attempt as attempt, q.claimed_at from webhook_queue q
@@ -226,7 +232,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       order by a.due_at, a.id
       limit ${opts.limit}::int
     ), grabbed as (
-      select q.delivery_id as id, q.endpoint_id, q.event_id, q.event, ch.due_at,
+      select q.delivery_id as id, q.endpoint_id, q.event_id, q.event, ch.due_at, q.next_attempt_at,
         case when q.claim_token is null then q.attempts else q.lease_attempt end as counted,
         q.claim_token is not null as was_lost, q.claimed_at as lost_started
       from chosen ch join webhook_queue q on q.delivery_id = ch.id
@@ -249,12 +255,11 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       where q.delivery_id = g.id
       returning q.delivery_id, q.claim_token, q.lease_attempt
     ), flown as (
-      -- Each endpoint that got deliveries lists its leases again: those still held (read above) and the new ones.
-      insert into webhook_flights as fl (endpoint_id, delivery_ids)
-      select n.endpoint_id, array(select distinct x from unnest(coalesce(l.held, '{}'::text[]) || n.ids) x)
-      from (select g.endpoint_id, array_agg(g.id) as ids from grabbed g group by g.endpoint_id) n
-        join leases l on l.endpoint_id = n.endpoint_id
-      on conflict (endpoint_id) do update set delivery_ids = excluded.delivery_ids
+      -- Each endpoint's mark moves up to the latest due time it leased (every leased row lies at or before it).
+      insert into webhook_flights as fl (endpoint_id, leased_through)
+      select g.endpoint_id, max(g.next_attempt_at) from grabbed g group by g.endpoint_id
+      on conflict (endpoint_id) do update set leased_through = excluded.leased_through
+      where excluded.leased_through > fl.leased_through
       returning 1
     )
     select l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, g.endpoint_id, g.event, ev.body, e.url,

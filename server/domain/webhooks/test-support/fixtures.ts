@@ -52,7 +52,7 @@ type TDeliveryState = {
 /**
  * Puts deliveries in a state as the engine would have left it: the record, the queue row of a queued
  * (PENDING or FAILED) delivery and none for a finished one, and the lease of an attempt in flight (in the
- * queue row, and listed in the endpoint's webhook_flights row, as a claim does).
+ * queue row, and the endpoint's webhook_flights mark raised to its due time, as a claim does).
  */
 export async function setDeliveryState(db: Db, target: readonly string[] | { endpointId: string }, state: TDeliveryState) {
   const { lease, ...record } = state;
@@ -84,10 +84,10 @@ export async function setDeliveryState(db: Db, target: readonly string[] | { end
     if (leased) {
       await db
         .insert(webhookFlights)
-        .values({ endpointId: d.endpointId, deliveryIds: [d.id] })
+        .values({ endpointId: d.endpointId, leasedThrough: d.nextAttemptAt })
         .onConflictDoUpdate({
           target: webhookFlights.endpointId,
-          set: { deliveryIds: sql`array_append(array_remove(${webhookFlights.deliveryIds}, ${d.id}), ${d.id})` },
+          set: { leasedThrough: sql`greatest(${webhookFlights.leasedThrough}, excluded.leased_through)` },
         });
     }
   }
