@@ -169,6 +169,23 @@ type TPlanNode = { "Node Type": string; "Parent Relationship"?: string; "Subplan
 const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
   match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
 
+describe("the per-endpoint cap across claims", () => {
+  it("counts the leases of every earlier claim, the newest included (each claim raises the endpoint's mark)", async () => {
+    useClock();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const opts = { limit: 10, perEndpointCap: 2, firstAttemptReserve: 1 };
+    const [first] = (await raisePackageSent(t.db, actor, "p1")).deliveryIds;
+    expect((await claimDeliveries(t.db, opts)).map((c) => c.id)).toEqual([first]);
+    advance(1000);
+    const [second] = (await raisePackageSent(t.db, actor, "p2")).deliveryIds;
+    advance(1000);
+    await raisePackageSent(t.db, actor, "p3");
+    // Room for one: the first is in flight. Then none: the second, leased by the claim before, counts too.
+    expect((await claimDeliveries(t.db, opts)).map((c) => c.id)).toEqual([second]);
+    expect(await claimDeliveries(t.db, opts)).toEqual([]);
+  });
+});
+
 describe("the claim's cost", () => {
   it("looks only at endpoints with queued deliveries, not at every endpoint (read from its plan)", async () => {
     useClock();
