@@ -1,9 +1,11 @@
 import { and, desc, eq, ilike, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { hotColumns, hotQuery, type THotRow } from "@/server/db/driver";
 import { packages, recipientSessions } from "@/server/db/schema";
 import { pageWindow } from "@/server/lib/pagination";
 import type { TPackageActor } from "./package-actor";
+import { packageListPageJson, summaryJsonSql } from "./package-list-json";
 import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
 import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
@@ -21,7 +23,7 @@ const ph = sql.placeholder;
  * What changes the list's SQL text (never a value): the actor's visibility, the kind of status filter, a search,
  * and whether the page also asks if a remembered count of that search is still exact (`check`, see countAll).
  */
-type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean; check: boolean };
+type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean; check: boolean; json: boolean };
 
 function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
   return {
@@ -30,6 +32,7 @@ function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
     status: bucketOf(query.status),
     search: Boolean(query.search),
     check: false,
+    json: false,
   };
 }
 
@@ -48,7 +51,8 @@ function conditionOf(shape: TShape): SQL {
   return and(...where)!;
 }
 
-const shapeKey = (s: TShape) => `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}${s.check ? "_check" : ""}`;
+const shapeKey = (s: TShape) =>
+  `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}${s.check ? "_check" : ""}${s.json ? "_json" : ""}`;
 
 /**
  * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
@@ -69,7 +73,10 @@ function pageQuery(db: Db, shape: TShape) {
     () => {
       const sessions = (completedOnly: boolean) =>
         sql<number>`(select count(*)::int from ${recipientSessions} rs where rs.package_id = ${packages.id}${completedOnly ? sql` and rs.status = 'COMPLETED'` : sql``})`;
-      const summary = { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
+      // The page's JSON (listPackagesJson): one text column per package, written by PostgreSQL (package-list-json.ts).
+      const summary: Record<string, PgColumn | SQL> = shape.json
+        ? { json: summaryJsonSql(sessions(false), sessions(true)) }
+        : { ...packageSummaryHotColumns, recipientTotal: sessions(false), recipientCompleted: sessions(true) };
       if (planOf(shape) === "custom") {
         const check = countCheckColumns(db, "countSnapshot");
         const columns = hotColumns(
@@ -131,9 +138,11 @@ function planOf(shape: TShape): "generic" | "custom" {
  * `total` only where the statement carries it (the counters, see pageQuery); the `count…` answers only where it
  * asks whether a remembered count is still exact (`check`).
  */
-type TPageRow = THotRow<typeof packageSummaryHotColumns> & {
-  recipientTotal: number;
-  recipientCompleted: number;
+type TPageRow = Partial<THotRow<typeof packageSummaryHotColumns>> & {
+  recipientTotal?: number;
+  recipientCompleted?: number;
+  /** The package's JSON (a `json` shape only). */
+  json?: string;
   total?: number;
   countUnchanged?: boolean;
   countCounted?: boolean;
@@ -157,7 +166,7 @@ async function countMatches(db: Db, shape: TShape, values: Record<string, unknow
 
 /** Which remembered count a search among all of a workspace's packages reuses (search-count-cache.ts). */
 const searchCountKey = (shape: TShape, values: Record<string, unknown>) =>
-  JSON.stringify([shapeKey({ ...shape, check: false }), values.status ?? null, values.search]);
+  JSON.stringify([shapeKey({ ...shape, check: false, json: false }), values.status ?? null, values.search]);
 
 /**
  * The total past a full page: the counters for a workspace's packages or one status; a search among all of
@@ -174,8 +183,9 @@ async function countAll(
   checked: TCountCheck | undefined,
 ): Promise<number> {
   if (planOf(shape) === "generic") return countPackages(db, actor.workspace.id, query.status);
-  if (shape.restricted) return (await countMatches(db, { ...shape, check: false }, values)).total;
-  return cachedSearchCount(db, actor.workspace.id, searchCountKey(shape, values), () => countMatches(db, { ...shape, check: false }, values), checked);
+  const counted = { ...shape, check: false, json: false };
+  if (shape.restricted) return (await countMatches(db, counted, values)).total;
+  return cachedSearchCount(db, actor.workspace.id, searchCountKey(shape, values), () => countMatches(db, counted, values), checked);
 }
 
 /** The page's answer to "is the remembered count still exact?", when it asked (a row carries it). */
@@ -186,11 +196,12 @@ function checkOf(rows: TPageRow[], against: string | undefined): TCountCheck | u
 }
 
 /**
- * The packages the actor can see, newest `updatedAt` first, paged. VIEWED is not a state: it lists IN_PROGRESS
- * packages a recipient has opened (`firstViewedAt` set). The statements are prepared once per shape (see
- * server/db/driver.ts): this is the API's busiest read.
+ * One page of the packages the actor can see, newest `updatedAt` first, with the exact total. VIEWED is not a
+ * state: it lists IN_PROGRESS packages a recipient has opened (`firstViewedAt` set). The statements are
+ * prepared once per shape (see server/db/driver.ts): this is the API's busiest read. `json`: each row carries
+ * its package's JSON instead of its columns (listPackagesJson).
  */
-export async function listPackages(db: Db, actor: TPackageActor, query: TListPackagesQuery) {
+async function readPage(db: Db, actor: TPackageActor, query: TListPackagesQuery, json: boolean): Promise<{ rows: TPageRow[]; totalCount: number }> {
   const { limit, offset } = pageWindow(query);
   const visibility = visibilityOf(actor);
   const shape = shapeOf(visibility, query);
@@ -203,31 +214,52 @@ export async function listPackages(db: Db, actor: TPackageActor, query: TListPac
   // A search among all of the workspace's packages whose count is remembered: the page asks whether it is still
   // exact in the same statement (one round trip fewer for a full page; bench/README.md, bench:packages, issue 19).
   const remembered = shape.search && !shape.restricted ? rememberedSnapshot(db, actor.workspace.id, searchCountKey(shape, values)) : undefined;
-  const pageShape = { ...shape, check: remembered !== undefined };
+  const pageShape = { ...shape, check: remembered !== undefined, json };
   const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered }) });
   const checked = checkOf(rows, remembered);
   const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values, checked));
+  return { rows, totalCount };
+}
+
+/** The packages the actor can see, newest `updatedAt` first, paged, as the API's summaries. */
+export async function listPackages(db: Db, actor: TPackageActor, query: TListPackagesQuery) {
+  const { rows, totalCount } = await readPage(db, actor, query, false);
   const packagesOut = rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    status: r.status,
-    externalId: r.externalId,
-    metadata: r.metadata,
-    templateId: r.templateId,
-    ownerUserId: r.ownerUserId,
-    sequential: r.sequential,
-    sendAt: r.sendAt,
-    scheduleError: r.scheduleError,
-    expiresAt: r.expiresAt,
-    expiredAt: r.expiredAt,
-    sentAt: r.sentAt,
-    firstViewedAt: r.firstViewedAt,
-    completedAt: r.completedAt,
-    declinedAt: r.declinedAt,
-    voidedAt: r.voidedAt,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    recipientCounts: { total: r.recipientTotal, completed: r.recipientCompleted },
+    id: r.id!,
+    title: r.title!,
+    status: r.status!,
+    externalId: r.externalId ?? null,
+    metadata: r.metadata!,
+    templateId: r.templateId ?? null,
+    ownerUserId: r.ownerUserId!,
+    sequential: r.sequential!,
+    sendAt: r.sendAt ?? null,
+    scheduleError: r.scheduleError ?? null,
+    expiresAt: r.expiresAt ?? null,
+    expiredAt: r.expiredAt ?? null,
+    sentAt: r.sentAt ?? null,
+    firstViewedAt: r.firstViewedAt ?? null,
+    completedAt: r.completedAt ?? null,
+    declinedAt: r.declinedAt ?? null,
+    voidedAt: r.voidedAt ?? null,
+    createdAt: r.createdAt!,
+    updatedAt: r.updatedAt!,
+    recipientCounts: { total: r.recipientTotal!, completed: r.recipientCompleted! },
   }));
   return { packages: packagesOut, totalCount, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * The same page as the API's JSON text, exactly `JSON.stringify(ZPackageList.parse(await listPackages(…)))`
+ * (package-list-json.test.ts): each package's JSON written by PostgreSQL, so the server neither parses the rows'
+ * columns nor writes them again (bench/README.md, `bench:packages`, issue 19).
+ */
+export async function listPackagesJson(db: Db, actor: TPackageActor, query: TListPackagesQuery): Promise<string> {
+  const { rows, totalCount } = await readPage(db, actor, query, true);
+  return packageListPageJson(
+    rows.map((r) => r.json!),
+    totalCount,
+    query.page,
+    query.pageSize,
+  );
 }
