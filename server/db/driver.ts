@@ -8,7 +8,8 @@
  * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3);
  * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26);
  * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26);
- * - `transactionEndingWith` / `endWithCommit`: the package credit sent with its COMMIT (bench:api, issue 26).
+ * - `transactionEndingWith` / `endWithCommit`: the package credit sent with its COMMIT (bench:api, issue 26);
+ * - `builtWrite`: the send's package and session updates, built once and prepared (bench:api, issue 26).
  * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
  * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
  *
@@ -346,6 +347,60 @@ export function endWithCommit(tx: Db, query: SQL, refused: (error: unknown) => u
   if (endings.get(tx)) throw new Error("endWithCommit: this transaction already ends with another statement");
   endings.set(tx, { query, refused });
   return true;
+}
+
+/**
+ * ## Writes built once (`builtWrite`)
+ *
+ * drizzle builds an UPDATE's text in JavaScript on every call: the SET list and a RETURNING list of every
+ * column of the table, each chunk through its `is()` checks. For the send's two row updates (the package, and
+ * each invited session: `… returning *`) that took 0.5–0.65 ms of CPU per statement on this machine, 1.7 ms of a
+ * two-recipient send's ~11 ms (bench/README.md, `bench:api`, issue 26, "The send's CPU in process"). And,
+ * unprepared, postgres.js sends each such statement as Parse/Describe first, then Bind/Execute: two round trips.
+ *
+ * `builtWrite(key, build)` builds the statement once per process (its values as `sql.placeholder(name)`, so
+ * each is still encoded by its column as drizzle does), then each call runs that text in the given database or
+ * transaction through drizzle's own prepared query for its session: the placeholders filled and the RETURNING
+ * rows mapped by drizzle exactly as the built query would (`Date`s and all). On postgres.js the statement is
+ * prepared per connection (named by its text, as `hotQuery`'s): described once, then one round trip. On PGlite
+ * it is the ordinary query. The text must not depend on the values: a value that changes the SQL (a null
+ * written as a literal, a set column left out) needs its own key. No `$onUpdate` column may be touched (its
+ * value would be frozen into the built text).
+ */
+type TBuilt = { query: { sql: string; params: unknown[] }; fields: unknown };
+
+/**
+ * A named placeholder where drizzle's types want the value itself (an UPDATE's SET: drizzle accepts a placeholder
+ * there at run time and encodes the filled value by its column, but does not type it). For `builtWrite` only.
+ */
+export function valueSlot<T>(name: string): T {
+  return sql.placeholder(name) as unknown as T;
+}
+type TPreparingSession = {
+  prepareQuery(
+    query: { sql: string; params: unknown[] },
+    fields: unknown,
+    name: string,
+    isResponseInArrayMode: boolean,
+  ): { execute(values: Record<string, unknown>): Promise<unknown> };
+};
+
+export function builtWrite<V extends Record<string, unknown>, R>(
+  key: string,
+  build: (db: Db) => { toSQL(): { sql: string; params: unknown[] } },
+): (db: Db, values: V) => Promise<R[]> {
+  let built: TBuilt | undefined;
+  return async (db, values) => {
+    if (!built) {
+      const query = build(db);
+      const fields = (query as unknown as { config?: { returning?: unknown } }).config?.returning;
+      if (!fields) throw new Error(`builtWrite ${key}: the statement must end with .returning()`);
+      const { sql: text, params } = query.toSQL();
+      built = { query: { sql: text, params }, fields };
+    }
+    const session = db._.session as unknown as TPreparingSession;
+    return (await session.prepareQuery(built.query, built.fields, key, true).execute(values)) as R[];
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { builtWrite, valueSlot } from "@/server/db/driver";
 import type { Db } from "@/server/db/client";
 import { recipientSessions } from "@/server/db/schema";
 import { queuePackageMail, type TMailPackage } from "@/server/domain/mail/queue-package-mail";
@@ -9,6 +10,33 @@ import { loadMailPackage } from "./load-mail-package";
 import { recordSessionEvent } from "./record-session-event";
 
 export type TSessionRow = typeof recipientSessions.$inferSelect;
+
+type TInviteValues = { id: string; tokenHash: string; tokenCiphertext: string; at: Date };
+/**
+ * The session's update, built once and prepared (server/db/driver.ts, `builtWrite`; issue 26): one text with a
+ * first reminder, one without (a null reminder time is written as a literal, so it is another text).
+ */
+const invitedSession = (nextReminderAt: Date | null) => (db: Db) =>
+  db
+    .update(recipientSessions)
+    .set({
+      status: "SENT",
+      tokenHash: valueSlot<string>("tokenHash"),
+      tokenCiphertext: valueSlot<string>("tokenCiphertext"),
+      tokenExpiresAt: null,
+      sentAt: valueSlot<Date>("at"),
+      openedAt: null,
+      remindersSent: 0,
+      nextReminderAt,
+      updatedAt: valueSlot<Date>("at"),
+    })
+    .where(eq(recipientSessions.id, sql.placeholder("id")))
+    .returning();
+const markInvited = builtWrite<TInviteValues & { nextReminderAt: Date }, TSessionRow>(
+  "invite: session SENT",
+  invitedSession(valueSlot<Date>("nextReminderAt")),
+);
+const markInvitedWithoutReminder = builtWrite<TInviteValues, TSessionRow>("invite: session SENT, no reminder", invitedSession(null));
 
 /**
  * It is this recipient's turn: the session becomes SENT with a fresh signing token (any earlier link is
@@ -26,21 +54,9 @@ export async function inviteSession(
   mailPackage?: TMailPackage,
 ): Promise<{ token: string; session: TSessionRow }> {
   const { token, tokenHash, tokenCiphertext } = issueSigningToken();
-  const [invited] = await tx
-    .update(recipientSessions)
-    .set({
-      status: "SENT",
-      tokenHash,
-      tokenCiphertext,
-      tokenExpiresAt: null,
-      sentAt: at,
-      openedAt: null,
-      remindersSent: 0,
-      nextReminderAt: firstReminderAt(pkg.reminders, at),
-      updatedAt: at,
-    })
-    .where(eq(recipientSessions.id, session.id))
-    .returning();
+  const nextReminderAt = firstReminderAt(pkg.reminders, at);
+  const values = { id: session.id, tokenHash, tokenCiphertext, at };
+  const [invited] = nextReminderAt ? await markInvited(tx, { ...values, nextReminderAt }) : await markInvitedWithoutReminder(tx, values);
   await recordSessionEvent(tx, pkg, session, "SESSION_SENT", {});
   await queuePackageMail(tx, {
     kind: "INVITATION",

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
+import { builtWrite, valueSlot } from "@/server/db/driver";
 import { rowsFromJson } from "@/server/db/json-rows";
 import { documents, organisations, packages, recipientSessions, users, workspaces } from "@/server/db/schema";
 import { liveLockJson, lockFromJson, refuseLocked } from "@/server/domain/locks/assert-not-locked";
@@ -26,6 +27,15 @@ type TJsonRows = Record<string, unknown>[] | null;
  * returned, so the send does not read them again, nor the recipient limit the create just checked (issue 26).
  */
 export type TCreatedRows = { documents: TDocumentRow[]; sessions: TSessionRow[] };
+
+/** The package goes out: built once and prepared (server/db/driver.ts, `builtWrite`; issue 26). */
+const markSent = builtWrite<{ id: string; at: Date }, TPackageRow>("send: package IN_PROGRESS", (db) =>
+  db
+    .update(packages)
+    .set({ status: "IN_PROGRESS", sentAt: valueSlot<Date>("at"), sendAt: null, scheduleError: null, updatedAt: valueSlot<Date>("at") })
+    .where(eq(packages.id, sql.placeholder("id")))
+    .returning(),
+);
 
 /**
  * The send, inside the caller's transaction, on a package row the caller found and locked. The conditions
@@ -113,11 +123,7 @@ export async function performSend<T>(
     return finish({ package: scheduled!, scheduled: true, sessions, documents: docs });
   }
 
-  const [sent] = await tx
-    .update(packages)
-    .set({ status: "IN_PROGRESS", sentAt: at, sendAt: null, scheduleError: null, updatedAt: at })
-    .where(eq(packages.id, pkg.id))
-    .returning();
+  const [sent] = await markSent(tx, { id: pkg.id, at });
   const turn = sent!.sequential ? sessions.slice(0, 1) : sessions;
   await recordPackageEvent(tx, sent!, "PACKAGE_SENT", { signerCount: sessions.length, sessionsSent: turn.length });
   const invited = new Map<string, TSessionRow>();
