@@ -8,35 +8,24 @@
  * Usage: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/list-pipeline.ts [requests=5000] [concurrency=8] [query=]
  */
 import { randomBytes } from "node:crypto";
+import { withScratchDatabase } from "./scratch-database";
 
 const [REQUESTS = 5000, CONCURRENCY = 8] = process.argv.slice(2, 4).map(Number);
 const QUERY = process.argv[4] ?? "";
 
 async function main() {
-  const base = process.env.DATABASE_URL;
-  if (!base) throw new Error("set DATABASE_URL");
   process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
   process.env.NEXTAUTH_SECRET ??= randomBytes(32).toString("hex");
   process.env.LOG_LEVEL ??= "info";
   process.env.TRUSTED_PROXIES = "127.0.0.1";
   const { default: postgres } = await import("postgres");
-  const { openPostgres, setDbHandle } = await import("@/server/db/client");
-  const { migrate } = await import("@/server/db/migrate");
   const { createTestKey, createTestOrg } = await import("@/server/test/factories");
   const { packageJobs } = await import("@/server/domain/packages/jobs");
   const { runDeclaredJob } = await import("@/server/jobs/run-declared-job");
-  const name = `foliosign_bench_pipeline_${process.pid}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString());
-  setDbHandle(handle);
-  try {
-    await migrate(handle);
+  await withScratchDatabase("foliosign_bench_pipeline", {}, async (handle, url) => {
     const org = await createTestOrg(handle.db, "Bench");
     const key = (await createTestKey(handle.db, org)).value;
-    const raw = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const raw = postgres(url, { max: 1, onnotice: () => {} });
     await raw.unsafe(
       `insert into packages (id, organisation_id, workspace_id, owner_user_id, title, status, created_at, updated_at)
        select 'pkg_b_' || g, $1, $2, $3, 'Contract ' || g, (array['COMPLETED','IN_PROGRESS','DRAFT'])[g % 3 + 1],
@@ -76,11 +65,7 @@ async function main() {
       `${REQUESTS} calls of GET /api/v1/packages${QUERY}, ${CONCURRENCY} at a time: ${((cpu.user + cpu.system) / REQUESTS).toFixed(0)} µs CPU per call ` +
         `(user ${(cpu.user / REQUESTS).toFixed(0)}, system ${(cpu.system / REQUESTS).toFixed(0)}), ${(REQUESTS / (wall / 1000)).toFixed(0)} calls/s`,
     );
-  } finally {
-    await handle.close();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 main().then(

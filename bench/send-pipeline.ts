@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { withScratchDatabase } from "./scratch-database";
 
 process.env.LOG_LEVEL ??= "warn";
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
@@ -23,25 +24,12 @@ const [REQUESTS = 300, CONCURRENCY = 4, ROUNDS = 3] = process.argv.slice(2, 5).m
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  const base = process.env.DATABASE_URL;
-  if (!base) throw new Error("set DATABASE_URL");
-  const { default: postgres } = await import("postgres");
-  const { openPostgres, setDbHandle } = await import("@/server/db/client");
-  const { migrate } = await import("@/server/db/migrate");
   const { createTestKey, createTestOrg } = await import("@/server/test/factories");
   const { createActiveTemplate } = await import("@/server/domain/packages/test-support/fixtures");
   const { callRoute } = await import("@/server/test/http");
   const { POST: fromTemplateRoute } = await import("@/app/api/v1/packages/from-template/route");
   const { POST: sendRoute } = await import("@/app/api/v1/packages/[packageId]/send/route");
-  const name = `foliosign_bench_send_${process.pid}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), { max: 10 });
-  setDbHandle(handle);
-  try {
-    await migrate(handle);
+  await withScratchDatabase("foliosign_bench_send", { max: 10 }, async (handle) => {
     const org = await createTestOrg(handle.db, "Bench");
     const key = (await createTestKey(handle.db, org)).value;
     const { templateId } = await createActiveTemplate(handle.db, org);
@@ -101,11 +89,7 @@ async function main() {
     );
     // The measured windows, in the CPU profile's clock (monotonic µs), to split a --cpu-prof profile by target.
     if (process.env.BENCH_WINDOWS) writeFileSync(process.env.BENCH_WINDOWS, JSON.stringify(windows));
-  } finally {
-    await handle.close();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 main().then(
