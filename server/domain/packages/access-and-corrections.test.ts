@@ -24,9 +24,9 @@ import { setClock } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { expectOtherWorkspaceGets404 } from "@/server/test/cross-workspace";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg, createTestRole } from "@/server/test/factories";
+import { createTestKey, createTestRole } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
-import { createActiveTemplate, eventNames, outbox } from "./test-support/fixtures";
+import { eventNames, orgWithTemplate, outbox, twoRecipients } from "./test-support/fixtures";
 
 const t = useTestDb();
 afterEach(() => setClock(undefined));
@@ -34,16 +34,10 @@ afterEach(() => setClock(undefined));
 type TPkg = { id: string; status: string; title: string; sendAt: string | null; recipientSessions: { id: string; status: string; email: string }[] };
 type TBody<T = TPkg> = { data: T; error?: string; details?: Record<string, string[]> };
 
-const recipients = [
-  { email: "tenant@example.com", name: "Tina", roleIndex: 0 },
-  { email: "landlord@example.com", roleIndex: 1 },
-];
+const recipients = twoRecipients;
 
 async function setup() {
-  const org = await createTestOrg(t.db);
-  const key = await createTestKey(t.db, org);
-  const tpl = await createActiveTemplate(t.db, org);
-  return { org, key: key.value, ...tpl };
+  return orgWithTemplate(t.db);
 }
 
 async function fromTemplate(key: string, templateId: string, extra: Record<string, unknown> = {}) {

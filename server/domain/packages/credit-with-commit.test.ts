@@ -15,26 +15,20 @@ import { queryRows } from "@/server/db/client";
 import { auditEvents, mailMessages, organisations, packages, recipientSessions, webhookEvents } from "@/server/db/schema";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
-import { createActiveTemplate } from "./test-support/fixtures";
+import { orgWithTemplate, twoRecipients } from "./test-support/fixtures";
 
 const t = useTestDb();
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 type TBody = { data: { id: string; status: string }; error?: string };
-const recipients = [
-  { email: "tenant@example.com", name: "Tina", roleIndex: 0 },
-  { email: "landlord@example.com", roleIndex: 1 },
-];
+const recipients = twoRecipients;
 
 async function setup() {
-  const org = await createTestOrg(t.db);
-  const key = await createTestKey(t.db, org);
-  const tpl = await createActiveTemplate(t.db, org);
+  const { org, key, templateId } = await orgWithTemplate(t.db);
   const fromTemplate = (extra: Record<string, unknown> = {}) =>
-    callJson<TBody>(createFromTemplateRoute, { key: key.value, body: { templateId: tpl.templateId, title: "Lease 4B", recipients, ...extra } });
-  const send = (packageId: string) => callJson<TBody>(sendRoute, { key: key.value, params: { packageId }, body: {} });
+    callJson<TBody>(createFromTemplateRoute, { key, body: { templateId, title: "Lease 4B", recipients, ...extra } });
+  const send = (packageId: string) => callJson<TBody>(sendRoute, { key, params: { packageId }, body: {} });
   const used = async () => (await t.db.select().from(organisations).where(eq(organisations.id, org.organisationId)))[0]!.packagesUsed;
   return { org, fromTemplate, send, used };
 }

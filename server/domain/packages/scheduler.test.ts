@@ -18,11 +18,10 @@ import { setClock } from "@/server/lib/clock";
 import type { TDeclaredJob } from "@/server/lib/jobs";
 import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
-import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
 import { completeSession } from "@/server/domain/signing/complete-session";
 import { packageJobs } from "./jobs";
-import { createActiveTemplate, eventNames, outbox } from "./test-support/fixtures";
+import { eventNames, orgWithTemplate, outbox, twoRecipients } from "./test-support/fixtures";
 
 const t = useTestDb();
 const T0 = new Date("2030-03-01T09:00:00Z");
@@ -34,16 +33,10 @@ afterEach(() => setClock(undefined));
 type TPkg = { id: string; status: string; scheduleError: string | null; expiredAt: string | null; sendAt: string | null };
 type TBody<T = TPkg> = { data: T; error?: string };
 
-const recipients = [
-  { email: "tenant@example.com", name: "Tina", roleIndex: 0 },
-  { email: "landlord@example.com", roleIndex: 1 },
-];
+const recipients = twoRecipients;
 
 async function setup() {
-  const org = await createTestOrg(t.db);
-  const key = await createTestKey(t.db, org);
-  const tpl = await createActiveTemplate(t.db, org);
-  return { org, key: key.value, ...tpl };
+  return orgWithTemplate(t.db);
 }
 
 async function create(s: Awaited<ReturnType<typeof setup>>, extra: Record<string, unknown>) {

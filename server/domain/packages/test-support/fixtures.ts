@@ -3,6 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { customFieldDefinitions, documents, templateFields, templateRoles, templates, webhookEvents } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
+import { createTestKey, createTestOrg } from "@/server/test/factories";
 
 export async function createActiveTemplate(
   db: Db,
@@ -76,4 +77,18 @@ export async function outbox(db: Db, packageId: string) {
 
 export async function eventNames(db: Db, packageId: string): Promise<string[]> {
   return (await outbox(db, packageId)).map((e) => e.event);
+}
+
+/** Recipients for the default two-role template: the first with a name, the second without. */
+export const twoRecipients = [
+  { email: "tenant@example.com", name: "Tina", roleIndex: 0 },
+  { email: "landlord@example.com", roleIndex: 1 },
+];
+
+/** An organisation with an admin key (its value) and an ACTIVE two-role template. */
+export async function orgWithTemplate(db: Db) {
+  const org = await createTestOrg(db);
+  const key = await createTestKey(db, org);
+  const tpl = await createActiveTemplate(db, org);
+  return { org, key: key.value, ...tpl };
 }
