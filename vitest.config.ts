@@ -7,6 +7,9 @@ export default defineConfig({
     include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "clients/**/*.test.ts"],
     globalSetup: ["server/test/global-setup.ts"],
     pool: "forks",
+    // Two files at a time (vitest's default on two cores is one): most files wait on a database, a child process or
+    // a socket for much of their time, so a second fork uses the idle core. VITEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.VITEST_WORKERS ?? 2),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: {

@@ -7,7 +7,7 @@
 import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { env } from "@/server/env";
-import { installGenericPlanClient, type Db, type TDriverClient } from "./driver";
+import { installGenericPlanClient, preparingClient, type Db, type TDriverClient } from "./driver";
 import * as schema from "./schema";
 
 // The handle's types and the raw-rows helper live in ./driver (so that it imports nothing of this module:
@@ -97,7 +97,8 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // only, as every unnamed statement gets anyway: preparing saves the parse and drizzle's SQL building.
   const max = options.max ?? 10;
   const client = postgres(url, { max, onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan" } });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  // Every drizzle statement with parameters prepared per connection (server/db/driver.ts, `preparingClient`).
+  const db = drizzle(preparingClient(client), { schema }) as unknown as Db;
   // The exception: statements whose best plan cannot depend on their values (the API-key lookup by its hash,
   // the counters, a workspace's newest page) run on a second, smaller pool that keeps ONE generic plan per
   // statement and connection; planning them afresh cost PostgreSQL more than running them (0.45–0.75 ms of

@@ -9,7 +9,8 @@
  * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26);
  * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26);
  * - `transactionEndingWith` / `endWithCommit`: the package credit sent with its COMMIT (bench:api, issue 26);
- * - `builtWrite`: the send's package and session updates, built once and prepared (bench:api, issue 26).
+ * - `builtWrite`: the send's package and session updates, built once and prepared (bench:api, issue 26);
+ * - `preparingClient`: every drizzle statement with parameters prepared per connection (bench:api, issue 26).
  * And the generic-plan pool those plan-stable reads run on (`installGenericPlanClient`; opened by
  * server/db/client.ts), kept for the measured packages-list targets (bench:packages, round 3, item 2).
  *
@@ -97,6 +98,53 @@ export type TDriverClient = {
 };
 
 const dialect = new PgDialect();
+
+/**
+ * ## Every drizzle statement prepared per connection (`preparingClient`)
+ *
+ * drizzle runs an ordinary query through postgres.js unnamed (`prepare: false`), and postgres.js sends an unnamed
+ * statement that has parameters as Parse/Describe first, waits for the description, then sends Bind/Execute:
+ * two writes to the socket and two answers per statement. On this loopback VM a socket write is this process's
+ * single largest cost: 46 % of a send's CPU samples in process were `writeBuffer` (bench/README.md, `bench:api`,
+ * issue 26, "Two writes per statement"). Through this proxy over the postgres.js client handed to drizzle, a
+ * statement with parameters is a named statement prepared per connection (postgres.js names it and remembers
+ * it by its text and types, as it does for its own tagged queries): described once per connection, then one write
+ * per run. The main pool plans every run for its values anyway (`plan_cache_mode = force_custom_plan`,
+ * server/db/client.ts), so preparing changes no plan, only the trips. A transaction's and a savepoint's
+ * connection are wrapped too. Statements without parameters (BEGIN, COMMIT, the credit sent with its COMMIT)
+ * are left as they are: one write already; so are statements with many parameters (below).
+ */
+/**
+ * A statement with more parameters is left unnamed: its text usually grows with its rows (a multi-row insert, an
+ * `in (…)` list), and postgres.js keeps every statement it prepared for the life of the connection, so texts that
+ * vary with the data would pile up on both sides.
+ */
+const PREPARED_PARAMETERS_MAX = 48;
+type TPostgresClient = { unsafe: (...args: unknown[]) => unknown; begin: (...args: unknown[]) => unknown; savepoint?: (...args: unknown[]) => unknown };
+
+export function preparingClient<C extends object>(client: C): C {
+  const wrapScope =
+    (open: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      // begin([options], fn) and savepoint([name], fn): the callback is the last argument.
+      const fn = args[args.length - 1] as (scoped: object) => unknown;
+      return open(...args.slice(0, -1), (scoped: object) => fn(preparingClient(scoped)));
+    };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      const own = target as unknown as TPostgresClient;
+      if (property === "unsafe") {
+        return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
+          own.unsafe(text, params, params && params.length > 0 && params.length <= PREPARED_PARAMETERS_MAX ? { ...options, prepare: true } : options);
+      }
+      if (property === "begin") return wrapScope(own.begin);
+      if (property === "savepoint" && own.savepoint) return wrapScope(own.savepoint);
+      return value;
+    },
+  });
+}
 
 type TSlot = { name: string } | { value: unknown };
 export type THotQuery<V, R> = (values: V) => Promise<R[]>;
