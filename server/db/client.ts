@@ -106,8 +106,12 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // Kept for a measured target: the packages list's requests/s ≥ 0.5 × the bare handler was met (0.53) only
   // with this pool (bench/README.md, `bench:packages` round 3, item 2; PostgreSQL had spent ~1.0 ms of CPU per
   // list request, almost all of it planning). It serves only server/db/driver.ts's `hotQuery(…, { plan:
-  // "generic" })`; nothing else reaches it.
-  const generic = postgres(url, { max: Math.max(1, Math.ceil(max / 2)), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
+  // "generic" })`; nothing else reaches it. Two connections (it was half the main pool's): these statements are
+  // short index lookups, and postgres.js pipelines the ones queued on a connection and sends those queued in the
+  // same turn in ONE socket write — on this loopback VM a write is the list's largest cost, so fewer, fuller
+  // connections cost less CPU per request (bench/README.md, `bench:packages`, "Two connections for the
+  // plan-stable reads": list 0.50–0.53 → 0.54–0.69 × bare at 1 M, status 0.47–0.52 → 0.59–0.62).
+  const generic = postgres(url, { max: Math.min(2, max), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
   installGenericPlanClient(db, generic as unknown as TDriverClient);
   return {
     kind: "postgres",
