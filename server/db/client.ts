@@ -95,8 +95,12 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // to a generic plan after five runs, and a generic plan for `LIMIT $n` or `title ILIKE $p` can be far worse
   // than the plan for the actual values (a sort of the whole workspace instead of an index walk). Custom plans
   // only, as every unnamed statement gets anyway: preparing saves the parse and drizzle's SQL building.
+  // No JIT on any connection: this is short OLTP work, and a plan whose estimated cost passes `jit_above_cost` is
+  // compiled on every execution — the webhook claim on a queue of ~10,000 rows spent ~150 ms compiling per claim
+  // (about all of its time), so a backlog drained at 290–413 deliveries/s instead of ~1,900 (bench/README.md,
+  // issue 22, "JIT compiled every claim"; server/db/client-settings.test.ts). The generic-plan pool below too.
   const max = options.max ?? 10;
-  const client = postgres(url, { max, onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan" } });
+  const client = postgres(url, { max, onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan", jit: "off" } });
   // Every drizzle statement with parameters prepared per connection (server/db/driver.ts, `preparingClient`).
   const db = drizzle(preparingClient(client), { schema }) as unknown as Db;
   // The exception: statements whose best plan cannot depend on their values (the API-key lookup by its hash,
