@@ -113,8 +113,8 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // "generic" })`; nothing else reaches it. Two connections (it was half the main pool's): these statements are
   // short index lookups, and postgres.js pipelines the ones queued on a connection and sends those queued in the
   // same turn in ONE socket write — on this loopback VM a write is the list's largest cost, so fewer, fuller
-  // connections cost less CPU per request (bench/README.md, `bench:packages`, "Two connections for the
-  // plan-stable reads": list 0.50–0.53 → 0.54–0.69 × bare at 1 M, status 0.47–0.52 → 0.59–0.62).
+  // connections cost less CPU per request (bench/README.md, `bench:packages`, "Issue 19: quiet runs at 1 M,
+  // then two connections for the plan-stable reads": list 0.50–0.53 → 0.54–0.69 × bare at 1 M, status 0.47–0.52 → 0.59–0.62).
   const generic = postgres(url, { max: Math.min(2, max), onnotice: () => {}, connection: GENERIC_PLAN_SETTINGS });
   installGenericPlanClient(db, generic as unknown as TDriverClient);
   return {

@@ -120,9 +120,10 @@ const dialect = new PgDialect();
  * vary with the data would pile up on both sides.
  */
 const PREPARED_PARAMETERS_MAX = 48;
-type TPostgresClient = { unsafe: (...args: unknown[]) => unknown; begin: (...args: unknown[]) => unknown; savepoint?: (...args: unknown[]) => unknown };
+type TPostgresClient = { unsafe: (...args: unknown[]) => unknown; begin?: (...args: unknown[]) => unknown; savepoint?: (...args: unknown[]) => unknown };
 
 export function preparingClient<C extends object>(client: C): C {
+  const own = client as unknown as TPostgresClient;
   const wrapScope =
     (open: (...args: unknown[]) => unknown) =>
     (...args: unknown[]) => {
@@ -130,18 +131,19 @@ export function preparingClient<C extends object>(client: C): C {
       const fn = args[args.length - 1] as (scoped: object) => unknown;
       return open(...args.slice(0, -1), (scoped: object) => fn(preparingClient(scoped)));
     };
+  // Built once per client, not on every property read: `unsafe` is read for every statement drizzle runs.
+  const replaced = new Map<PropertyKey, unknown>([
+    [
+      "unsafe",
+      (text: string, params?: unknown[], options?: Record<string, unknown>) =>
+        own.unsafe(text, params, params && params.length > 0 && params.length <= PREPARED_PARAMETERS_MAX ? { ...options, prepare: true } : options),
+    ],
+  ]);
+  if (typeof own.begin === "function") replaced.set("begin", wrapScope(own.begin));
+  if (typeof own.savepoint === "function") replaced.set("savepoint", wrapScope(own.savepoint));
   return new Proxy(client, {
     get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== "function") return value;
-      const own = target as unknown as TPostgresClient;
-      if (property === "unsafe") {
-        return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
-          own.unsafe(text, params, params && params.length > 0 && params.length <= PREPARED_PARAMETERS_MAX ? { ...options, prepare: true } : options);
-      }
-      if (property === "begin") return wrapScope(own.begin);
-      if (property === "savepoint" && own.savepoint) return wrapScope(own.savepoint);
-      return value;
+      return replaced.has(property) ? replaced.get(property) : Reflect.get(target, property, receiver);
     },
   });
 }

@@ -7,9 +7,8 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "@/server/db/client";
+import { queryRows, type Db } from "@/server/db/client";
 import { useTestDb } from "@/server/test/db";
-import type { Db } from "@/server/db/client";
 
 const t = useTestDb();
 const onPostgres = Boolean(process.env.DATABASE_URL);
