@@ -108,8 +108,12 @@ export const packages = pgTable(
       .on(t.createdByApiKeyId)
       .where(sql`${t.createdByApiKeyId} is not null`),
     // `search` (case-insensitive substring of the title): trigram index, pg_trgm (migration 0009_pg_trgm).
+    // No pending list (`fastupdate` off): a pending list makes the planner price this index by its size, and a
+    // search's generic plan (list-packages.ts, the trigram path) would then read the workspace's whole index
+    // instead (migration 0027).
     index("packages_title_trgm_idx")
       .using("gin", t.title.op("gin_trgm_ops"))
+      .with({ fastupdate: "off" })
       .where(sql`${t.deletedAt} is null`),
     uniqueIndex("packages_ws_external_id_uq")
       .on(t.workspaceId, t.externalId)

@@ -227,25 +227,47 @@ describe("listPackages (prepared per shape)", () => {
           for (const page of [1, 3]) expect((await listPackages(db, admin, { page, pageSize: 25, status })).packages.length).toBe(25);
           expect(await countPackages(db, org.workspaceId, status)).toBeGreaterThan(0);
         }
-        // A search among all of them, twice: counted (custom plan, not here), then its count re-checked by the
-        // page's own statement (custom plan, not here either); a page past the end, which has no row to carry
-        // the answer, re-checks it in a statement of its own, here.
+        // A search among all of them, twice: counted and planned for its values first (main pool, not here),
+        // which notes how many it matched; then its page on the generic-plan pool by the path that suits those
+        // matches (search-paths.ts) — most titles match, so the newest-first walk — with the remembered count
+        // re-checked by the page's own statement. A page past the end reads every match through the trigram
+        // index (the walk would read the whole workspace for it) and re-checks the count in a statement of its
+        // own, since no row carries the answer. A selective search takes the trigram path from its second call.
         for (let i = 0; i < 2; i++) expect((await listPackages(db, admin, { page: 1, pageSize: 25, search: "contract" })).totalCount).toBe(4900);
-        expect(seen.some((s) => s.query.includes("pg_visible_in_snapshot"))).toBe(false);
         expect(await listPackages(db, admin, { page: 1000, pageSize: 25, search: "contract" })).toMatchObject({ packages: [], totalCount: 4900 });
+        for (let i = 0; i < 2; i++) {
+          expect((await listPackages(db, admin, { page: 1, pageSize: 25, search: "contract 4242" })).packages.map((p) => p.title)).toEqual(["Contract 4242"]);
+        }
         const statements = [...new Map(seen.filter((s) => !s.query.includes("pg_catalog")).map((s) => [s.query, s])).values()];
-        // key lookup, the counters (three kinds), the page (three kinds) and the search count's re-check
-        expect(statements.length).toBe(8);
+        // key lookup, the counters (three kinds), the page (three kinds), a search's page by each path (with the
+        // count's re-check, and without: the selective search was never counted) and the count's re-check
+        expect(statements.length).toBe(11);
+        const plans: { statement: string; nodes: string[] }[] = [];
         for (const [i, s] of statements.entries()) {
           const args = s.params.map((p) => `'${String(p).replace(/'/g, "''")}'`).join(", ");
           await generic.unsafe(`prepare plan_check_${i} as ${s.query}`);
           const [row] = await generic.unsafe(`explain (format json) execute plan_check_${i}(${args})`);
           const plan = JSON.stringify(row!["QUERY PLAN"]);
-          const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"Relation Name":"([^"]+)")?/g)].map((m) => `${m[1]}${m[2] ? ` on ${m[2]}` : ""}`);
-          expect({
-            statement: s.query.slice(0, 80),
-            nodes: nodes.filter((n) => /^(Seq Scan on (packages|api_keys|package_counts|package_count_deltas)|Sort|Hash Join|Merge Join|Gather)/.test(n)),
-          }).toEqual({ statement: s.query.slice(0, 80), nodes: [] });
+          const nodes = [...plan.matchAll(/"Node Type":"([^"]+)"(?:[^{}]*?"(?:Relation|Index) Name":"([^"]+)")?/g)].map(
+            (m) => `${m[1]}${m[2] ? ` on ${m[2]}` : ""}`,
+          );
+          plans.push({ statement: s.query, nodes });
+        }
+        const bad = /^(Seq Scan on (packages|api_keys|package_counts|package_count_deltas)|Sort|Hash Join|Merge Join|Gather)/;
+        const trigram = plans.filter((p) => /ilike \$\d+ offset 0\) as "packages"/.test(p.statement));
+        const searches = plans.filter((p) => p.statement.includes("ilike"));
+        expect({ trigram: trigram.length, walk: searches.length - trigram.length }).toEqual({ trigram: 2, walk: 1 });
+        for (const p of plans) {
+          const statement = p.statement.slice(0, 80);
+          if (trigram.includes(p)) {
+            // Every match through the trigram index, then one sort of their ids: no scan of the workspace.
+            expect({ statement, trigram: p.nodes.includes("Bitmap Index Scan on packages_title_trgm_idx") }).toEqual({ statement, trigram: true });
+            expect({ statement, nodes: p.nodes.filter((n) => bad.test(n) && n !== "Sort") }).toEqual({ statement, nodes: [] });
+            expect({ statement, sorts: p.nodes.filter((n) => n === "Sort").length }).toEqual({ statement, sorts: 1 });
+          } else {
+            expect({ statement, nodes: p.nodes.filter((n) => bad.test(n)) }).toEqual({ statement, nodes: [] });
+            if (searches.includes(p)) expect({ statement, walk: p.nodes.includes("Index Scan on packages_ws_updated_idx") }).toEqual({ statement, walk: true });
+          }
         }
       } finally {
         await Promise.all([main.end(), generic.end()]);

@@ -10,6 +10,7 @@ import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
 import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
 import { cachedSearchCount, countCheckColumns, currentSnapshot, rememberedSnapshot, type TCountCheck, type TCountWithSnapshot } from "./search-count-cache";
+import { noteSearchMatches, rememberedSearchPath, type TSearchPath } from "./search-paths";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -23,7 +24,7 @@ const ph = sql.placeholder;
  * What changes the list's SQL text (never a value): the actor's visibility, the kind of status filter, a search,
  * and whether the page also asks if a remembered count of that search is still exact (`check`, see countAll).
  */
-type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean; check: boolean; json: boolean };
+type TShape = { restricted: boolean; viaKey: boolean; status: TBucket; search: boolean; path?: TSearchPath; check: boolean; json: boolean };
 
 function shapeOf(visibility: TVisibility, query: TListPackagesQuery): TShape {
   return {
@@ -52,19 +53,20 @@ function conditionOf(shape: TShape): SQL {
 }
 
 const shapeKey = (s: TShape) =>
-  `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}${s.check ? "_check" : ""}${s.json ? "_json" : ""}`;
+  `${s.restricted ? (s.viaKey ? "key" : "member") : "all"}_${s.status}${s.search ? "_search" : ""}${s.path ? `_${s.path}` : ""}${s.check ? "_check" : ""}${s.json ? "_json" : ""}`;
 
 /**
  * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
  * is named and every timestamp is formatted by the database (server/db/driver.ts), so the rows need no
  * mapping.
  *
- * With a generic plan (a workspace's newest page, see planOf) the statement also carries the exact total from
- * the counters — a scalar subquery run once: one round trip, one snapshot — and the page's ids come first,
- * from the index alone (`id` and `updatedAt` are in the list's indexes), so a deep page skips index entries,
- * not rows with their subqueries; then each listed row by its key. A search or a restricted actor is planned
- * for its values on every call, where that nesting and a count in the same statement cost more planning than
- * they save: there the page is read directly and counted only when it must be (totalOfPage).
+ * With a generic plan (see planOf) the page's ids come first — from the index alone (`id` and `updatedAt` are
+ * in the list's indexes), so a deep page skips index entries, not rows with their subqueries; or, for a search
+ * on the trigram path, every match's id sorted — then each listed row by its key. A workspace's newest page also
+ * carries the exact total from the counters (a scalar subquery run once: one round trip, one snapshot). A
+ * search without a path yet, or a restricted actor, is planned for its values on every call, where that nesting
+ * and a count in the same statement cost more planning than they save: there the page is read directly. A
+ * search is counted only when it must be (totalOfPage).
  */
 function pageQuery(db: Db, shape: TShape) {
   return hotQuery<Record<string, unknown>, TPageRow>(
@@ -91,22 +93,31 @@ function pageQuery(db: Db, shape: TShape) {
           .limit(ph("limit"))
           .offset(ph("offset"));
       }
-      const page = db
-        .select({ id: packages.id, updatedAt: packages.updatedAt })
-        .from(packages)
-        .where(conditionOf(shape))
-        .orderBy(desc(packages.updatedAt), desc(packages.id))
-        .limit(ph("limit"))
-        .offset(ph("offset"))
-        .as("page");
+      const window = sql`order by updated_at desc, id desc limit ${ph("limit")} offset ${ph("offset")}`;
+      // The trigram path: every package whose title matches, found through the title's trigram index (its
+      // `offset 0` plans them on their own, and keeps the other conditions out: no other index can serve them),
+      // then the workspace's and the status's conditions on those rows, and one sort of what is left.
+      const matches = sql`(select * from ${packages} where ${packages.deletedAt} is null and ${packages.title} ilike ${ph("search")} offset 0) as ${sql.identifier("packages")}`;
+      const ids =
+        shape.path === "trigram"
+          ? sql`select ${packages.id}, ${packages.updatedAt} from ${matches} where ${conditionOf({ ...shape, search: false })}`
+          : sql`select ${packages.id}, ${packages.updatedAt} from ${packages} where ${conditionOf(shape)}`;
+      const page = sql`(${ids} ${window}) as page`;
       // Each listed row by its primary key. `offset 0` keeps this a per-row lookup: a generic plan cannot know
       // the page holds at most 100 rows and would otherwise join it with a scan of every package.
-      const row = sql`(select * from ${packages} where ${packages.id} = ${page.id} offset 0) as ${sql.identifier("packages")}`;
+      const row = sql`(select * from ${packages} where ${packages.id} = page.id offset 0) as ${sql.identifier("packages")}`;
+      // A search's total is its matches (totalOfPage), not the counters'; the page may ask about a remembered one.
+      const check = countCheckColumns(db, "countSnapshot");
+      const extra: Record<string, SQL> = !shape.search
+        ? { total: countersTotal(db, shape.status) }
+        : shape.check
+          ? { countUnchanged: check.unchanged, countCounted: check.counted, countSnapshot: check.snapshot }
+          : {};
       return db
-        .select(hotColumns({ ...summary, total: countersTotal(db, shape.status) }))
+        .select(hotColumns({ ...summary, ...extra }))
         .from(page)
         .crossJoinLateral(row)
-        .orderBy(desc(page.updatedAt), desc(page.id));
+        .orderBy(sql`page.updated_at desc, page.id desc`);
     },
     { plan: planOf(shape) },
   );
@@ -128,10 +139,12 @@ async function totalOfPage(rows: TPageRow[], at: { limit: number; offset: number
 /**
  * A workspace's newest page (all, or one status, through its `updatedAt` index) has one best plan for every
  * workspace, page and status; a search or a member's own packages do not — how many rows match decides
- * between walking the index and collecting the matches — so those are planned for their values each time.
+ * between walking the index and collecting the matches. A search among all of the workspace's packages whose
+ * path is remembered (search-paths.ts) has one statement per path, each with one best plan; a search without
+ * one yet, and a member's own packages, are planned for their values each time.
  */
 function planOf(shape: TShape): "generic" | "custom" {
-  return shape.search || shape.restricted ? "custom" : "generic";
+  return shape.restricted || (shape.search && !shape.path) ? "custom" : "generic";
 }
 
 /**
@@ -182,8 +195,8 @@ async function countAll(
   values: Record<string, unknown>,
   checked: TCountCheck | undefined,
 ): Promise<number> {
-  if (planOf(shape) === "generic") return countPackages(db, actor.workspace.id, query.status);
-  const counted = { ...shape, check: false, json: false };
+  if (!shape.search && !shape.restricted) return countPackages(db, actor.workspace.id, query.status);
+  const counted = { ...shape, path: undefined, check: false, json: false };
   if (shape.restricted) return (await countMatches(db, counted, values)).total;
   return cachedSearchCount(db, actor.workspace.id, searchCountKey(shape, values), () => countMatches(db, counted, values), checked);
 }
@@ -213,11 +226,17 @@ async function readPage(db: Db, actor: TPackageActor, query: TListPackagesQuery,
   };
   // A search among all of the workspace's packages whose count is remembered: the page asks whether it is still
   // exact in the same statement (one round trip fewer for a full page; bench/README.md, bench:packages, issue 19).
-  const remembered = shape.search && !shape.restricted ? rememberedSnapshot(db, actor.workspace.id, searchCountKey(shape, values)) : undefined;
-  const pageShape = { ...shape, check: remembered !== undefined, json };
+  const searchKey = shape.search && !shape.restricted ? searchCountKey(shape, values) : undefined;
+  const remembered = searchKey === undefined ? undefined : rememberedSnapshot(db, actor.workspace.id, searchKey);
+  // Which way a search reads its page, when its number of matches is known (search-paths.ts).
+  const path = searchKey === undefined ? undefined : rememberedSearchPath(db, `${actor.workspace.id}\u0000${searchKey}`, offset + limit);
+  const pageShape = { ...shape, path, check: remembered !== undefined, json };
   const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered }) });
   const checked = checkOf(rows, remembered);
   const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values, checked));
+  if (searchKey !== undefined) {
+    await noteSearchMatches(db, `${actor.workspace.id}\u0000${searchKey}`, totalCount, () => countPackages(db, actor.workspace.id, query.status));
+  }
   return { rows, totalCount };
 }
 
