@@ -173,7 +173,8 @@ export function installGenericPlanClient(db: Db, client: TDriverClient): void {
  * `plan: "generic"` declares a statement plan-stable: its best plan does not depend on the values (equality
  * on a unique key, a workspace's counters, the newest page of a workspace or one status through its index),
  * so one generic plan per connection serves every call and PostgreSQL does not plan it again each time.
- * Never for a search or a per-member visibility filter: how many rows those match decides the plan.
+ * Never for a per-member visibility filter, nor a search as such: how many rows those match decides the plan
+ * (a search whose path was chosen from its remembered matches is two statements, one per path: search-paths.ts).
  */
 export type THotQueryOptions = { plan?: "custom" | "generic" };
 
