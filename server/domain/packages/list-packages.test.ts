@@ -238,6 +238,14 @@ describe("listPackages (prepared per shape)", () => {
         for (let i = 0; i < 2; i++) {
           expect((await listPackages(db, admin, { page: 1, pageSize: 25, search: "contract 4242" })).packages.map((p) => p.title)).toEqual(["Contract 4242"]);
         }
+        // Two pages at once, after another transaction committed: both ask about the count remembered when they
+        // were sent; the first to finish remembers it again with its own, later snapshot, and the second still
+        // uses its own page's answer — no re-check in a statement of its own.
+        const rechecks = () => seen.filter((s) => s.query.startsWith("select (not exists")).length;
+        await main.unsafe("select txid_current()");
+        const before = rechecks();
+        const both = await Promise.all([1, 2].map(() => listPackages(db, admin, { page: 1, pageSize: 25, search: "contract" })));
+        expect({ totals: both.map((b) => b.totalCount), rechecks: rechecks() - before }).toEqual({ totals: [4900, 4900], rechecks: 0 });
         const statements = [...new Map(seen.filter((s) => !s.query.includes("pg_catalog")).map((s) => [s.query, s])).values()];
         // key lookup, the counters (three kinds), the page (three kinds), a search's page by each path (with the
         // count's re-check, and without: the selective search was never counted) and the count's re-check

@@ -9,7 +9,7 @@ import { packageListPageJson, summaryJsonSql } from "./package-list-json";
 import { packageSummaryHotColumns } from "./package-view";
 import type { TListPackagesQuery } from "./schemas";
 import { bucketOf, countersTotal, countPackages, type TBucket } from "./count-packages";
-import { cachedSearchCount, countCheckColumns, currentSnapshot, rememberedSnapshot, type TCountCheck, type TCountWithSnapshot } from "./search-count-cache";
+import { cachedSearchCount, countCheckColumns, currentSnapshot, rememberedCount, type TCountCheck, type TCountWithSnapshot } from "./search-count-cache";
 import { noteSearchMatches, rememberedSearchPath, type TSearchPath } from "./search-paths";
 import { visibilityCondition, visibilityOf, type TVisibility } from "./visible-packages";
 
@@ -202,7 +202,7 @@ async function countAll(
 }
 
 /** The page's answer to "is the remembered count still exact?", when it asked (a row carries it). */
-function checkOf(rows: TPageRow[], against: string | undefined): TCountCheck | undefined {
+function checkOf(rows: TPageRow[], against: TCountWithSnapshot | undefined): TCountCheck | undefined {
   const row = rows[0];
   if (against === undefined || row?.countUnchanged === undefined) return undefined;
   return { against, unchanged: row.countUnchanged, counted: row.countCounted!, snapshot: row.countSnapshot! };
@@ -227,11 +227,11 @@ async function readPage(db: Db, actor: TPackageActor, query: TListPackagesQuery,
   // A search among all of the workspace's packages whose count is remembered: the page asks whether it is still
   // exact in the same statement (one round trip fewer for a full page; bench/README.md, bench:packages, issue 19).
   const searchKey = shape.search && !shape.restricted ? searchCountKey(shape, values) : undefined;
-  const remembered = searchKey === undefined ? undefined : rememberedSnapshot(db, actor.workspace.id, searchKey);
+  const remembered = searchKey === undefined ? undefined : rememberedCount(db, actor.workspace.id, searchKey);
   // Which way a search reads its page, when its number of matches is known (search-paths.ts).
   const path = searchKey === undefined ? undefined : rememberedSearchPath(db, `${actor.workspace.id}\u0000${searchKey}`, offset + limit);
   const pageShape = { ...shape, path, check: remembered !== undefined, json };
-  const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered }) });
+  const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered.snapshot }) });
   const checked = checkOf(rows, remembered);
   const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values, checked));
   if (searchKey !== undefined) {

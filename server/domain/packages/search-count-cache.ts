@@ -31,8 +31,7 @@ import { packageCountDeltas, packageCounts } from "@/server/db/schema";
 
 const SEARCH_COUNT_CACHE_SIZE = 1000;
 
-type TEntry = { count: number; snapshot: string };
-type TCache = { entries: Map<string, TEntry>; hits: number; misses: number };
+type TCache = { entries: Map<string, TCountWithSnapshot>; hits: number; misses: number };
 
 const caches = new WeakMap<Db, TCache>();
 
@@ -48,24 +47,25 @@ export type TCountWithSnapshot = { total: number; snapshot: string };
 /** `pg_current_snapshot()` as text, for the select list of the statement that counts. */
 export const currentSnapshot = sql<string>`pg_current_snapshot()::text`;
 
-/** The answer to "is the remembered count still exact?", asked against the snapshot it was remembered with. */
-export type TCountCheck = { against: string; unchanged: boolean; counted: boolean; snapshot: string };
+/** The answer to "is the remembered count still exact?", asked about a count remembered with its snapshot. */
+export type TCountCheck = { against: TCountWithSnapshot; unchanged: boolean; counted: boolean; snapshot: string };
 
 /**
- * The snapshot the count under `key` was remembered with, if one is remembered (and the question can be asked:
- * not in a transaction). The page's own statement then asks the question (`countCheckColumns`), so a reused
- * count costs no statement of its own.
+ * The count under `key` as remembered now, with its snapshot, if one is remembered (and the question can be
+ * asked: not in a transaction). The page's own statement then asks the question about it (`countCheckColumns`),
+ * so a reused count costs no statement of its own.
  */
-export function rememberedSnapshot(db: Db, workspaceId: string, key: string): string | undefined {
+export function rememberedCount(db: Db, workspaceId: string, key: string): TCountWithSnapshot | undefined {
   if (is(db, PgTransaction)) return undefined;
-  return cacheOf(db).entries.get(`${workspaceId}\u0000${key}`)?.snapshot;
+  return cacheOf(db).entries.get(`${workspaceId}\u0000${key}`);
 }
 
 /**
  * The exact count under `key` (which must name the workspace, the filter and the search) for a workspace:
  * the remembered one when no package of the workspace changed since it was taken, else `countNow()`. `checked`:
- * the question already answered by another statement (the page's), used when it was asked against the snapshot
- * still remembered; otherwise it is asked here, in a statement of its own.
+ * the question already answered by another statement (the page's) about the count remembered when that statement
+ * was sent — used even if another request has since remembered the count with a later snapshot (under load most
+ * have: it once cost a statement of its own on nearly every request); otherwise it is asked here.
  */
 export async function cachedSearchCount(
   db: Db,
@@ -77,21 +77,22 @@ export async function cachedSearchCount(
   if (is(db, PgTransaction)) return (await countNow()).total;
   const cache = cacheOf(db);
   const fullKey = `${workspaceId}\u0000${key}`;
-  const entry = cache.entries.get(fullKey);
+  // A count exact in snapshot S is exact in any later snapshot in which nothing of the workspace changed since S.
+  const entry = checked?.against ?? cache.entries.get(fullKey);
   if (entry) {
     // The entry stays in place meanwhile: concurrent requests for the same count check it too.
-    const check = checked?.against === entry.snapshot ? checked : (await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot }))[0];
+    const check = checked ?? (await unchangedSince(db)({ workspaceId, snapshot: entry.snapshot }))[0];
     // No counter row at all: the workspace has no packages (TRUNCATE empties the counters without a delta).
-    if (check?.unchanged && (check.counted || entry.count === 0)) {
+    if (check?.unchanged && (check.counted || entry.total === 0)) {
       cache.hits++;
       cache.entries.delete(fullKey); // re-inserted last: the most recently used come last
-      cache.entries.set(fullKey, { count: entry.count, snapshot: check.snapshot });
-      return entry.count;
+      cache.entries.set(fullKey, { total: entry.total, snapshot: check.snapshot });
+      return entry.total;
     }
   }
   cache.misses++;
   const counted = await countNow();
-  cache.entries.set(fullKey, { count: counted.total, snapshot: counted.snapshot });
+  cache.entries.set(fullKey, counted);
   // One entry added at most: the least recently used one goes (a Map keeps insertion order).
   if (cache.entries.size > SEARCH_COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
   return counted.total;
