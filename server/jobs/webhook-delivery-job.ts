@@ -27,10 +27,10 @@ export type TDeliveryJobOptions = {
 
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
-  // Half the slots (it was a quarter): half as many claims per delivery — each claim walks every queued
-  // endpoint's leases and due rows — for −15 % CPU per delivery in a 10,000-delivery drain, with no change in
-  // commit → first attempt (bench/README.md, bench:peers, issue 22, "Claims at half the slots").
-  const lowWater = Math.max(1, Math.floor(concurrency / 2));
+  // A quarter, not half: half halves the claims (−15 % CPU per delivery, bench/README.md, bench:peers, issue 22,
+  // "Claims at half the slots") but lets five endpoints with slow receivers (8 slots each) hold every other
+  // endpoint's claims back until their attempts end (up to 10 s); with a quarter it takes seven.
+  const lowWater = Math.max(1, Math.floor(concurrency / 4));
   const inFlight = new Map<string, Promise<void>>();
   const shutdown = new AbortController();
   // Every attempt in flight listens for the shutdown (attempt-signal.ts): up to `concurrency` listeners.
@@ -90,7 +90,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         again = false;
         while (handle && !shutdown.signal.aborted) {
           const room = concurrency - inFlight.size;
-          // Claim in batches: with attempts still in flight, wait until half the slots are free (their
+          // Claim in batches: with attempts still in flight, wait until a quarter of the slots are free (their
           // completions pump again) rather than paying a claim transaction per freed slot.
           if (room <= 0 || (inFlight.size > 0 && room < lowWater)) break;
           const claims = await claimDeliveries(handle.db, { ...opts.claim, limit: room });
