@@ -229,14 +229,13 @@ async function readPage(db: Db, actor: TPackageActor, query: TListPackagesQuery,
   const searchKey = shape.search && !shape.restricted ? searchCountKey(shape, values) : undefined;
   const remembered = searchKey === undefined ? undefined : rememberedCount(db, actor.workspace.id, searchKey);
   // Which way a search reads its page, when its number of matches is known (search-paths.ts).
-  const path = searchKey === undefined ? undefined : rememberedSearchPath(db, `${actor.workspace.id}\u0000${searchKey}`, offset + limit);
+  const hintKey = searchKey === undefined ? undefined : `${actor.workspace.id}\u0000${searchKey}`;
+  const path = hintKey === undefined ? undefined : rememberedSearchPath(db, hintKey, offset + limit);
   const pageShape = { ...shape, path, check: remembered !== undefined, json };
   const rows = await pageQuery(db, pageShape)({ ...values, limit, offset, ...(remembered === undefined ? {} : { countSnapshot: remembered.snapshot }) });
   const checked = checkOf(rows, remembered);
   const totalCount = await totalOfPage(rows, { limit, offset }, () => countAll(db, actor, query, shape, values, checked));
-  if (searchKey !== undefined) {
-    await noteSearchMatches(db, `${actor.workspace.id}\u0000${searchKey}`, totalCount, () => countPackages(db, actor.workspace.id, query.status));
-  }
+  if (hintKey !== undefined) await noteSearchMatches(db, hintKey, totalCount, () => countPackages(db, actor.workspace.id, query.status));
   return { rows, totalCount };
 }
 
