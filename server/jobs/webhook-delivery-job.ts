@@ -13,7 +13,7 @@ import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domai
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/delivery/outcome-writer";
 import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/delivery/perform-delivery";
 import type { TAttemptResult } from "@/server/domain/webhooks/delivery/record-attempt-outcome";
-import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
+import { LONG_ATTEMPT_MS, WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { createSendGate, type TSendGate } from "@/server/domain/webhooks/delivery/send-gate";
 import { logger } from "@/server/lib/logger";
 import type { TJob } from "./worker";
@@ -21,17 +21,18 @@ import type { TJob } from "./worker";
 export type TDeliveryJobOptions = {
   /** Attempts in flight per process. */
   concurrency?: number;
+  /** An attempt in flight this long (ms) no longer counts toward the claim's low water (see `claimRoom`). */
+  longAttemptMs?: number;
   claim?: Omit<TClaimOptions, "limit">;
   deps?: Omit<TDeliveryDeps, "signal" | "record" | "confirm">;
 };
 
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
-  // A quarter, not half: half halves the claims (−15 % CPU per delivery, bench/README.md, bench:peers, issue 22,
-  // "Claims at half the slots") but lets five endpoints with slow receivers (8 slots each) hold every other
-  // endpoint's claims back until their attempts end (up to 10 s); with a quarter it takes seven.
-  const lowWater = Math.max(1, Math.floor(concurrency / 4));
-  const inFlight = new Map<string, Promise<void>>();
+  const longAttemptMs = opts.longAttemptMs ?? LONG_ATTEMPT_MS;
+  // In start order (a Map keeps insertion order), so the attempts running longer than `longAttemptMs` are a prefix.
+  const inFlight = new Map<string, { done: Promise<void>; startedAt: number }>();
+  let wake: ReturnType<typeof setTimeout> | undefined;
   const shutdown = new AbortController();
   // Every attempt in flight listens for the shutdown (attempt-signal.ts): up to `concurrency` listeners.
   setMaxListeners(concurrency + 8, shutdown.signal);
@@ -77,7 +78,43 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         inFlight.delete(claim.id);
         if (!shutdown.signal.aborted) void pump();
       });
-    inFlight.set(claim.id, attempt);
+    inFlight.set(claim.id, { done: attempt, startedAt: performance.now() });
+  };
+
+  /**
+   * How many deliveries to claim now. Claims go in batches: with attempts in flight, the worker waits until half
+   * of its slots are free (each completion pumps again) rather than paying a claim transaction per freed slot —
+   * half the claims of waiting for a quarter (−15 % CPU per delivery, bench/README.md, issue 22). Slots held by
+   * attempts running longer than `longAttemptMs` are left out of that half: otherwise a few endpoints with slow
+   * receivers (8 slots each, up to the 10 s deadline an attempt) would hold every other endpoint's claims back
+   * until their attempts end. With them left out, slow receivers hold the others back for at most `longAttemptMs`:
+   * when the worker waits, a timer pumps again as its oldest attempt turns long.
+   */
+  const claimRoom = (): number => {
+    const room = concurrency - inFlight.size;
+    if (room <= 0 || inFlight.size === 0) return room;
+    const cutoff = performance.now() - longAttemptMs;
+    let long = 0;
+    let firstYoung: number | undefined;
+    for (const { startedAt } of inFlight.values()) {
+      if (startedAt > cutoff) {
+        firstYoung = startedAt;
+        break;
+      }
+      long += 1;
+    }
+    if (room >= Math.max(1, Math.floor((concurrency - long) / 2))) return room;
+    if (firstYoung !== undefined && !wake) {
+      wake = setTimeout(
+        () => {
+          wake = undefined;
+          if (!shutdown.signal.aborted) void pump();
+        },
+        Math.max(1, Math.ceil(firstYoung + longAttemptMs - performance.now())),
+      );
+      wake.unref?.();
+    }
+    return 0;
   };
 
   const pump = (): Promise<void> => {
@@ -89,10 +126,8 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       do {
         again = false;
         while (handle && !shutdown.signal.aborted) {
-          const room = concurrency - inFlight.size;
-          // Claim in batches: with attempts still in flight, wait until a quarter of the slots are free (their
-          // completions pump again) rather than paying a claim transaction per freed slot.
-          if (room <= 0 || (inFlight.size > 0 && room < lowWater)) break;
+          const room = claimRoom();
+          if (room <= 0) break;
           const claims = await claimDeliveries(handle.db, { ...opts.claim, limit: room });
           for (const claim of claims) launch(handle.db, claim);
           if (claims.length < room) break;
@@ -117,8 +152,9 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     },
     async stop() {
       shutdown.abort();
+      clearTimeout(wake);
       if (pumping) await pumping;
-      await Promise.all(inFlight.values());
+      await Promise.all([...inFlight.values()].map((a) => a.done));
       await writer?.drain();
     },
   };

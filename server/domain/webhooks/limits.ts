@@ -26,3 +26,9 @@ export const WEBHOOK_LIMITS = {
   /** Attempts in flight per worker process (its batches are at most this large). */
   workerConcurrency: 64,
 } as const;
+
+/**
+ * An attempt in flight this long no longer holds the worker's next claim back (webhook-delivery-job.ts): slow
+ * receivers delay other endpoints' deliveries by at most this much, not by their 10 s deadline.
+ */
+export const LONG_ATTEMPT_MS = 1_000;

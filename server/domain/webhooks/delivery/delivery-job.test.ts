@@ -1,9 +1,13 @@
 /**
  * Protects the worker job end to end on the real worker loop: an event committed through withEvents reaches a
  * local receiver through the wake-up alone (the poll is set to a minute); a queue longer than the job's
- * concurrency drains by the job's own re-claiming as attempts finish (no poll needed); and a graceful stop hands
+ * concurrency drains by the job's own re-claiming as attempts finish (no poll needed); endpoints whose receivers
+ * hang hold the other endpoints' claims back only until their attempts count as long; and a graceful stop hands
  * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased.
  */
+import type http from "node:http";
+import { inArray } from "drizzle-orm";
+import { webhookDeliveries } from "@/server/db/schema";
 import { describe, expect, it } from "vitest";
 import { createWebhookDeliveryJob } from "@/server/jobs/webhook-delivery-job";
 import { startWorker } from "@/server/jobs/worker";
@@ -35,6 +39,59 @@ describe("the webhook delivery job", () => {
       await worker.stop();
     }
     expect(rx.received.length).toBe(before + 24);
+  });
+
+  it("keeps delivering to other endpoints while slow receivers hold most of the slots", async () => {
+    // Seven endpoints whose receivers hang hold 7 × 8 of the 64 slots (8 in flight per endpoint). Waiting for half
+    // the slots to be free before claiming again would leave the fast endpoint's queue waiting until they answer
+    // (up to the 10 s deadline); waiting for a quarter, too. Their attempts stop counting once they are long.
+    const held: http.ServerResponse[] = [];
+    rx.setHandler((req, res) => {
+      if (req.url.startsWith("/slow")) held.push(res);
+      else res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    });
+    const slow = [];
+    for (let i = 0; i < 7; i++) slow.push(await setupEndpoint(t.db, rx.url.replace("/hook", `/slow${i}`), { name: `Slow ${i}` }));
+    const fast = await setupEndpoint(t.db, rx.url.replace("/hook", "/fast"), { name: "Fast" });
+    const queue = async (actor: typeof fast.actor, n: number, tag: string) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const raised = await withEvents(t.db, (tx) =>
+          recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent(`${tag}${i}`) }),
+        );
+        ids.push(...raised.deliveryIds);
+      }
+      return ids;
+    };
+    const slowIds: string[] = [];
+    for (const [i, s] of slow.entries()) slowIds.push(...(await queue(s.actor, 8, `s${i}-`)));
+    const fastIds = await queue(fast.actor, 24, "f");
+    const fastReceived = () => rx.received.filter((r) => r.url.startsWith("/fast")).length;
+    const fastBefore = fastReceived();
+
+    const worker = await startWorker(t.handle, [createWebhookDeliveryJob({ longAttemptMs: 200 })], { pollMs: 60_000 });
+    try {
+      // Three batches of 8 for the fast endpoint, each claimed once the slow attempts count as long — while
+      // all 56 slow attempts are still waiting for their answers.
+      const deadline = Date.now() + 5_000;
+      while (fastReceived() < fastBefore + 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(fastReceived()).toBe(fastBefore + 24);
+      expect(held).toHaveLength(56);
+      // Then the slow receivers answer: every delivery ends DELIVERED.
+      for (const res of held.splice(0)) res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      const delivered = async () =>
+        (
+          await t.db
+            .select({ status: webhookDeliveries.status })
+            .from(webhookDeliveries)
+            .where(inArray(webhookDeliveries.id, [...slowIds, ...fastIds]))
+        ).filter((r) => r.status === "DELIVERED").length;
+      while ((await delivered()) < 80 && Date.now() < deadline + 5_000) await new Promise((r) => setTimeout(r, 20));
+      expect(await delivered()).toBe(56 + 24);
+    } finally {
+      for (const res of held) res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      await worker.stop();
+    }
   });
 
   it("delivers on the wake-up after commit and releases an attempt in flight on stop", async () => {
