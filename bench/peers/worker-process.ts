@@ -117,7 +117,9 @@ export async function workerProcess(peer: TPeer, url: string) {
       const c = process.cpuUsage(cpu0);
       if (profiler) {
         const { profile } = await profiler.post("Profiler.stop");
-        (await import("node:fs")).writeFileSync(path.join(profileDir!, `${peer}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+        const fs = await import("node:fs");
+        fs.mkdirSync(profileDir!, { recursive: true });
+        fs.writeFileSync(path.join(profileDir!, `${peer}-${process.pid}.cpuprofile`), JSON.stringify(profile));
       }
       process.send?.({ type: "cpu", seconds: (c.user + c.system) / 1e6 });
     } else if (m.type === "stop") {
