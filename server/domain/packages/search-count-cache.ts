@@ -28,16 +28,17 @@ import { PgTransaction, type PgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { hotQuery } from "@/server/db/driver";
 import { packageCountDeltas, packageCounts } from "@/server/db/schema";
+import { createRecentMap, type TRecentMap } from "@/server/lib/bounded-cache";
 
 const SEARCH_COUNT_CACHE_SIZE = 1000;
 
-type TCache = { entries: Map<string, TCountWithSnapshot>; hits: number; misses: number };
+type TCache = { entries: TRecentMap<string, TCountWithSnapshot>; hits: number; misses: number };
 
 const caches = new WeakMap<Db, TCache>();
 
 function cacheOf(db: Db): TCache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { entries: new Map(), hits: 0, misses: 0 }));
+  if (!cache) caches.set(db, (cache = { entries: createRecentMap(SEARCH_COUNT_CACHE_SIZE), hits: 0, misses: 0 }));
   return cache;
 }
 
@@ -85,16 +86,13 @@ export async function cachedSearchCount(
     // No counter row at all: the workspace has no packages (TRUNCATE empties the counters without a delta).
     if (check?.unchanged && (check.counted || entry.total === 0)) {
       cache.hits++;
-      cache.entries.delete(fullKey); // re-inserted last: the most recently used come last
-      cache.entries.set(fullKey, { total: entry.total, snapshot: check.snapshot });
+      cache.entries.put(fullKey, { total: entry.total, snapshot: check.snapshot });
       return entry.total;
     }
   }
   cache.misses++;
   const counted = await countNow();
-  cache.entries.set(fullKey, counted);
-  // One entry added at most: the least recently used one goes (a Map keeps insertion order).
-  if (cache.entries.size > SEARCH_COUNT_CACHE_SIZE) cache.entries.delete(cache.entries.keys().next().value!);
+  cache.entries.put(fullKey, counted);
   return counted.total;
 }
 

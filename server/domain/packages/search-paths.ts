@@ -20,6 +20,7 @@
  * (search-count-cache.ts). Measured: bench/README.md, `bench:packages`, issue 19 ("Searches planned once").
  */
 import type { Db } from "@/server/db/client";
+import { createRecentMap, type TRecentMap } from "@/server/lib/bounded-cache";
 
 export type TSearchPath = "walk" | "trigram";
 
@@ -27,11 +28,11 @@ type THint = { matches: number; total: number };
 
 const SEARCH_PATH_HINTS = 1000;
 
-const hintsByDb = new WeakMap<Db, Map<string, THint>>();
+const hintsByDb = new WeakMap<Db, TRecentMap<string, THint>>();
 
-function hintsOf(db: Db): Map<string, THint> {
+function hintsOf(db: Db): TRecentMap<string, THint> {
   let hints = hintsByDb.get(db);
-  if (!hints) hintsByDb.set(db, (hints = new Map()));
+  if (!hints) hintsByDb.set(db, (hints = createRecentMap(SEARCH_PATH_HINTS)));
   return hints;
 }
 
@@ -56,7 +57,5 @@ export async function noteSearchMatches(db: Db, key: string, matches: number, to
   const hint = hints.get(key);
   if (hint?.matches === matches) return;
   const total = await totalNow();
-  hints.delete(key); // re-inserted last: the most recently noted come last
-  hints.set(key, { matches, total: Math.max(total, matches) });
-  if (hints.size > SEARCH_PATH_HINTS) hints.delete(hints.keys().next().value!);
+  hints.put(key, { matches, total: Math.max(total, matches) });
 }
