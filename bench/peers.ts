@@ -41,6 +41,7 @@ import { ENDPOINTS, PEERS, CONCURRENCY, POOL, type TPeer } from "./peers/config"
 import { startReceiver } from "./peers/children";
 import { openPeerDatabases } from "./peers/databases";
 import { runTurn, type TFigures } from "./peers/round";
+import { statementLines } from "./peers/statements";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.LOG_LEVEL ??= "warn";
@@ -113,6 +114,21 @@ async function main() {
       console.log(
         `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}`,
       );
+    }
+    if (dbs.statements) {
+      console.log("");
+      console.log(
+        `pg_stat_statements, all rounds' drains together: share of execution time | per delivery: execution time, calls, rows per call, buffers, WAL`,
+      );
+      for (const p of peers) {
+        console.log(p);
+        for (const line of statementLines(
+          all.map((r) => r.find((f) => f.peer === p)!.statements ?? []),
+          total * rounds,
+        ))
+          console.log(line);
+      }
+      console.log("");
     }
     if (peers.includes("ours")) {
       for (const p of peers.filter((x) => x !== "ours")) {

@@ -6,12 +6,15 @@
  */
 import postgres, { type Sql } from "postgres";
 import { ENDPOINTS, isOurs, POOL, QUEUE, type TPeer, type TPeerJob } from "./config";
+import { enableStatements, statementsLoaded } from "./statements";
 
 export type TPeerDatabases = {
   admin: Sql;
   names: Record<TPeer, string>;
   /** One connection per peer's database, for the bench's own reads (named `peers-bench`). */
   monitors: Record<TPeer, Sql>;
+  /** The server preloads pg_stat_statements (and the extension is created in every peer's database). */
+  statements: boolean;
   dbUrl: (name: string) => string;
   /** Resets the peer's queue and fills it with every delivery of the round. */
   prefill: (peer: TPeer, round: number) => Promise<void>;
@@ -52,6 +55,8 @@ export async function openPeerDatabases(opts: { peers: readonly TPeer[]; total: 
       }
       monitors[p] = postgres(dbUrl(names[p]), { max: 1, onnotice: () => {}, connection: { application_name: "peers-bench" } });
     }
+    const statements = await statementsLoaded(admin);
+    if (statements) for (const p of peers) await enableStatements(monitors[p]);
 
     // One-time setup: our schema, organisation and endpoints. The body every peer sends is the one our prefill
     // stores (same bytes, ~600 of them).
@@ -157,7 +162,7 @@ export async function openPeerDatabases(opts: { peers: readonly TPeer[]; total: 
       if (peer === "graphile") return count(m`select count(*)::int as n from graphile_worker._private_jobs`);
       return count(m`select count(*)::int as n from pgboss.job where name = ${QUEUE} and state <> 'completed'`);
     };
-    return { admin, names, monitors, dbUrl, prefill: (peer, round) => prefills[peer](round), remaining, close };
+    return { admin, names, monitors, statements, dbUrl, prefill: (peer, round) => prefills[peer](round), remaining, close };
   } catch (err) {
     await close();
     throw err;

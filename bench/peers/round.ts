@@ -11,6 +11,7 @@
 import { isOurs, type TPeer } from "./config";
 import { procSeconds, startWorkerProcess, type startReceiver } from "./children";
 import type { TPeerDatabases } from "./databases";
+import { readStatements, resetStatements, type TStatement } from "./statements";
 
 export type TFigures = {
   peer: TPeer;
@@ -28,6 +29,8 @@ export type TFigures = {
   lost: number;
   attemptRecords?: number;
   maxAttempts?: number;
+  /** pg_stat_statements' entries of the drain, when the server preloads it. */
+  statements?: TStatement[];
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,6 +69,7 @@ export async function runTurn(
   const backgroundWalPerS = (await walSince(idleLsn)) / 1.2;
   await admin`select pg_stat_clear_snapshot()`;
   const stats0 = await dbStats();
+  if (dbs.statements) await resetStatements(m);
   const pg0 = new Map((await backends()).map((pid) => [pid, procSeconds(pid) ?? 0]));
   const lsn0 = await lsn();
   const t0 = performance.now();
@@ -73,6 +77,7 @@ export async function runTurn(
   await receiver.waitForReceived(receivedBefore + total);
   while ((await dbs.remaining(peer)) > 0) await sleep(5);
   const seconds = (performance.now() - t0) / 1000;
+  const statements = dbs.statements ? await readStatements(m) : undefined;
   const walBytes = await walSince(lsn0);
   let pgSeconds = 0;
   for (const pid of await backends()) pgSeconds += (procSeconds(pid) ?? 0) - (pg0.get(pid) ?? 0);
@@ -107,5 +112,6 @@ export async function runTurn(
     attemptRecords: attemptsLogged?.n,
     maxAttempts: attemptsLogged?.max,
     lastSpreadMs: lasts.length ? Math.max(...lasts) - Math.min(...lasts) : 0,
+    statements,
   };
 }
