@@ -248,12 +248,14 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
         atIso,
       )}
     ), leased as (
-      -- The lease is the queue row's unindexed columns: a HOT update.
+      -- The lease is the queue row's unindexed columns: a HOT update. It returns what the answer needs of the
+      -- grabbed row, so the answer joins no CTE to another (estimated at one row each, they were joined every
+      -- row against every row).
       update webhook_queue q set claim_token = gen_random_uuid()::text, lease_attempt = g.counted + 1,
         claimed_at = ${atIso}::timestamptz, locked_until = ${leaseEnd}::timestamptz
       from grabbed g
       where q.delivery_id = g.id
-      returning q.delivery_id, q.claim_token, q.lease_attempt
+      returning q.delivery_id, q.claim_token, q.lease_attempt, g.endpoint_id, g.event_id, g.event, g.due_at
     ), flown as (
       -- Each endpoint's mark moves up to the latest due time it leased (every leased row lies at or before it).
       insert into webhook_flights as fl (endpoint_id, leased_through)
@@ -262,9 +264,8 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       where excluded.leased_through > fl.leased_through
       returning 1
     )
-    select l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, g.endpoint_id, g.event, ev.body, e.url,
-      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, g.due_at
-    from leased l join grabbed g on g.id = l.delivery_id
-      join webhook_events ev on ev.id = g.event_id join webhook_endpoints e on e.id = g.endpoint_id`;
+    select l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, l.endpoint_id, l.event, ev.body, e.url,
+      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, l.due_at
+    from leased l join webhook_events ev on ev.id = l.event_id join webhook_endpoints e on e.id = l.endpoint_id`;
   return { lock, claim };
 }
