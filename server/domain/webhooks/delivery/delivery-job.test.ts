@@ -5,10 +5,9 @@
  * hang hold the other endpoints' claims back only until their attempts count as long; and a graceful stop hands
  * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased.
  */
-import type http from "node:http";
 import { inArray } from "drizzle-orm";
 import { webhookDeliveries } from "@/server/db/schema";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createWebhookDeliveryJob } from "@/server/jobs/webhook-delivery-job";
 import { startWorker } from "@/server/jobs/worker";
 import { useTestDb } from "@/server/test/db";
@@ -45,11 +44,9 @@ describe("the webhook delivery job", () => {
     // Seven endpoints whose receivers hang hold 7 × 8 of the 64 slots (8 in flight per endpoint). Waiting for half
     // the slots to be free before claiming again would leave the fast endpoint's queue waiting until they answer
     // (up to the 10 s deadline); waiting for a quarter, too. Their attempts stop counting once they are long.
-    const held: http.ServerResponse[] = [];
-    rx.setHandler((req, res) => {
-      if (req.url.startsWith("/slow")) held.push(res);
-      else res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-    });
+    // Each slow request is answered only when the test lets it go.
+    const held: (() => void)[] = [];
+    rx.setHandler((req, res) => (req.url.startsWith("/slow") ? held.push(() => answer(200)(req, res)) : answer(200)(req, res)));
     const slow = [];
     for (let i = 0; i < 7; i++) slow.push(await setupEndpoint(t.db, rx.url.replace("/hook", `/slow${i}`), { name: `Slow ${i}` }));
     const fast = await setupEndpoint(t.db, rx.url.replace("/hook", "/fast"), { name: "Fast" });
@@ -73,12 +70,10 @@ describe("the webhook delivery job", () => {
     try {
       // Three batches of 8 for the fast endpoint, each claimed once the slow attempts count as long — while
       // all 56 slow attempts are still waiting for their answers.
-      const deadline = Date.now() + 5_000;
-      while (fastReceived() < fastBefore + 24 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(fastReceived()).toBe(fastBefore + 24);
+      await vi.waitFor(() => expect(fastReceived()).toBe(fastBefore + 24), { timeout: 5_000, interval: 20 });
       expect(held).toHaveLength(56);
       // Then the slow receivers answer: every delivery ends DELIVERED.
-      for (const res of held.splice(0)) res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      for (const release of held.splice(0)) release();
       const delivered = async () =>
         (
           await t.db
@@ -86,10 +81,9 @@ describe("the webhook delivery job", () => {
             .from(webhookDeliveries)
             .where(inArray(webhookDeliveries.id, [...slowIds, ...fastIds]))
         ).filter((r) => r.status === "DELIVERED").length;
-      while ((await delivered()) < 80 && Date.now() < deadline + 5_000) await new Promise((r) => setTimeout(r, 20));
-      expect(await delivered()).toBe(56 + 24);
+      await vi.waitFor(async () => expect(await delivered()).toBe(56 + 24), { timeout: 5_000, interval: 20 });
     } finally {
-      for (const res of held) res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      for (const release of held) release();
       await worker.stop();
     }
   });
