@@ -12,7 +12,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /**
  * `name` at the current (desktop) size, then `name-390` at a phone's 390 px, then back to the size it had.
  * At 390 px nothing may be wider than the screen (nothing pans sideways), checked once the pages have
- * re-measured themselves after the resize (a ResizeObserver).
+ * re-measured themselves after the resize (a ResizeObserver). Back at the old size it waits until every frame
+ * (an embedded signing page too) has laid itself out again, so the test's next click does not land on a spot
+ * that is still moving.
  */
 export async function screenshotBoth(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
@@ -21,4 +23,42 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${name} at 390 px` }).toBeLessThanOrEqual(390);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize(size);
+  await settled(page);
+}
+
+/** Each frame's size, read after two animation frames: the same twice running means the layout has settled. */
+async function layout(page: Page): Promise<string> {
+  const sizes = await Promise.all(
+    page.frames().map((frame) =>
+      frame
+        .evaluate(
+          () =>
+            new Promise<string>((resolve) =>
+              requestAnimationFrame(() =>
+                requestAnimationFrame(() => {
+                  const root = document.documentElement;
+                  resolve(`${innerWidth}x${innerHeight}:${root.scrollWidth}x${root.scrollHeight}`);
+                }),
+              ),
+            ),
+        )
+        .catch(() => "gone"),
+    ),
+  );
+  return sizes.join(" ");
+}
+
+async function settled(page: Page): Promise<void> {
+  let last = "";
+  await expect
+    .poll(
+      async () => {
+        const now = await layout(page);
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { message: "the page settles after the viewport is restored", intervals: [50] },
+    )
+    .toBe(true);
 }
