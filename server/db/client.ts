@@ -76,7 +76,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
  * takes a tenth of the rows and a workspace holds an average share of them, so at a million packages it would
  * scan and sort the table (or hash-join the page with it) instead of walking the index backward — and JIT-
  * compile that plan on every execution (~0.6 s). Every statement declared plan-stable has an index path
- * (server/db/driver.ts; list-packages.test checks their plans), so scans, sorts and hash or merge joins are
+ * (server/db/driver/prepared.ts; list-packages.test checks their plans), so scans, sorts and hash or merge joins are
  * priced out on this pool and JIT is off. The main pool keeps PostgreSQL's defaults.
  */
 export const GENERIC_PLAN_SETTINGS = {
@@ -91,7 +91,7 @@ export const GENERIC_PLAN_SETTINGS = {
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  // Prepared queries (server/db/driver.ts) are named statements; PostgreSQL would switch a named statement
+  // Prepared queries (server/db/driver/prepared.ts) are named statements; PostgreSQL would switch a named statement
   // to a generic plan after five runs, and a generic plan for `LIMIT $n` or `title ILIKE $p` can be far worse
   // than the plan for the actual values (a sort of the whole workspace instead of an index walk). Custom plans
   // only, as every unnamed statement gets anyway: preparing saves the parse and drizzle's SQL building.
@@ -101,7 +101,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // issue 22, "JIT compiled every claim"; server/db/client-settings.test.ts). The generic-plan pool below too.
   const max = options.max ?? 10;
   const client = postgres(url, { max, onnotice: () => {}, connection: { plan_cache_mode: "force_custom_plan", jit: "off" } });
-  // Every drizzle statement with parameters prepared per connection (server/db/driver.ts, `preparingClient`).
+  // Every drizzle statement with parameters prepared per connection (server/db/driver/prepared.ts, `preparingClient`).
   const db = drizzle(preparingClient(client), { schema }) as unknown as Db;
   // The exception: statements whose best plan cannot depend on their values (the API-key lookup by its hash,
   // the counters, a workspace's newest page) run on a second, smaller pool that keeps ONE generic plan per
@@ -109,7 +109,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   // planning against 0.02–0.3 ms of execution). postgres.js opens its connections on first use.
   // Kept for a measured target: the packages list's requests/s ≥ 0.5 × the bare handler was met (0.53) only
   // with this pool (bench/README.md, `bench:packages` round 3, item 2; PostgreSQL had spent ~1.0 ms of CPU per
-  // list request, almost all of it planning). It serves only server/db/driver.ts's `hotQuery(…, { plan:
+  // list request, almost all of it planning). It serves only server/db/driver/prepared.ts's `hotQuery(…, { plan:
   // "generic" })`; nothing else reaches it. Two connections (it was half the main pool's): these statements are
   // short index lookups, and postgres.js pipelines the ones queued on a connection and sends those queued in the
   // same turn in ONE socket write — on this loopback VM a write is the list's largest cost, so fewer, fuller

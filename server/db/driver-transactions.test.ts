@@ -4,7 +4,7 @@
  * committed, the first error is thrown, and the connection goes back to the pool usable. On both databases.
  * On PostgreSQL the worker's statements run with generic plans, and the setting never leaks to the pool (whose
  * connections ask for custom plans, server/db/client.ts).
- * And the drizzle internals server/db/driver.ts reaches for are still there: a drizzle upgrade that moves them
+ * And the drizzle internals server/db/driver/ reaches for are still there: a drizzle upgrade that moves them
  * would otherwise turn the prepared path into a silent fallback (on both databases: no connection is made).
  */
 import postgres from "postgres";
@@ -67,7 +67,7 @@ describe("the drizzle internals queryPrepared relies on", () => {
     // postgres.js connects lazily: nothing here opens a connection.
     const client = postgres("postgres://127.0.0.1:1/never", { max: 1 });
     const db = drizzle(client);
-    const upgrade = "drizzle-orm changed its internals: server/db/driver.ts reads db._.session.client (a postgres.js Sql); adapt it";
+    const upgrade = "drizzle-orm changed its internals: server/db/driver/ reads db._.session.client (a postgres.js Sql); adapt it";
     const session: unknown = (db as unknown as { _?: { session?: unknown } })._?.session;
     expect(is(session, PostgresJsSession), `${upgrade} (db._.session is no longer a PostgresJsSession)`).toBe(true);
     const inner = (session as { client?: { unsafe?: unknown; reserve?: unknown } }).client;

@@ -1,5 +1,5 @@
 /**
- * hotQuery (server/db/driver.ts): the SQL drizzle built once, sent straight to the driver with its
+ * hotQuery (server/db/driver/prepared.ts): the SQL drizzle built once, sent straight to the driver with its
  * placeholders filled, rows keyed by the select's aliases — the same on PGlite and PostgreSQL; timestamps
  * formatted by the database exactly as Date#toISOString writes them; and on PostgreSQL, plan-stable statements
  * on the generic-plan pool, the others (and anything in a transaction) where they always ran.

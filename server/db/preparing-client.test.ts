@@ -1,5 +1,5 @@
 /**
- * preparingClient (server/db/driver.ts, issue 26): on PostgreSQL every drizzle statement with parameters is a
+ * preparingClient (server/db/driver/prepared.ts, issue 26): on PostgreSQL every drizzle statement with parameters is a
  * statement prepared per connection (one write per run instead of Parse/Describe, then Bind/Execute), in a
  * transaction and a savepoint too; statements with many parameters are left unnamed, so texts that grow with the
  * data do not pile up. pg_prepared_statements lists what the session's connection has prepared; each check runs

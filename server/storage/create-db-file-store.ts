@@ -14,7 +14,7 @@ const DEFAULT_LIST_LIMIT = 500;
 const READ_BATCH = 4;
 
 /**
- * Chunks are written by binary COPY (`copyRowsIn`, server/db/driver.ts): their bytes never become a JS string.
+ * Chunks are written by binary COPY (`copyRowsIn`, server/db/driver/copy.ts): their bytes never become a JS string.
  * As insert parameters both drivers sent them as hex text (PGlite 0.5 even built it one byte at a time: a 25 MB
  * round trip took ~18 s, bench/storage.ts), a 512 KiB string per 256 KiB chunk that V8 freed only at its next
  * full GC: +76…+166 MB of RSS for a 200 MB upload (bench/README.md, bench:uploads, issue 26).

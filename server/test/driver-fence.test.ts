@@ -1,8 +1,8 @@
 /**
- * One fenced fast path (docs/architecture.md, issue 19): server/db/driver.ts is the only file of the app that
+ * One fenced fast path (docs/architecture.md, issue 19): server/db/driver/ holds the only files of the app that
  * may touch drizzle's session (`db._.session`), `sqlToQuery` (and the `PgDialect` it is called on), drizzle's
  * prepared statements (`.prepare("name")`, the driver sessions, `prepare: true`) or a driver's `unsafe` /
- * `reserve`. Everything else is plain drizzle or calls driver.ts. This scans every source file of the app
+ * `reserve`. Everything else is plain drizzle or calls server/db/driver. This scans every source file of the app
  * (server, app, components, common, lib, scripts and the root config files) and fails naming each other file
  * that mentions one of them. Tests (`*.test.ts(x)`, server/test/, e2e/) and bench/ are tooling: they open raw
  * postgres.js clients to create and drop scratch databases, and are not scanned.
@@ -12,11 +12,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
-const DRIVER = "server/db/driver.ts";
+const DRIVER = "server/db/driver/";
 const SCANNED_DIRS = ["server", "app", "components", "common", "lib", "scripts"];
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 
-/** What only driver.ts may write, each with the name the failure gives it. */
+/** What only server/db/driver/ may write, each with the name the failure gives it. */
 const FENCED: [string, RegExp][] = [
   ["drizzle's session (`_.session`)", /\b_\s*\??\.\s*session\b/],
   ["`sqlToQuery`", /\bsqlToQuery\b/],
@@ -58,19 +58,20 @@ function mentions(text: string): string[] {
 }
 
 describe("the driver fence", () => {
-  it("only server/db/driver.ts touches drizzle's session, sqlToQuery, prepared statements or unsafe", () => {
+  it("only server/db/driver/ touches drizzle's session, sqlToQuery, prepared statements or unsafe", () => {
     const files = sourceFiles();
-    expect(files).toContain(DRIVER);
+    expect(files).toContain(`${DRIVER}index.ts`);
     const offenders = files
-      .filter((f) => f !== DRIVER)
+      .filter((f) => !f.startsWith(DRIVER))
       .map((f) => ({ file: f, uses: mentions(readFileSync(path.join(ROOT, f), "utf8")) }))
       .filter((o) => o.uses.length > 0)
       .map((o) => `${o.file}: ${o.uses.join(", ")} — move it into ${DRIVER} or use plain drizzle`);
     expect(offenders).toEqual([]);
   });
 
-  it("recognises what driver.ts itself does (so the scan cannot silently match nothing)", () => {
-    const uses = mentions(readFileSync(path.join(ROOT, DRIVER), "utf8"));
+  it("recognises what server/db/driver/ itself does (so the scan cannot silently match nothing)", () => {
+    const driverFiles = sourceFiles().filter((f) => f.startsWith(DRIVER));
+    const uses = mentions(driverFiles.map((f) => readFileSync(path.join(ROOT, f), "utf8")).join("\n"));
     for (const what of ["drizzle's session (`_.session`)", "`sqlToQuery`", "a driver session class", "a driver's `unsafe`", "`prepare: true|false`"]) {
       expect(uses, what).toContain(what);
     }

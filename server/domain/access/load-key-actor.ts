@@ -98,7 +98,7 @@ const keyColumns = {
 
 /**
  * Every API request runs this lookup: one statement, built once per database handle and sent straight to the
- * driver (server/db/driver.ts). `membershipId` is null when the issuer is no longer a member (left join).
+ * driver (server/db/driver/prepared.ts). `membershipId` is null when the issuer is no longer a member (left join).
  */
 function keyQuery(db: Db) {
   return hotQuery<{ hash: string }, THotRow<typeof keyColumns> & { membershipId: string | null }>(

@@ -13,7 +13,7 @@ export type TSessionRow = typeof recipientSessions.$inferSelect;
 
 type TInviteValues = { id: string; tokenHash: string; tokenCiphertext: string; at: Date };
 /**
- * The session's update, built once and prepared (server/db/driver.ts, `builtWrite`; issue 26): one text with a
+ * The session's update, built once and prepared (server/db/driver/prepared.ts, `builtWrite`; issue 26): one text with a
  * first reminder, one without (a null reminder time is written as a literal, so it is another text).
  */
 const invitedSession = (nextReminderAt: Date | null) => (db: Db) =>

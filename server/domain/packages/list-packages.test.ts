@@ -1,6 +1,6 @@
 /**
  * The packages list runs prepared statements, one per shape (visibility × kind of status filter × search; see
- * list-packages.ts and server/db/driver.ts), with every value a placeholder. This checks each shape against
+ * list-packages.ts and server/db/driver/prepared.ts), with every value a placeholder. This checks each shape against
  * a reference computed here from all the rows: the same ids in the same order (newest updatedAt first), the
  * same totalCount, pages past the first — for an admin, a restricted member and a restricted member's key, one
  * after the other with different values, so a shape built for one actor never answers with another's values.

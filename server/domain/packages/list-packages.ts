@@ -57,7 +57,7 @@ const shapeKey = (s: TShape) =>
 
 /**
  * One page with its recipients ("1 of 2 signed"): two index lookups per listed package. Every output column
- * is named and every timestamp is formatted by the database (server/db/driver.ts), so the rows need no
+ * is named and every timestamp is formatted by the database (server/db/driver/rows.ts), so the rows need no
  * mapping.
  *
  * With a generic plan (see planOf) the page's ids come first — from the index alone (`id` and `updatedAt` are
@@ -211,7 +211,7 @@ function checkOf(rows: TPageRow[], against: TCountWithSnapshot | undefined): TCo
 /**
  * One page of the packages the actor can see, newest `updatedAt` first, with the exact total. VIEWED is not a
  * state: it lists IN_PROGRESS packages a recipient has opened (`firstViewedAt` set). The statements are
- * prepared once per shape (see server/db/driver.ts): this is the API's busiest read. `json`: each row carries
+ * prepared once per shape (see server/db/driver/prepared.ts): this is the API's busiest read. `json`: each row carries
  * its package's JSON instead of its columns (listPackagesJson).
  */
 async function readPage(db: Db, actor: TPackageActor, query: TListPackagesQuery, json: boolean): Promise<{ rows: TPageRow[]; totalCount: number }> {

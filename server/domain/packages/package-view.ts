@@ -13,7 +13,7 @@ type TDocument = typeof documents.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The same summary read as the API writes it, for hot reads (server/db/driver.ts): timestamps formatted by
+ * The same summary read as the API writes it, for hot reads (server/db/driver/prepared.ts): timestamps formatted by
  * the database exactly as `toPackageSummary` formats them (list-packages.test compares the two).
  */
 export const packageSummaryHotColumns = {

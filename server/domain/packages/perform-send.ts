@@ -28,7 +28,7 @@ type TJsonRows = Record<string, unknown>[] | null;
  */
 export type TCreatedRows = { documents: TDocumentRow[]; sessions: TSessionRow[] };
 
-/** The package goes out: built once and prepared (server/db/driver.ts, `builtWrite`; issue 26). */
+/** The package goes out: built once and prepared (server/db/driver/prepared.ts, `builtWrite`; issue 26). */
 const markSent = builtWrite<{ id: string; at: Date }, TPackageRow>("send: package IN_PROGRESS", (db) =>
   db
     .update(packages)
