@@ -141,14 +141,18 @@ export const webhookFlights = pgTable("webhook_flights", {
   leasedThrough: ts("leased_through").notNull(),
 });
 
-/** Every attempt, as sent and as answered. */
+/**
+ * Every attempt, as sent and as answered. Its delivery is not a foreign key: each row is written by the
+ * statement that updates (and so locks) its delivery, and a foreign key's check cost a query per row on the
+ * webhook engine's hot path (bench/README.md). Deleting deliveries deletes their attempts as a cascade did:
+ * a statement trigger on webhook_deliveries (migration 0028), whatever deletes them (retention, an endpoint or
+ * an event deleted).
+ */
 export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: id(),
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
     attemptNumber: integer("attempt_number").notNull(),
     startedAt: ts("started_at").notNull(),
     durationMs: integer("duration_ms"),

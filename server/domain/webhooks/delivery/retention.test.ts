@@ -2,12 +2,14 @@
  * Protects webhook housekeeping: finished deliveries (and then their orphaned events) older than the
  * retention age are pruned while anything still queued is kept whatever its age; and the safety net drops
  * queued deliveries of a paused endpoint that a pause could not reach (their worker died while holding them);
- * a dropped delivery whose worker was lost has that attempt in the log, whether the safety net or a pause drops it.
+ * a dropped delivery whose worker was lost has that attempt in the log, whether the safety net or a pause drops it;
+ * deliveries deleted by any path take their attempts with them (a statement trigger, not a foreign key).
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
+import { newId } from "@/server/lib/ids";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { dropPausedDeliveries } from "./drop-paused-deliveries";
@@ -35,6 +37,30 @@ describe("retention", () => {
     const left = await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
     expect(left.map((r) => r.id).sort()).toEqual([oldQueued, recentDone].sort());
     expect((await t.db.select({ n: count() }).from(webhookEvents))[0]!.n).toBe(2);
+  });
+
+  it("deleted deliveries take their attempts with them, whatever deletes them, and leave every other delivery's", async () => {
+    const at = new Date("2030-01-01T00:00:00Z");
+    setClock(() => at);
+    const one = await setupEndpoint(t.db, "https://93.184.216.34/one", { name: "One" });
+    const two = await setupEndpoint(t.db, "https://93.184.216.34/two", { name: "Two" });
+    const ids = async (actor: typeof one.actor, pkg: string) => (await raisePackageSent(t.db, actor, pkg)).deliveryIds;
+    const [a, b] = [...(await ids(one.actor, "a")), ...(await ids(one.actor, "b"))];
+    const [c, d] = [...(await ids(two.actor, "c")), ...(await ids(two.actor, "d"))];
+    await t.db
+      .insert(webhookAttempts)
+      .values([a!, b!, c!, d!].flatMap((deliveryId) => [1, 2].map((attemptNumber) => ({ id: newId("wha"), deliveryId, attemptNumber, startedAt: at }))));
+    const logged = async () => (await t.db.select({ id: webhookAttempts.deliveryId }).from(webhookAttempts)).map((r) => r.id).sort();
+    // A delivery deleted by itself (retention deletes them so).
+    await t.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, a!));
+    expect(await logged()).toEqual([b, b, c, c, d, d].sort());
+    // An endpoint deleted: its deliveries go by its foreign key's cascade, their attempts by the trigger.
+    await t.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, one.endpoint.id));
+    expect(await logged()).toEqual([c, c, d, d].sort());
+    // An event deleted: the same through the event's cascade.
+    const { eventId } = await deliveryRow(t.db, c!);
+    await t.db.delete(webhookEvents).where(eq(webhookEvents.id, eventId));
+    expect(await logged()).toEqual([d, d]);
   });
 
   it("a cascade takes a lease with its queue row: the endpoint's room counts it no more", async () => {

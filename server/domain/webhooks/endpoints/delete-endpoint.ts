@@ -13,7 +13,8 @@ export async function deleteEndpoint(db: Db, actor: TActor, input: TEndpointRef)
   const { endpointId } = input;
   return db.transaction(async (tx) => {
     await findEndpoint(tx, actor, endpointId, { forUpdate: true });
-    // Its deliveries and attempts go by cascade: keep their durations in the cumulative metrics histogram.
+    // Its deliveries go by cascade and their attempts with them (a trigger): keep their durations in the cumulative
+    // metrics histogram.
     await foldAttemptsIntoHistogram(tx, sql`select id from webhook_deliveries where endpoint_id = ${endpointId}`);
     const [row] = await tx
       .delete(webhookEndpoints)
