@@ -1,9 +1,9 @@
 /**
- * transactionEndingWith / endWithCommit (server/db/driver/transactions.ts, issue 26): on PostgreSQL the outermost transaction
- * may end with one statement sent together with its COMMIT. It runs after everything the work did, even what the
- * work did after registering it; when it fails nothing of the transaction is committed and `refused(error)` is
- * thrown; a savepoint, a plain `db.transaction` and PGlite cannot be ended this way (the caller runs the statement
- * itself). The package credit's use of it is tested in server/domain/packages/credit-with-commit.test.ts.
+ * transactionEndingWith / endWithCommit (server/db/driver/transactions.ts, issue 26): on PostgreSQL the outermost
+ * transaction may end with one statement sent together with its COMMIT. It runs after everything the work did,
+ * even what the work did after registering it; when it fails nothing of the transaction is committed and
+ * `refused(error)` is thrown; a savepoint, a plain `db.transaction` and PGlite cannot be ended this way (the
+ * caller runs the statement itself). The package credit's use of it is tested in server/domain/packages/credit-with-commit.test.ts.
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

@@ -25,8 +25,8 @@ export function noteDeliveries(count: number): void {
  * the wake-up is sent early but harmlessly (workers find nothing new until the outer commit, then poll); a
  * nested `withEvents` counts into the outer one's record, so the outer still wakes the workers after its commit.
  *
- * The transaction is `transactionEndingWith`'s (server/db/driver/transactions.ts): on PostgreSQL the work may end it with one
- * statement sent together with the COMMIT (the package credit, issue 26). If that statement fails (a spent
+ * The transaction is `transactionEndingWith`'s (server/db/driver/transactions.ts): on PostgreSQL the work may end
+ * it with one statement sent together with the COMMIT (the package credit, issue 26). If that statement fails (a spent
  * allowance), the COMMIT rolls back and this throws its error (402) — before any after-commit work: the
  * wake-up below runs only after a real commit.
  */

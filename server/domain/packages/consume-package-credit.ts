@@ -14,8 +14,8 @@ const DIVISION_BY_ZERO = "22012";
  *
  * Taken LAST (docs/decisions/package-credit-last.md). On PostgreSQL, in the send's own transaction
  * (`withEvents`' `transactionEndingWith`), it is not awaited here: it is sent with the COMMIT, in one write
- * (`endWithCommit`, server/db/driver/transactions.ts), so the organisation's row is locked for the commit only, not for the
- * trip back through this process (issue 26). There its answer comes after the COMMIT ran, so a spent allowance
+ * (`endWithCommit`, server/db/driver/transactions.ts), so the organisation's row is locked for the commit only,
+ * not for the trip back through this process (issue 26). There its answer comes after the COMMIT ran, so a spent allowance
  * must make the statement FAIL, not match nothing: `1 / count(*)` of the updated rows divides by zero, the
  * transaction is aborted, PostgreSQL answers the COMMIT with ROLLBACK (nothing of the send is written), and the
  * transaction throws the 402. Elsewhere (PGlite; a savepoint, e.g. the scheduler's send, whose caller must see

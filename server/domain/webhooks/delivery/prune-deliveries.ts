@@ -5,9 +5,9 @@ import { webhookRetentionJobs, type TIdBatch } from "@/server/domain/webhooks/jo
 
 /**
  * Retention, all at once: finished deliveries (DELIVERED, EXHAUSTED) older than WEBHOOK_RETENTION_DAYS go, with
- * their attempts (deleted with them by a trigger; their durations folded into the metrics histogram first), then events no delivery
- * refers to any more. Queued deliveries are never pruned. The same declared jobs the worker runs (./jobs.ts),
- * drained here: one batch per transaction.
+ * their attempts (deleted with them by a trigger; their durations folded into the metrics histogram first), then
+ * events no delivery refers to any more. Queued deliveries are never pruned. The same declared jobs the worker
+ * runs (./jobs.ts), drained here: one batch per transaction.
  */
 export async function pruneDeliveries(db: Db, opts: { retentionDays?: number } = {}): Promise<{ deliveries: number; events: number }> {
   const jobs = webhookRetentionJobs(opts);
