@@ -3,7 +3,10 @@
  * due deliveries as there is room for (`concurrency` per process) and starts them WITHOUT waiting, so a
  * slow receiver never delays the next claim. When an attempt finishes, the job pumps again by itself.
  * Before sending, the claims of a batch are confirmed together (send-gate.ts: still ours, endpoint not paused);
- * outcomes go through a group-commit writer (outcome-writer.ts): one transaction per batch under load.
+ * outcomes go through a group-commit writer (outcome-writer.ts): one transaction per batch under load, which
+ * also carries the next claim when the batch's settled slots make room for one (`claimNext`; the settled
+ * attempts leave the in-flight map just after, so for a moment it holds up to `concurrency` + the batch, of
+ * which at most `concurrency` are still sending).
  * `stop()` (graceful shutdown): no more claims; attempts in flight are aborted and their claims released
  * (fenced by the token), so the next worker retries them at once instead of after the lease.
  */
@@ -44,9 +47,28 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
 
   // Attempts launched whose outcome has not reached the writer yet: the writer waits (briefly) for them.
   let outstanding = 0;
+  // Slots promised to a claim the outcome writer is sending with a batch of outcomes (see `claimNext`): no other
+  // claim starts meanwhile.
+  let reserved = 0;
 
   const launch = (db: DbHandle["db"], claim: TClaim) => {
-    writer ??= createOutcomeWriter(db, { random: opts.deps?.random, outstanding: () => outstanding });
+    writer ??= createOutcomeWriter(db, {
+      random: opts.deps?.random,
+      outstanding: () => outstanding,
+      claimNext: {
+        options: opts.claim ?? {},
+        room(settling) {
+          if (shutdown.signal.aborted || pumping) return 0;
+          const room = Math.max(0, claimRoom(settling));
+          reserved = room;
+          return room;
+        },
+        launch(claims) {
+          reserved = 0;
+          for (const claim of claims) launch(db, claim);
+        },
+      },
+    });
     gate ??= createSendGate(db);
     const write = writer;
     outstanding += 1;
@@ -90,9 +112,10 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
    * until their attempts end. With them left out, slow receivers hold the others back for at most `longAttemptMs`:
    * when the worker waits, a timer pumps again as its oldest attempt turns long.
    */
-  const claimRoom = (): number => {
-    const room = concurrency - inFlight.size;
-    if (room <= 0 || inFlight.size === 0) return room;
+  const claimRoom = (settling = 0): number => {
+    if (reserved > 0) return 0;
+    const room = concurrency - inFlight.size + settling;
+    if (room <= 0 || inFlight.size === settling) return room;
     const cutoff = performance.now() - longAttemptMs;
     let long = 0;
     let firstYoung: number | undefined;
@@ -154,7 +177,9 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       shutdown.abort();
       clearTimeout(wake);
       if (pumping) await pumping;
-      await Promise.all([...inFlight.values()].map((a) => a.done));
+      // Until none is left: a claim sent with a batch of outcomes may launch attempts (which hand their claims
+      // back at once, the shutdown being under way) after this started waiting.
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()].map((a) => a.done));
       await writer?.drain();
     },
   };

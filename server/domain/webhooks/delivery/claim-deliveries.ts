@@ -90,6 +90,12 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
   if (opts.limit <= 0) return [];
   const { lock, claim } = claimStatements(opts, now());
   const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
+  return claimsFromRows(claimedRows);
+}
+
+/** The claim statement's rows as claims, oldest first. */
+export function claimsFromRows(rows: readonly unknown[]): TClaim[] {
+  const claimedRows = [...(rows as TClaimedRow[])];
   // Rows come back in no particular order; hand them out oldest first, as they were chosen.
   const claimed = claimedRows.sort((x, y) => {
     const dx = new Date(x.due_at).getTime();

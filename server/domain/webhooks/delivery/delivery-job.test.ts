@@ -1,7 +1,8 @@
 /**
  * Protects the worker job end to end on the real worker loop: an event committed through withEvents reaches a
  * local receiver through the wake-up alone (the poll is set to a minute); a queue longer than the job's
- * concurrency drains by the job's own re-claiming as attempts finish (no poll needed); endpoints whose receivers
+ * concurrency drains by the job's own re-claiming as attempts finish (no poll needed), never with more requests out
+ * than its concurrency (its next claim sent with a wave's outcomes included); endpoints whose receivers
  * hang hold the other endpoints' claims back only until their attempts count as long; and a graceful stop hands
  * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased.
  */
@@ -38,6 +39,43 @@ describe("the webhook delivery job", () => {
       await worker.stop();
     }
     expect(rx.received.length).toBe(before + 24);
+  });
+
+  it("never has more requests out than its concurrency, while its next claims travel with the waves' outcomes", async () => {
+    // Three endpoints (8 in flight each) and a job of 8 slots: the room of a claim sent with a batch of outcomes
+    // counts the slots that batch frees, and no more. The receiver answers each request 5 ms after it arrived,
+    // so the attempts finish in waves.
+    let open = 0;
+    let peak = 0;
+    rx.setHandler((req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      setTimeout(() => {
+        open -= 1;
+        answer(200)(req, res);
+      }, 5);
+    });
+    const ids: string[] = [];
+    for (const name of ["A", "B", "C"]) {
+      const { actor } = await setupEndpoint(t.db, rx.url, { name });
+      for (let i = 0; i < 16; i++) {
+        const raised = await withEvents(t.db, (tx) =>
+          recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent(`${name}${i}`) }),
+        );
+        ids.push(...raised.deliveryIds);
+      }
+    }
+    const worker = await startWorker(t.handle, [createWebhookDeliveryJob({ concurrency: 8 })], { pollMs: 60_000 });
+    try {
+      const delivered = async () =>
+        (await t.db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids))).filter(
+          (r) => r.status === "DELIVERED",
+        ).length;
+      await vi.waitFor(async () => expect(await delivered()).toBe(48), { timeout: 10_000, interval: 20 });
+    } finally {
+      await worker.stop();
+    }
+    expect(peak).toBe(8);
   });
 
   it("keeps delivering to other endpoints while slow receivers hold most of the slots", async () => {

@@ -3,6 +3,9 @@
  * successes and failures writes each exactly as recordAttemptOutcome would (DELIVERED / FAILED with a retry,
  * attempts logged, endpoint counter), and the claim token still fences every row inside a batch — a row
  * taken over by another worker is reported stale and left untouched while the rest of the batch is written.
+ * Also the worker's next claim sent with a batch of successes: in the same transaction, after the outcomes (the
+ * endpoint's cap counts the settled leases free), handed to the worker before the outcomes are resolved, and
+ * when that transaction fails, nothing of it written: no claims, the outcomes written one by one.
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -111,5 +114,70 @@ describe("group commit of outcomes", () => {
     const more = await claimed(1);
     const stuck = createOutcomeWriter(t.db, { outstanding: () => 5, maxWaitMs: 0 });
     expect(await stuck.record(more[0]!, ok())).toMatchObject({ kind: "recorded", status: "DELIVERED" });
+  });
+});
+
+describe("the next claim sent with a batch of successes", () => {
+  // An endpoint with four due deliveries and a cap of two in flight, both taken: nothing more can be claimed
+  // until an outcome ends a lease.
+  const capped = { perEndpointCap: 2, firstAttemptReserve: 0 };
+  async function capFull() {
+    setClock(() => at);
+    const { actor } = await setupEndpoint(t.db, "https://93.184.216.34/x");
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(...(await raisePackageSent(t.db, actor, `pkg_${i}`)).deliveryIds);
+    const claims = await claimDeliveries(t.db, { limit: 4, ...capped });
+    expect(claims.map((c) => c.id)).toEqual(ids.slice(0, 2));
+    expect(await claimDeliveries(t.db, { limit: 4, ...capped })).toEqual([]);
+    return { claims, waiting: ids.slice(2) };
+  }
+
+  it("claims in the same transaction, after the outcomes, and hands the claims over before the outcomes", async () => {
+    const { claims, waiting } = await capFull();
+    const order: string[] = [];
+    const asked: number[] = [];
+    const launched: TClaim[] = [];
+    const writer = createOutcomeWriter(t.db, {
+      outstanding: () => 1, // a wave: the two outcomes are written together
+      claimNext: {
+        options: capped,
+        room: (settling) => (asked.push(settling), 4),
+        launch: (c) => (order.push("launch"), launched.push(...c)),
+      },
+    });
+    const outcomes = await Promise.all(claims.map((c) => writer.record(c, ok()).then((o) => (order.push("outcome"), o))));
+
+    expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+    expect(asked).toEqual([2]);
+    expect(order).toEqual(["launch", "outcome", "outcome"]);
+    // The cap let two more through: the claim saw the two leases the outcomes ended.
+    expect(launched.map((c) => c.id)).toEqual(waiting);
+    for (const c of launched) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "PENDING", claimToken: c.token, attempts: 1 });
+    for (const c of claims) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "DELIVERED", claimToken: null, attempts: 1 });
+  });
+
+  it("claims nothing when the worker has no room", async () => {
+    const { claims, waiting } = await capFull();
+    const launched: TClaim[][] = [];
+    const writer = createOutcomeWriter(t.db, { outstanding: () => 1, claimNext: { options: capped, room: () => 0, launch: (c) => launched.push(c) } });
+    await Promise.all(claims.map((c) => writer.record(c, ok())));
+    expect(launched).toEqual([]);
+    for (const id of waiting) expect(await deliveryRow(t.db, id)).toMatchObject({ status: "PENDING", claimToken: null });
+  });
+
+  it("when the transaction fails, writes nothing of it: no claims, and the outcomes one by one", async () => {
+    const { claims, waiting } = await capFull();
+    const launched: TClaim[][] = [];
+    const writer = createOutcomeWriter(t.db, {
+      outstanding: () => 1,
+      // A cap PostgreSQL refuses ('NaN'::int): the claim statement fails after the outcome statement has run.
+      claimNext: { options: { perEndpointCap: Number.NaN }, room: () => 4, launch: (c) => launched.push(c) },
+    });
+    const outcomes = await Promise.all(claims.map((c) => writer.record(c, ok())));
+    expect(launched).toEqual([[]]);
+    expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+    for (const id of waiting) expect(await deliveryRow(t.db, id)).toMatchObject({ status: "PENDING", claimToken: null });
+    // Each outcome written once: one attempt row per delivery.
+    expect((await t.db.select({ n: count() }).from(webhookAttempts))[0]!.n).toBe(2);
   });
 });

@@ -112,6 +112,8 @@ async function attemptDelivery(
     }
     result = { ...posted, requestHeaders: headers, startedAt };
   }
+  // The deadline and the shutdown listener are for the request, not for writing its outcome.
+  attempt.dispose();
   if (deps.record) return deps.record(claim, result);
   return recordAttemptOutcome(db, claim, result, { random: deps.random });
 }

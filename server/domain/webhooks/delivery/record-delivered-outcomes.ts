@@ -5,7 +5,7 @@
  * DELIVERED with status, body, duration; the attempt logged; the endpoint's counter reset when it is not zero.
  * A success needs no endpoint lock: it is DELIVERED whatever the endpoint's state.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
@@ -17,6 +17,15 @@ export type TDeliveredItem = { claim: Pick<TClaim, "id" | "token" | "attempt" | 
 
 export async function recordDeliveredOutcomes(db: Db, items: readonly TDeliveredItem[]): Promise<TOutcome[]> {
   if (items.length === 0) return [];
+  const { query, outcomes } = deliveredOutcomesStatement(items);
+  return outcomes(await queryPrepared<{ id: string }>(db, query));
+}
+
+/**
+ * The statement of `recordDeliveredOutcomes` and how its rows become outcomes, for a caller that runs it in a
+ * transaction of its own (the outcome writer sends it together with the next claim, outcome-writer.ts).
+ */
+export function deliveredOutcomesStatement(items: readonly TDeliveredItem[]): { query: SQL; outcomes(rows: readonly { id: string }[]): TOutcome[] } {
   if (items.some((i) => !i.result.ok)) throw new Error("recordDeliveredOutcomes: only successful attempts");
   const atIso = now().toISOString();
   // One statement text whatever the batch size (the items travel as one JSON parameter): prepared once. Rows
@@ -39,9 +48,7 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
       attempt_id: newId("wha"),
     })),
   );
-  const rows = await queryPrepared<{ id: string }>(
-    db,
-    sql`
+  const query = sql`
     with input as (
       select * from json_to_recordset(${input}::text::json) as i(id text, token text, attempt int, status int, body text, duration int,
         started_at timestamptz, headers jsonb, remote text, attempt_id text)
@@ -69,8 +76,12 @@ export async function recordDeliveredOutcomes(db: Db, items: readonly TDelivered
       from d
       returning id
     )
-    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged from d`,
-  );
-  const done = new Set(rows.map((r) => r.id));
-  return items.map(({ claim }) => (done.has(claim.id) ? { kind: "recorded", status: "DELIVERED", nextAttemptAt: null } : { kind: "stale" }));
+    select d.id, (select count(*) from health) as health, (select count(*) from logged) as logged from d`;
+  return {
+    query,
+    outcomes(rows) {
+      const done = new Set(rows.map((r) => r.id));
+      return items.map(({ claim }) => (done.has(claim.id) ? { kind: "recorded", status: "DELIVERED", nextAttemptAt: null } : { kind: "stale" }));
+    },
+  };
 }
