@@ -14,7 +14,11 @@
  * - drain/s;
  * - CPU per delivery of the worker process(es) (their own process.cpuUsage()) and of the PostgreSQL backends
  *   serving the peer's database (every pid of pg_stat_activity for that database but the bench's own,
- *   /proc/<pid>/schedstat; background processes — WAL writer, checkpointer, autovacuum — are not counted);
+ *   /proc/<pid>/schedstat; background processes — WAL writer, checkpointer, autovacuum — are not counted), and
+ *   of the receiver (its /proc/<pid>/schedstat: the same work for every peer);
+ * - cores busy: those three CPU times together ÷ the drain's wall time; and, at the end, the drain every core
+ *   busy would give at the medians' CPU per delivery (cores × 1 s ÷ (worker + PostgreSQL + receiver)): a
+ *   peer's ceiling on this machine, whatever the overlap;
  * - buffer accesses per delivery (pg_stat_database blks_hit + blks_read of the peer's database, read after the
  *   worker processes exited, so every backend has flushed its counters);
  * - WAL bytes per delivery, from pg_current_wal_insert_lsn(): CLUSTER-wide (pg_stat_statements is not loaded
@@ -86,7 +90,7 @@ async function main() {
         const f = await runTurn(dbs, receiver, { peer, round, total, workers });
         figures.push(f);
         console.log(
-          `round ${round + 1} ${peer.padEnd(8)} ${f.rate.toFixed(0).padStart(6)} /s (${f.seconds.toFixed(2)} s) | CPU/delivery worker ${f.workerUs.toFixed(0)} µs, PostgreSQL ${f.pgUs.toFixed(0)} µs | WAL ${f.walBytes.toFixed(0)} B (background ${(f.backgroundWalPerS / 1024).toFixed(0)} KiB/s) | buffers ${f.buffers.toFixed(1)} | transactions ${f.xacts.toFixed(2)}` +
+          `round ${round + 1} ${peer.padEnd(8)} ${f.rate.toFixed(0).padStart(6)} /s (${f.seconds.toFixed(2)} s) | CPU/delivery worker ${f.workerUs.toFixed(0)} µs, PostgreSQL ${f.pgUs.toFixed(0)} µs, receiver ${f.receiverUs.toFixed(0)} µs | cores busy ${f.coresBusy.toFixed(2)} | WAL ${f.walBytes.toFixed(0)} B (background ${(f.backgroundWalPerS / 1024).toFixed(0)} KiB/s) | buffers ${f.buffers.toFixed(1)} | transactions ${f.xacts.toFixed(2)}` +
             (workers > 1 || f.duplicates || f.lost
               ? ` | received twice ${f.duplicates}, never ${f.lost}, endpoints' last arrivals within ${f.lastSpreadMs.toFixed(0)} ms` +
                 (f.attemptRecords === undefined ? "" : `, ${f.attemptRecords} attempt records, at most ${f.maxAttempts} attempt(s) per delivery`)
@@ -112,7 +116,7 @@ async function main() {
       const fs = all.map((r) => r.find((f) => f.peer === p)!);
       const med = (k: keyof TFigures) => median(fs.map((f) => f[k] as number));
       console.log(
-        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}`,
+        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs, receiver ${med("receiverUs").toFixed(0)} µs | cores busy ${med("coresBusy").toFixed(2)} | all cores busy at most ${((os.cpus().length * 1e6) / (med("workerUs") + med("pgUs") + med("receiverUs"))).toFixed(0)} /s | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}`,
       );
     }
     if (dbs.statements) {

@@ -18,6 +18,10 @@ export type TFigures = {
   rate: number;
   seconds: number;
   workerUs: number;
+  /** CPU of the receiver process per delivery (the same job's other end, for every peer). */
+  receiverUs: number;
+  /** Cores kept busy on average over the drain: (worker + PostgreSQL + receiver CPU) ÷ wall time. */
+  coresBusy: number;
   pgUs: number;
   walBytes: number;
   backgroundWalPerS: number;
@@ -71,12 +75,14 @@ export async function runTurn(
   const stats0 = await dbStats();
   if (dbs.statements) await resetStatements(m);
   const pg0 = new Map((await backends()).map((pid) => [pid, procSeconds(pid) ?? 0]));
+  const receiver0 = procSeconds(receiver.pid) ?? 0;
   const lsn0 = await lsn();
   const t0 = performance.now();
   for (const p of procs) p.go();
   await receiver.waitForReceived(receivedBefore + total);
   while ((await dbs.remaining(peer)) > 0) await sleep(5);
   const seconds = (performance.now() - t0) / 1000;
+  const receiverSeconds = (procSeconds(receiver.pid) ?? 0) - receiver0;
   const statements = dbs.statements ? await readStatements(m) : undefined;
   const walBytes = await walSince(lsn0);
   let pgSeconds = 0;
@@ -102,6 +108,8 @@ export async function runTurn(
     rate: total / seconds,
     seconds,
     workerUs: (workerSeconds / total) * 1e6,
+    receiverUs: (receiverSeconds / total) * 1e6,
+    coresBusy: (workerSeconds + pgSeconds + receiverSeconds) / seconds,
     pgUs: (pgSeconds / total) * 1e6,
     walBytes: walBytes / total,
     backgroundWalPerS,
