@@ -3,7 +3,7 @@
  * successes and failures writes each exactly as recordAttemptOutcome would (DELIVERED / FAILED with a retry,
  * attempts logged, endpoint counter), and the claim token still fences every row inside a batch — a row
  * taken over by another worker is reported stale and left untouched while the rest of the batch is written.
- * Also the worker's next claim sent with a batch of successes: in the same transaction, after the outcomes (the
+ * Also the worker's next claim sent with a batch of outcomes: in the same transaction, after the outcomes (the
  * endpoint's cap counts the settled leases free), handed to the worker before the outcomes are resolved, and
  * when that transaction fails, nothing of it written: no claims, the outcomes written one by one.
  */
@@ -117,7 +117,7 @@ describe("group commit of outcomes", () => {
   });
 });
 
-describe("the next claim sent with a batch of successes", () => {
+describe("the next claim sent with a batch of outcomes", () => {
   // An endpoint with four due deliveries and a cap of two in flight, both taken: nothing more can be claimed
   // until an outcome ends a lease.
   const capped = { perEndpointCap: 2, firstAttemptReserve: 0 };
@@ -154,6 +154,22 @@ describe("the next claim sent with a batch of successes", () => {
     expect(launched.map((c) => c.id)).toEqual(waiting);
     for (const c of launched) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "PENDING", claimToken: c.token, attempts: 1 });
     for (const c of claims) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "DELIVERED", claimToken: null, attempts: 1 });
+  });
+
+  it("travels with a batch of successes and failures too, after all of its outcomes", async () => {
+    const { claims, waiting } = await capFull();
+    const launched: TClaim[] = [];
+    const writer = createOutcomeWriter(t.db, {
+      random: () => 0,
+      outstanding: () => 1,
+      claimNext: { options: capped, room: () => 4, launch: (c) => launched.push(...c) },
+    });
+    const outcomes = await Promise.all([writer.record(claims[0]!, ok()), writer.record(claims[1]!, fail())]);
+    expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "FAILED"]);
+    // Both leases ended before the claim ran (the failure's retry is due in a minute): two more let through.
+    expect(launched.map((c) => c.id)).toEqual(waiting);
+    expect(await deliveryRow(t.db, claims[1]!.id)).toMatchObject({ status: "FAILED", claimToken: null, attempts: 1, lastError: "HTTP 500" });
+    expect((await endpointRow(t.db, claims[0]!.endpointId)).consecutiveFailures).toBe(1);
   });
 
   it("claims nothing when the worker has no room", async () => {

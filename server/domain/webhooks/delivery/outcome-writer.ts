@@ -9,13 +9,13 @@
  * outcome at once; a busy one (see `outstanding`) lets an outcome wait up to `maxWaitMs` for the rest of its
  * wave. Statements run in endpoint order, so two workers' batches lock endpoint rows in the same order.
  * If a batch fails as a whole (say, a deadlock victim), its outcomes are retried one by one, each on its own.
- * The worker's next claim can travel with a batch of successes (`claimNext`): the outcome statement, the claim's
- * lock and the claim in ONE transaction, sent in one round trip — one commit per wave instead of two, and the
+ * The worker's next claim can travel with a batch (`claimNext`): the outcomes, the claim's lock and the claim in
+ * ONE transaction (for successes only, sent in one round trip) — one commit per wave instead of two, and the
  * claim starts as soon as the slots it fills are free instead of after a trip back to the worker (drain +6 %,
  * PostgreSQL CPU per delivery −10 % at 10,000 deliveries, bench/README.md, issue 22).
  */
 import type { Db } from "@/server/db/client";
-import { transactionInOneTrip } from "@/server/db/driver";
+import { queryPrepared, transactionInOneTrip } from "@/server/db/driver";
 import { now } from "@/server/lib/clock";
 import { claimsFromRows, claimStatements, type TClaim, type TClaimOptions } from "./claim-deliveries";
 import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./record-attempt-outcome";
@@ -46,8 +46,8 @@ export type TOutcomeWriterOptions = {
   outstanding?: () => number;
   maxWaitMs?: number;
   /**
-   * The next claim, sent in the same transaction as a batch of successes (one round trip and one commit instead of
-   * two). `room(settling)` is asked before such a batch is written, with the number of outcomes in it: how many
+   * The next claim, sent in the same transaction as a batch of outcomes (one commit instead of two). `room(settling)`
+   * is asked before a batch of two or more is written, with the number of outcomes in it: how many
    * deliveries to claim once they are settled (0: none). `launch` then receives the claims (none if the write
    * failed) BEFORE the batch's outcomes are resolved, so the worker counts them before it frees the settled slots.
    */
@@ -74,38 +74,39 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
       try {
         const delivered = batch.filter((p) => p.result.ok);
         const failed = batch.filter((p) => !p.result.ok);
-        const room = failed.length === 0 && opts.claimNext ? opts.claimNext.room(batch.length) : 0;
-        if (room > 0) {
-          // The outcomes first, then the claim's lock and the claim: the claim sees this batch's leases ended
-          // (same transaction), so the endpoints' caps count them free; the lock is held from there to the commit.
-          const next = opts.claimNext!;
-          const written = deliveredOutcomesStatement(delivered);
-          let results: unknown[][];
-          try {
-            const { lock, claim } = claimStatements({ ...next.options, limit: room }, now());
-            results = await transactionInOneTrip(db, [written.query, lock, claim]);
-          } catch (err) {
-            // Nothing of the pair was written: no claims; the outcomes are written one by one below.
-            next.launch([]);
-            throw err;
+        const next = opts.claimNext;
+        const room = next ? next.room(batch.length) : 0;
+        let deliveredOutcomes: TOutcome[];
+        let failedOutcomes: TOutcome[] = [];
+        let claimed: unknown[] = [];
+        try {
+          // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
+          // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
+          const nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
+          if (failed.length === 0 && nextClaim) {
+            const written = deliveredOutcomesStatement(delivered);
+            const results = await transactionInOneTrip(db, [written.query, nextClaim.lock, nextClaim.claim]);
+            deliveredOutcomes = written.outcomes(results[0] as { id: string }[]);
+            claimed = results[2]!;
+          } else if (failed.length === 0) {
+            // All successes: their one statement is atomic by itself, no transaction (BEGIN/COMMIT) around it.
+            deliveredOutcomes = await recordDeliveredOutcomes(db, delivered);
+          } else {
+            [deliveredOutcomes, failedOutcomes, claimed] = await db.transaction((tx) =>
+              Promise.all([
+                recordDeliveredOutcomes(tx, delivered),
+                Promise.all(failed.map((p) => recordAttemptOutcome(tx, p.claim, p.result, { random: opts.random }))),
+                // Queued on the transaction's connection after the outcomes' statements, so run after them.
+                nextClaim ? Promise.all([queryPrepared(tx, nextClaim.lock), queryPrepared<unknown>(tx, nextClaim.claim)]).then(([, rows]) => rows) : [],
+              ]),
+            );
           }
-          const outcomes = written.outcomes(results[0] as { id: string }[]);
-          next.launch(claimsFromRows(results[2]!));
-          delivered.forEach((p, i) => p.resolve(outcomes[i]!));
-          continue;
+        } catch (err) {
+          // Nothing of the transaction was written: no claims; the outcomes are written one by one below.
+          if (room > 0) next!.launch([]);
+          throw err;
         }
-        if (failed.length === 0) {
-          // All successes: their one statement is atomic by itself, no transaction (BEGIN/COMMIT) around it.
-          const outcomes = await recordDeliveredOutcomes(db, delivered);
-          delivered.forEach((p, i) => p.resolve(outcomes[i]!));
-          continue;
-        }
-        const [deliveredOutcomes, failedOutcomes] = await db.transaction((tx) =>
-          Promise.all([
-            recordDeliveredOutcomes(tx, delivered),
-            Promise.all(failed.map((p) => recordAttemptOutcome(tx, p.claim, p.result, { random: opts.random }))),
-          ]),
-        );
+        if (room > 0) next!.launch(claimsFromRows(claimed));
         delivered.forEach((p, i) => p.resolve(deliveredOutcomes[i]!));
         failed.forEach((p, i) => p.resolve(failedOutcomes[i]!));
       } catch {
