@@ -6,6 +6,8 @@
  * (server, app, components, common, lib, scripts and the root config files) and fails naming each other file
  * that mentions one of them. Tests (`*.test.ts(x)`, server/test/, e2e/) and bench/ are tooling: they open raw
  * postgres.js clients to create and drop scratch databases, and are not scanned.
+ * And one door: every file outside server/db/driver/ (tooling included) imports it through its index, so the
+ * folder's split into modules stays its own business.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -90,5 +92,55 @@ describe("the driver fence", () => {
     for (const code of cases) expect(mentions(code), code).not.toEqual([]);
     // Next's `app.prepare()` and plain drizzle are not fenced.
     expect(mentions("await app.prepare();\nawait db.select().from(packages).where(eq(packages.id, id));")).toEqual([]);
+  });
+});
+
+/** Every source file of the repository outside server/db/driver/, tests, bench/ and e2e/ included. */
+function allFilesOutsideDriver(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(path.join(ROOT, dir))) {
+      if (name === "node_modules" || name.startsWith(".")) continue;
+      const rel = dir ? `${dir}/${name}` : name;
+      if (statSync(path.join(ROOT, rel)).isDirectory()) {
+        if (`${rel}/` !== DRIVER) walk(rel);
+      } else if (SOURCE.test(name)) out.push(rel);
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** The modules of server/db/driver/ a file imports by path instead of through its index ("@/server/db/driver"). */
+function driverModulesImported(file: string, text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    const target = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? path.posix.join(path.posix.dirname(file), spec) : null;
+    if (target === null || !target.startsWith(DRIVER)) continue;
+    if (target.slice(DRIVER.length).replace(/\.(ts|js)$/, "") !== "index") found.push(spec);
+  }
+  return found;
+}
+
+describe("the driver's one door", () => {
+  it("everything outside server/db/driver/ imports its index, not the modules behind it", () => {
+    const files = allFilesOutsideDriver();
+    expect(files).toContain("server/db/client.ts");
+    // This file names such imports in its examples below.
+    const offenders = files
+      .filter((f) => f !== "server/test/driver-fence.test.ts")
+      .flatMap((f) =>
+        driverModulesImported(f, readFileSync(path.join(ROOT, f), "utf8")).map((spec) => `${f}: imports ${spec} — import "@/server/db/driver" instead`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it("tells a module import from the index, by alias and by relative path", () => {
+    expect(driverModulesImported("server/x.ts", 'import { queryRows } from "@/server/db/driver/rows";')).toEqual(["@/server/db/driver/rows"]);
+    expect(driverModulesImported("server/db/x.ts", "const m = await import('./driver/prepared');")).toEqual(["./driver/prepared"]);
+    expect(driverModulesImported("server/jobs/x.ts", 'export { copyRowsIn } from "../db/driver/copy.ts";')).toEqual(["../db/driver/copy.ts"]);
+    expect(driverModulesImported("server/x.ts", 'import { queryRows } from "@/server/db/driver";\nimport { x } from "@/server/db/driver/index";')).toEqual([]);
+    expect(driverModulesImported("server/x.ts", 'import { x } from "@/server/db/driver-helpers";')).toEqual([]);
   });
 });

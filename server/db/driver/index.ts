@@ -1,7 +1,8 @@
 /**
  * THE driver-level module (this folder, server/db/driver/): the only files that may touch drizzle's session
  * (`db._.session`), `sqlToQuery`, prepared statements or the drivers' `unsafe` (server/test/driver-fence.test.ts
- * fails on any other file). Everything else is plain drizzle, or calls one of the fast paths below; each is kept
+ * fails on any other file, and on any file outside this folder that imports a module of it instead of this index).
+ * Everything else is plain drizzle, or calls one of the fast paths below; each is kept
  * because a figure recorded in bench/README.md shows it is needed, cited where it is defined:
  * - `hotQuery`: the packages list, its count and the API-key lookup (bench:packages, round 3);
  * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
