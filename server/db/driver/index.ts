@@ -6,7 +6,8 @@
  * because a figure recorded in bench/README.md shows it is needed, cited where it is defined:
  * - `hotQuery`: the packages list, its count and the API-key lookup (bench:packages, round 3);
  * - `queryPrepared`: the webhook worker's statements and the outbox write (bench:webhooks);
- * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3);
+ * - `transactionInOneTrip`: the worker's claim transaction (bench:webhooks, round 3), also sent with a wave's
+ *   outcomes (bench:peers, issue 22);
  * - `copyRowsIn`: the database file store's chunk writes, as binary COPY (bench:uploads, issue 26);
  * - `copyRowsOut`: the database file store's chunk reads, as binary COPY (bench:uploads, issue 26);
  * - `transactionEndingWith` / `endWithCommit`: the package credit sent with its COMMIT (bench:api, issue 26);
