@@ -71,47 +71,44 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
         await writeOne(batch[0]!);
         continue;
       }
+      const delivered = batch.filter((p) => p.result.ok);
+      const failed = batch.filter((p) => !p.result.ok);
+      const next = opts.claimNext;
+      const room = next ? next.room(batch.length) : 0;
+      let deliveredOutcomes: TOutcome[];
+      let failedOutcomes: TOutcome[] = [];
+      let claimed: unknown[] = [];
       try {
-        const delivered = batch.filter((p) => p.result.ok);
-        const failed = batch.filter((p) => !p.result.ok);
-        const next = opts.claimNext;
-        const room = next ? next.room(batch.length) : 0;
-        let deliveredOutcomes: TOutcome[];
-        let failedOutcomes: TOutcome[] = [];
-        let claimed: unknown[] = [];
-        try {
-          // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
-          // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
-          const nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
-          if (failed.length === 0 && nextClaim) {
-            const written = deliveredOutcomesStatement(delivered);
-            const results = await transactionInOneTrip(db, [written.query, nextClaim.lock, nextClaim.claim]);
-            deliveredOutcomes = written.outcomes(results[0] as { id: string }[]);
-            claimed = results[2]!;
-          } else if (failed.length === 0) {
-            // All successes: their one statement is atomic by itself, no transaction (BEGIN/COMMIT) around it.
-            deliveredOutcomes = await recordDeliveredOutcomes(db, delivered);
-          } else {
-            [deliveredOutcomes, failedOutcomes, claimed] = await db.transaction((tx) =>
-              Promise.all([
-                recordDeliveredOutcomes(tx, delivered),
-                Promise.all(failed.map((p) => recordAttemptOutcome(tx, p.claim, p.result, { random: opts.random }))),
-                // Queued on the transaction's connection after the outcomes' statements, so run after them.
-                nextClaim ? Promise.all([queryPrepared(tx, nextClaim.lock), queryPrepared<unknown>(tx, nextClaim.claim)]).then(([, rows]) => rows) : [],
-              ]),
-            );
-          }
-        } catch (err) {
-          // Nothing of the transaction was written: no claims; the outcomes are written one by one below.
-          if (room > 0) next!.launch([]);
-          throw err;
+        // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
+        // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
+        const nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
+        if (failed.length === 0 && nextClaim) {
+          const written = deliveredOutcomesStatement(delivered);
+          const results = await transactionInOneTrip(db, [written.query, nextClaim.lock, nextClaim.claim]);
+          deliveredOutcomes = written.outcomes(results[0] as { id: string }[]);
+          claimed = results[2]!;
+        } else if (failed.length === 0) {
+          // All successes: their one statement is atomic by itself, no transaction (BEGIN/COMMIT) around it.
+          deliveredOutcomes = await recordDeliveredOutcomes(db, delivered);
+        } else {
+          [deliveredOutcomes, failedOutcomes, claimed] = await db.transaction((tx) =>
+            Promise.all([
+              recordDeliveredOutcomes(tx, delivered),
+              Promise.all(failed.map((p) => recordAttemptOutcome(tx, p.claim, p.result, { random: opts.random }))),
+              // Queued on the transaction's connection after the outcomes' statements, so run after them.
+              nextClaim ? Promise.all([queryPrepared(tx, nextClaim.lock), queryPrepared<unknown>(tx, nextClaim.claim)]).then(([, rows]) => rows) : [],
+            ]),
+          );
         }
-        if (room > 0) next!.launch(claimsFromRows(claimed));
-        delivered.forEach((p, i) => p.resolve(deliveredOutcomes[i]!));
-        failed.forEach((p, i) => p.resolve(failedOutcomes[i]!));
       } catch {
+        // Nothing of the transaction was written: no claims, and the batch's outcomes are written one by one.
+        if (room > 0) next!.launch([]);
         for (const p of batch) await writeOne(p);
+        continue;
       }
+      if (room > 0) next!.launch(claimsFromRows(claimed));
+      delivered.forEach((p, i) => p.resolve(deliveredOutcomes[i]!));
+      failed.forEach((p, i) => p.resolve(failedOutcomes[i]!));
     }
   };
 
