@@ -2,13 +2,12 @@
  * One HTTP attempt to a vetted target, through undici:
  * - the connection goes only to the address vet-target.ts checked (`connect.lookup` is pinned to it; the URL
  *   keeps its host name, so TLS SNI, certificate checks and the Host header are unchanged);
- * - redirects are never followed (undici's `request` does not follow them; a 3xx is a failure);
+ * - redirects are never followed (a dispatch does not follow them; a 3xx is a failure);
  * - one deadline (an AbortSignal) covers connecting, the headers and the body;
  * - at most `readBytes` of the response are read, the rest is aborted; `storedChars` characters are kept.
  */
 import type { LookupFunction } from "node:net";
-import type { Readable } from "node:stream";
-import { Agent, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { createBoundedCache } from "@/server/lib/bounded-cache";
 import { now } from "@/server/lib/clock";
 import { attemptSignal, type TAttemptSignal } from "./attempt-signal";
@@ -90,34 +89,86 @@ function describeError(err: unknown, deadlineHit: boolean, deadlineMs: number): 
   return String(err);
 }
 
+type TAnswer = { status: number; retryAfter: string | string[] | undefined; body: Buffer };
+
 /**
- * The first `limit` bytes of a response body; then the stream is destroyed, so the rest is never read. Events
- * rather than `for await`: the async iterator costs a promise per chunk, on every attempt.
+ * One POST through undici's dispatcher, read into a buffer: the status, the Retry-After header and the first
+ * `limit` bytes of the body; then the request is aborted, so the rest is never read. undici's `request` would
+ * wrap the same dispatch in an async resource, a readable stream for the body and every header parsed, on every
+ * attempt; this handler keeps only what an outcome stores. `signal` aborts it at any point (the deadline or
+ * shutdown); `status` is set as soon as the headers arrive, so an error after them still reports it.
  */
-function readAtMost(body: Readable, limit: number): Promise<Buffer> {
+function dispatchPost(
+  agent: Agent,
+  target: TPostTarget,
+  payload: { headers: Record<string, string>; body: string },
+  signal: AbortSignal,
+  limit: number,
+  headersSeen: (status: number) => void,
+  timeoutMs: number,
+): Promise<TAnswer> {
   return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let settled = false;
+    let status = 0;
+    let retryAfter: string | string[] | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = () => {
-      // Destroying an unfinished body makes undici emit an abort error: swallowed, the answer is complete here.
-      body
-        .off("data", onData)
-        .off("end", finish)
-        .off("error", onError)
-        .on("error", () => {});
-      if (!body.destroyed) body.destroy();
-      resolve(Buffer.concat(chunks, size).subarray(0, limit));
+    const onAbort = () => {
+      if (controller) controller.abort(signal.reason);
+      else settle(signal.reason ?? new Error("aborted"));
     };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= limit) finish();
-    };
-    const onError = (err: Error) => {
-      body.off("data", onData).off("end", finish);
-      reject(err);
-    };
-    body.on("data", onData).once("end", finish).once("error", onError);
+    function settle(err: unknown, answer?: TAnswer) {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      if (answer) resolve(answer);
+      else reject(err);
+    }
+    const answer = (): TAnswer => ({ status, retryAfter, body: Buffer.concat(chunks, size).subarray(0, limit) });
+    if (signal.aborted) return reject(signal.reason ?? new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    agent.dispatch(
+      {
+        origin: target.url.origin,
+        path: target.url.pathname + target.url.search,
+        method: "POST",
+        headers: payload.headers,
+        body: payload.body,
+        // The deadline is ours; undici's own idle timers must not fire first with another message.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new Error("aborted"));
+        },
+        onResponseStart(_c, statusCode, headers) {
+          if (statusCode < 200) return; // 1xx: informational, the answer is still to come
+          status = statusCode;
+          retryAfter = headers["retry-after"];
+          headersSeen(statusCode);
+        },
+        onResponseData(c, chunk) {
+          if (settled) return;
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= limit) {
+            // Enough read: the answer is complete here, the rest is refused (undici then reports the abort,
+            // which settle ignores).
+            settle(null, answer());
+            c.abort(new Error("response read limit reached"));
+          }
+        },
+        onResponseEnd() {
+          settle(null, answer());
+        },
+        onResponseError(_c, err) {
+          settle(err);
+        },
+      },
+    );
   });
 }
 
@@ -135,18 +186,9 @@ export async function postWebhook(
   const base = { remoteAddress: target.address, retryAfterMs: null };
   let status: number | null = null;
   try {
-    const res = await request(target.url, {
-      method: "POST",
-      headers: payload.headers,
-      body: payload.body,
-      dispatcher: agentFor(target),
-      signal,
-      // The deadline is ours; undici's own idle timers must not fire first with another message.
-      headersTimeout: deadlineMs + 1000,
-      bodyTimeout: deadlineMs + 1000,
-    });
-    status = res.statusCode;
-    const text = storable((await readAtMost(res.body, readBytes)).toString("utf8").slice(0, storedChars));
+    const res = await dispatchPost(agentFor(target), target, payload, signal, readBytes, (s) => (status = s), deadlineMs + 1000);
+    const text = storable(res.body.toString("utf8").slice(0, storedChars));
+    status = res.status;
     const ok = status >= 200 && status < 300;
     return {
       ...base,
@@ -155,7 +197,7 @@ export async function postWebhook(
       body: text,
       error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : `HTTP ${status}`,
       durationMs: Math.round(performance.now() - started),
-      retryAfterMs: status === 429 ? parseRetryAfter(res.headers["retry-after"]) : null,
+      retryAfterMs: status === 429 ? parseRetryAfter(res.retryAfter) : null,
     };
   } catch (err) {
     return {
