@@ -5,9 +5,15 @@
  * (or attempts listening for the shutdown) than its concurrency, its next claim sent with a wave's outcomes
  * included; endpoints whose receivers
  * hang hold the other endpoints' claims back only until their attempts count as long; and a graceful stop hands
- * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased.
+ * an attempt in flight back — lease cleared, attempt uncounted, due at once — instead of leaving it leased, and
+ * returns only once the attempts of a claim that arrived with a wave's outcomes during the shutdown have handed
+ * theirs back too (PostgreSQL: a second connection holds the claim lock to stage it).
  */
-import { inArray } from "drizzle-orm";
+import postgres from "postgres";
+import { inArray, sql } from "drizzle-orm";
+import { queryRows } from "@/server/db/client";
+import { databaseUrl } from "@/server/test/global-setup";
+import { CLAIM_LOCK } from "@/server/domain/webhooks/delivery/claim-deliveries";
 import { webhookDeliveries } from "@/server/db/schema";
 import { describe, expect, it, vi } from "vitest";
 import { createWebhookDeliveryJob } from "@/server/jobs/webhook-delivery-job";
@@ -161,4 +167,59 @@ describe("the webhook delivery job", () => {
     const released = await deliveryRow(t.db, rx.received[start + 1]!.headers["x-foliosign-delivery-id"] as string);
     expect(released).toMatchObject({ status: "PENDING", attempts: 0, claimToken: null, lockedUntil: null });
   });
+  it.skipIf(!process.env.DATABASE_URL)(
+    "PostgreSQL: stop() returns only once a claim that arrived with a wave's outcomes during the shutdown is handed back, unsent",
+    async () => {
+      const { actor } = await setupEndpoint(t.db, rx.url);
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const raised = await withEvents(t.db, (tx) =>
+          recordEvent(tx, { organisationId: actor.organisation.id, workspaceId: actor.workspace.id, event: "PACKAGE_SENT", data: packageSent(`w${i}`) }),
+        );
+        ids.push(...raised.deliveryIds);
+      }
+      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
+      const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+      const holder = await other.reserve();
+      // Another claimer holds the claim lock before the first wave is answered, so the claim the wave's outcomes
+      // carry (4 slots freed of 4) waits for it — in the outcomes' transaction, after their statements.
+      let locked: Promise<unknown> | undefined;
+      rx.setHandler((req, res) => {
+        locked ??= holder`begin`.then(() => holder`select pg_advisory_xact_lock(${CLAIM_LOCK}::bigint)`);
+        void locked.then(() => answer(200)(req, res));
+      });
+      const before = rx.received.length;
+      const job = createWebhookDeliveryJob({ concurrency: 4 });
+      const worker = await startWorker(t.handle, [job], { pollMs: 60_000 });
+      try {
+        await rx.waitFor(before + 4);
+        // The transaction waiting for the lock is the outcomes': it has already deleted the wave's queue rows.
+        await vi.waitFor(
+          async () => {
+            const [waiting] = await other<{ rows: number }[]>`
+              select count(*)::int as rows from pg_locks w join pg_locks q on q.pid = w.pid
+              where w.locktype = 'advisory' and not w.granted and q.relation = 'webhook_queue'::regclass and q.granted`;
+            expect(waiting!.rows).toBeGreaterThan(0);
+          },
+          { timeout: 5_000, interval: 10 },
+        );
+        const stopping = job.stop!();
+        // The shutdown is under way when the claim comes back with four more deliveries.
+        await holder`commit`;
+        holder.release();
+        await stopping;
+        // Right when stop() returns: the wave delivered, the claim it carried handed back — lease cleared, attempt
+        // uncounted, due at once — and nothing sent after the shutdown began.
+        const rows = await Promise.all(ids.map((id) => deliveryRow(t.db, id)));
+        expect(rows.filter((r) => r.status === "DELIVERED")).toHaveLength(4);
+        const handedBack = rows.filter((r) => r.status !== "DELIVERED");
+        expect(handedBack).toHaveLength(4);
+        for (const r of handedBack) expect(r).toMatchObject({ status: "PENDING", attempts: 0, claimToken: null, lockedUntil: null });
+        expect(rx.received.length).toBe(before + 4);
+      } finally {
+        await worker.stop();
+        await other.end();
+      }
+    },
+  );
 });
