@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, json, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { tenantColumns } from "./organisations";
 
@@ -156,7 +156,7 @@ export const webhookAttempts = pgTable(
     attemptNumber: integer("attempt_number").notNull(),
     startedAt: ts("started_at").notNull(),
     durationMs: integer("duration_ms"),
-    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
+    requestHeaders: json("request_headers").$type<Record<string, string>>(),
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     error: text("error"),

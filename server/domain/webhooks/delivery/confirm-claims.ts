@@ -30,7 +30,7 @@ export async function confirmClaims(db: Db, claims: readonly Pick<TClaim, "id" |
   const rows = await queryPrepared<{ id: string; ours: boolean; enabled: boolean; dropped: boolean }>(
     db,
     sql`
-    with input as (select * from jsonb_to_recordset(${input}::text::jsonb) as i(id text, token text)),
+    with input as (select * from json_to_recordset(${input}::text::json) as i(id text, token text)),
     checked as (
       select i.id, i.token, coalesce(q.claim_token = i.token, false) as ours, coalesce(e.enabled, false) as enabled
       from input i

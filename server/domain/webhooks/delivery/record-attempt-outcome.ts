@@ -103,7 +103,7 @@ export async function recordAttemptOutcome(
       insert into webhook_attempts
         (id, delivery_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
       select ${newId("wha")}, d.id, ${claim.attempt}::int, ${result.startedAt.toISOString()}::timestamptz, ${result.durationMs}::int,
-        ${result.requestHeaders ? JSON.stringify(result.requestHeaders) : null}::text::jsonb, ${result.status}::int, ${result.body}::text,
+        ${result.requestHeaders ? JSON.stringify(result.requestHeaders) : null}::text::json, ${result.status}::int, ${result.body}::text,
         ${result.error}::text, ${result.remoteAddress}::text, ${atIso}::timestamptz
       from d
       returning id

@@ -51,7 +51,7 @@ export function deliveredOutcomesStatement(items: readonly TDeliveredItem[]): { 
   const query = sql`
     with input as (
       select * from json_to_recordset(${input}::text::json) as i(id text, token text, attempt int, status int, body text, duration int,
-        started_at timestamptz, headers jsonb, remote text, attempt_id text)
+        started_at timestamptz, headers json, remote text, attempt_id text)
     ),
     lease as (
       delete from webhook_queue q using input i
