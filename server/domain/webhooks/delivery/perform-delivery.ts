@@ -70,7 +70,7 @@ async function attemptDelivery(
 ): Promise<TOutcome | { kind: "released" }> {
   const vetted = await vetTarget(claim.url, {
     allowPrivate: deps.allowPrivateTargets ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    signal: attempt.signal,
+    attempt,
   });
   // Cut short by shutdown during the lookup: hand the delivery back.
   if (deps.signal?.aborted) {

@@ -10,7 +10,7 @@ import type { LookupFunction } from "node:net";
 import { Agent, type Dispatcher } from "undici";
 import { createBoundedCache } from "@/server/lib/bounded-cache";
 import { now } from "@/server/lib/clock";
-import { attemptSignal, type TAttemptSignal } from "./attempt-signal";
+import { attemptSignal, type TAbortable, type TAttemptSignal } from "./attempt-signal";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 
 export type TPostTarget = { url: URL; address: string; family: 4 | 6 };
@@ -95,14 +95,15 @@ type TAnswer = { status: number; retryAfter: string | string[] | undefined; body
  * One POST through undici's dispatcher, read into a buffer: the status, the Retry-After header and the first
  * `limit` bytes of the body; then the request is aborted, so the rest is never read. undici's `request` would
  * wrap the same dispatch in an async resource, a readable stream for the body and every header parsed, on every
- * attempt; this handler keeps only what an outcome stores. `signal` aborts it at any point (the deadline or
- * shutdown); `status` is set as soon as the headers arrive, so an error after them still reports it.
+ * attempt; this handler keeps only what an outcome stores. The attempt being cut short (its deadline or the
+ * shutdown) aborts it at any point; `headersSeen` hears the status as soon as the headers arrive, so an error
+ * after them still reports it.
  */
 function dispatchPost(
   agent: Agent,
   target: TPostTarget,
   payload: { headers: Record<string, string>; body: string },
-  signal: AbortSignal,
+  attempt: TAbortable,
   limit: number,
   headersSeen: (status: number) => void,
   timeoutMs: number,
@@ -114,20 +115,21 @@ function dispatchPost(
     let retryAfter: string | string[] | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
-    const onAbort = () => {
-      if (controller) controller.abort(signal.reason);
-      else settle(signal.reason ?? new Error("aborted"));
-    };
+    let unsubscribe = () => {};
     function settle(err: unknown, answer?: TAnswer) {
       if (settled) return;
       settled = true;
-      signal.removeEventListener("abort", onAbort);
+      unsubscribe();
       if (answer) resolve(answer);
       else reject(err);
     }
     const answer = (): TAnswer => ({ status, retryAfter, body: Buffer.concat(chunks, size).subarray(0, limit) });
-    if (signal.aborted) return reject(signal.reason ?? new Error("aborted"));
-    signal.addEventListener("abort", onAbort, { once: true });
+    if (attempt.aborted) return reject(attempt.reason ?? new Error("aborted"));
+    unsubscribe = attempt.onAbort(() => {
+      const reason = attempt.reason ?? new Error("aborted");
+      if (controller) controller.abort(reason);
+      else settle(reason);
+    });
     agent.dispatch(
       {
         origin: target.url.origin,
@@ -181,12 +183,11 @@ export async function postWebhook(
   const readBytes = opts.readBytes ?? WEBHOOK_LIMITS.responseReadBytes;
   const storedChars = opts.storedChars ?? WEBHOOK_LIMITS.responseStoredChars;
   const attempt = opts.attempt ?? attemptSignal(deadlineMs, { deadline: opts.deadline, shutdown: opts.signal });
-  const signal = attempt.signal;
   const started = performance.now();
   const base = { remoteAddress: target.address, retryAfterMs: null };
   let status: number | null = null;
   try {
-    const res = await dispatchPost(agentFor(target), target, payload, signal, readBytes, (s) => (status = s), deadlineMs + 1000);
+    const res = await dispatchPost(agentFor(target), target, payload, attempt, readBytes, (s) => (status = s), deadlineMs + 1000);
     const text = storable(res.body.toString("utf8").slice(0, storedChars));
     status = res.status;
     const ok = status >= 200 && status < 300;

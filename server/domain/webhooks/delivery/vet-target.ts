@@ -10,6 +10,7 @@
 import ipaddr from "ipaddr.js";
 import { isPublicAddress } from "./is-public-address";
 import { resolveHost } from "./resolver";
+import type { TAbortable } from "./attempt-signal";
 
 export type TVetRefusal = "invalid_url" | "private_address" | "unresolvable";
 
@@ -19,26 +20,25 @@ export type TVetOptions = {
   /** Development switch WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private/loopback targets are allowed. */
   allowPrivate: boolean;
   /**
-   * The attempt's deadline (at send time): the DNS lookup is abandoned when it fires, so a resolver that never
+   * The attempt (at send time): the DNS lookup is abandoned when its deadline fires, so a resolver that never
    * answers cannot hold a delivery past the 10 s that cover the whole attempt.
    */
-  signal?: AbortSignal;
+  attempt?: TAbortable;
 };
 
-/** The lookup, or a rejection as soon as `signal` aborts (the lookup itself cannot be cancelled; it is dropped). */
-function resolveWithin(host: string, signal: AbortSignal | undefined) {
-  if (!signal) return resolveHost(host);
-  if (signal.aborted) return Promise.reject(new Error("deadline"));
+/** The lookup, or a rejection as soon as the attempt is cut short (the lookup itself cannot be cancelled; it is dropped). */
+function resolveWithin(host: string, attempt: TAbortable | undefined) {
+  if (!attempt) return resolveHost(host);
+  if (attempt.aborted) return Promise.reject(new Error("deadline"));
   return new Promise<Awaited<ReturnType<typeof resolveHost>>>((resolve, reject) => {
-    const onAbort = () => reject(new Error("deadline"));
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unsubscribe = attempt.onAbort(() => reject(new Error("deadline")));
     resolveHost(host).then(
       (v) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         resolve(v);
       },
       (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        unsubscribe();
         reject(e instanceof Error ? e : new Error(String(e)));
       },
     );
@@ -63,9 +63,9 @@ export async function vetTarget(raw: string, opts: TVetOptions): Promise<TVetRes
     return refuse("private_address", "Must not point at a private, loopback or link-local address");
   } else {
     try {
-      addresses = (await resolveWithin(host, opts.signal)).map((a) => a.address);
+      addresses = (await resolveWithin(host, opts.attempt)).map((a) => a.address);
     } catch {
-      if (opts.signal?.aborted) return refuse("unresolvable", "Host did not resolve before the deadline");
+      if (opts.attempt?.aborted) return refuse("unresolvable", "Host did not resolve before the deadline");
       return refuse("unresolvable", "Host does not resolve");
     }
     if (addresses.length === 0) return refuse("unresolvable", "Host does not resolve");
