@@ -50,7 +50,8 @@ describe("the webhook delivery job", () => {
 
   it("never has more requests out than its concurrency, while its next claims travel with the waves' outcomes", async () => {
     // Four endpoints (8 in flight each) and a job of 16 slots: the room of a claim sent with a batch of outcomes
-    // counts the slots that batch frees, and no more. The receiver answers each request 5 ms after it arrived,
+    // counts the slots that batch frees, and no more. The receiver answers each request 50 ms after it arrived
+    // (long enough for a wave's 16 requests to be all out on a loaded machine: at 5 ms, CI once saw a peak of 15),
     // so the attempts finish in waves. Nor do the attempts listening for the shutdown outnumber the slots (an
     // attempt's listener ends with its request, before its outcome is written): Node warns past 16 + 8.
     const warnings: string[] = [];
@@ -64,7 +65,7 @@ describe("the webhook delivery job", () => {
       setTimeout(() => {
         open -= 1;
         answer(200)(req, res);
-      }, 5);
+      }, 50);
     });
     const ids: string[] = [];
     for (const name of ["A", "B", "C", "D"]) {
