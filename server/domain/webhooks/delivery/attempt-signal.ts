@@ -1,9 +1,9 @@
 /**
  * How one attempt is cut short: ONE deadline (10 s over the DNS lookup, connecting, the headers and the body) or
  * the worker's shutdown, whichever comes first, with a single timer. Whoever waits on the attempt subscribes with
- * `onAbort` (a plain callback: the DNS lookup, the HTTP request); an AbortSignal is made only for an API that
- * needs one (`signal`, on first use). An AbortController and its listeners per attempt cost ~7 µs, on every
- * attempt (measured, bench/README.md); a timer and a callback ~0.4 µs. (It once replaced `AbortSignal.timeout` +
+ * `onAbort` (a plain callback: the DNS lookup, the HTTP request); no AbortController is made. An AbortController
+ * and its listeners per attempt cost ~7 µs, on every attempt (measured, bench/README.md); a timer and a callback
+ * ~0.4 µs. (It once replaced `AbortSignal.timeout` +
  * `AbortSignal.any`, ~18 µs, made twice.)
  * `deadlineHit()` tells the deadline from a shutdown; `dispose()` clears the timer and the listeners once the
  * attempt is over. A test can fire the deadline itself by passing `deadline` (it builds the deadline's signal).
@@ -18,8 +18,6 @@ export type TAbortable = {
 };
 
 export type TAttemptSignal = TAbortable & {
-  /** The attempt as an AbortSignal, for an API that takes one (made on first use). */
-  readonly signal: AbortSignal;
   deadlineHit(): boolean;
   dispose(): void;
 };
@@ -29,13 +27,11 @@ export function attemptSignal(deadlineMs: number, opts: { deadline?: (ms: number
   let reason: Error | undefined;
   let hit = false;
   let timer: NodeJS.Timeout | undefined;
-  let controller: AbortController | undefined;
   let callbacks: (() => void)[] = [];
   const abort = (why: unknown) => {
     if (aborted) return;
     aborted = true;
     reason = why instanceof Error ? why : new DOMException(String(why ?? "The attempt was aborted"), "AbortError");
-    controller?.abort(reason);
     const run = callbacks;
     callbacks = [];
     for (const fn of run) fn();
@@ -63,13 +59,6 @@ export function attemptSignal(deadlineMs: number, opts: { deadline?: (ms: number
     },
     get reason() {
       return reason;
-    },
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (aborted) controller.abort(reason);
-      }
-      return controller.signal;
     },
     onAbort(fn) {
       if (aborted) {

@@ -3,7 +3,7 @@
  * - the connection goes only to the address vet-target.ts checked (`connect.lookup` is pinned to it; the URL
  *   keeps its host name, so TLS SNI, certificate checks and the Host header are unchanged);
  * - redirects are never followed (a dispatch does not follow them; a 3xx is a failure);
- * - one deadline (an AbortSignal) covers connecting, the headers and the body;
+ * - one deadline (the attempt's, attempt-signal.ts) covers connecting, the headers and the body;
  * - at most `readBytes` of the response are read, the rest is aborted; `storedChars` characters are kept.
  */
 import type { LookupFunction } from "node:net";
