@@ -5,6 +5,7 @@
  * whole exchange, so a receiver that drips its body byte by byte cannot hold the worker. The deadline is
  * injected and fired by the test: nothing waits on the wall clock.
  */
+import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { postWebhook } from "./post-webhook";
 import { setResolver } from "./resolver";
@@ -102,6 +103,37 @@ describe("postWebhook", () => {
     expect(result.ok).toBe(false);
     expect(result.error).toBe("No complete response within 10 s");
   });
+
+  // An attempt cut short while its request still waits for a connection ends at once with the shutdown's
+  // reason. The target is an https URL on a loopback server that accepts the TCP connection and never answers
+  // the TLS handshake, so the connection never completes; undici alone would give up only at its own 10 s
+  // connect timeout, with its own message (as `request()` did before the dispatch handler, bench/README.md).
+  it("ends at once when shut down while its connection is still being made", async () => {
+    const sockets: net.Socket[] = [];
+    let accepted!: () => void;
+    const connected = new Promise<void>((resolve) => (accepted = resolve));
+    const silent = net.createServer((socket) => {
+      sockets.push(socket);
+      accepted();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const shutdown = new AbortController();
+      const posting = postWebhook({ url: new URL(`https://hooks.silent.test:${port}/in`), address: "127.0.0.1", family: 4 }, payload, {
+        deadline: never,
+        signal: shutdown.signal,
+      });
+      await connected; // the TCP connection is open; the TLS handshake will never finish
+      shutdown.abort(new Error("worker shutting down"));
+      const result = await posting;
+      expect(result).toMatchObject({ ok: false, status: null, body: null, error: "worker shutting down", remoteAddress: "127.0.0.1" });
+      expect(sockets).toHaveLength(1);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 20_000);
 
   it("reports an unreachable receiver as a failure", async () => {
     const r = await receiver();
