@@ -9,7 +9,8 @@ export const QUEUE = "deliver";
 export const PEERS = ["ours", "graphile", "pgboss"] as const;
 /**
  * "base": our worker as built from another checkout (BENCH_BASE=<dir>, e.g. `git archive <commit> | tar -x`
- * with node_modules linked), on the same schema — an earlier build interleaved with this one, round by round.
+ * with node_modules linked), on its own schema (its checkout's `drizzle/` migrations) — an earlier build interleaved
+ * with this one, round by round.
  */
 export type TPeer = (typeof PEERS)[number] | "base";
 export const isOurs = (p: TPeer) => p === "ours" || p === "base";

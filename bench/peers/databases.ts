@@ -75,7 +75,9 @@ export async function openPeerDatabases(opts: { peers: readonly TPeer[]; total: 
       const handle = await openPostgres(dbUrl(names[peer]), { max: POOL });
       setDbHandle(handle);
       try {
-        await migrate(handle);
+        // The base build runs on its own schema: a change of schema is part of what an A/B measures.
+        const baseDir = process.env.BENCH_BASE;
+        await migrate(handle, peer === "base" && baseDir ? `${baseDir}/drizzle` : undefined);
         const org = await insertOrganisation(handle.db, { name: "peers", email: "peers@bench.test", passwordHash: null, organisationName: "peers" });
         const actor = workspaceActor(org.organisationId, org.workspaceId);
         for (const url of targets) await createEndpoint(handle.db, actor, { url, events: ["PACKAGE_SENT"] });
