@@ -8,9 +8,9 @@ import type { Db } from "@/server/db/client";
 import type { TClaim } from "./claim-deliveries";
 import { confirmClaims, type TSendVerdict } from "./confirm-claims";
 
-type TPending = { claim: Pick<TClaim, "id" | "token">; resolve: (v: TSendVerdict) => void; reject: (e: unknown) => void };
+type TPending = { claim: Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">; resolve: (v: TSendVerdict) => void; reject: (e: unknown) => void };
 
-export type TSendGate = { confirm(claim: Pick<TClaim, "id" | "token">): Promise<TSendVerdict> };
+export type TSendGate = { confirm(claim: Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">): Promise<TSendVerdict> };
 
 export function createSendGate(db: Db, opts: { maxBatch?: number } = {}): TSendGate {
   const maxBatch = opts.maxBatch ?? 256;
