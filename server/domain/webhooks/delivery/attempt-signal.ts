@@ -21,60 +21,92 @@ export type TAttemptSignal = TAbortable & {
   dispose(): void;
 };
 
-export function attemptSignal(deadlineMs: number, opts: { deadline?: (ms: number) => AbortSignal; shutdown?: AbortSignal } = {}): TAttemptSignal {
-  let aborted = false;
-  let reason: Error | undefined;
-  let hit = false;
-  let timer: NodeJS.Timeout | undefined;
-  let callbacks: (() => void)[] = [];
-  const abort = (why: unknown) => {
-    if (aborted) return;
-    aborted = true;
-    reason = why instanceof Error ? why : new DOMException(String(why ?? "The attempt was aborted"), "AbortError");
-    const run = callbacks;
-    callbacks = [];
+/**
+ * One attempt's state, as a class: its methods exist once, where closures would be made — and, under tsx, each
+ * named with `Object.defineProperty` — on every attempt. It listens on the deadline's and the shutdown's signals
+ * as a listener object (`handleEvent`), and its timer calls a module function with the attempt as argument.
+ */
+class AttemptSignal implements TAttemptSignal {
+  #aborted = false;
+  #reason: Error | undefined = undefined;
+  #hit = false;
+  #timer: NodeJS.Timeout | undefined = undefined;
+  #callbacks: (() => void)[] = [];
+  readonly #deadlineMs: number;
+  readonly #external: AbortSignal | undefined;
+  readonly #shutdown: AbortSignal | undefined;
+
+  constructor(deadlineMs: number, opts: { deadline?: (ms: number) => AbortSignal; shutdown?: AbortSignal }) {
+    this.#deadlineMs = deadlineMs;
+    this.#external = opts.deadline?.(deadlineMs);
+    if (this.#external) {
+      if (this.#external.aborted) this.fireDeadline();
+      else this.#external.addEventListener("abort", this, { once: true });
+    } else {
+      this.#timer = setTimeout(fireDeadline, deadlineMs, this);
+    }
+    this.#shutdown = opts.shutdown;
+    if (this.#shutdown) {
+      if (this.#shutdown.aborted) this.#abort(this.#shutdown.reason);
+      else this.#shutdown.addEventListener("abort", this, { once: true });
+    }
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): Error | undefined {
+    return this.#reason;
+  }
+
+  /** The deadline's signal or the shutdown's, aborted. */
+  handleEvent(event: Event): void {
+    if (event.target === this.#external) this.fireDeadline();
+    else this.#abort(this.#shutdown?.reason);
+  }
+
+  fireDeadline(): void {
+    this.#hit = true;
+    this.#abort(new DOMException(`No complete response within ${this.#deadlineMs / 1000} s`, "TimeoutError"));
+  }
+
+  onAbort(fn: () => void): () => void {
+    if (this.#aborted) {
+      fn();
+      return () => {};
+    }
+    this.#callbacks.push(fn);
+    return () => {
+      this.#callbacks = this.#callbacks.filter((f) => f !== fn);
+    };
+  }
+
+  deadlineHit(): boolean {
+    return this.#hit;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#external?.removeEventListener("abort", this);
+    this.#shutdown?.removeEventListener("abort", this);
+    this.#callbacks = [];
+  }
+
+  #abort(why: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = why instanceof Error ? why : new DOMException(String(why ?? "The attempt was aborted"), "AbortError");
+    const run = this.#callbacks;
+    this.#callbacks = [];
     for (const fn of run) fn();
-  };
-  const onDeadline = () => {
-    hit = true;
-    abort(new DOMException(`No complete response within ${deadlineMs / 1000} s`, "TimeoutError"));
-  };
-  const external = opts.deadline?.(deadlineMs);
-  if (external) {
-    if (external.aborted) onDeadline();
-    else external.addEventListener("abort", onDeadline, { once: true });
-  } else {
-    timer = setTimeout(onDeadline, deadlineMs);
   }
-  const shutdown = opts.shutdown;
-  const onShutdown = () => abort(shutdown?.reason);
-  if (shutdown) {
-    if (shutdown.aborted) onShutdown();
-    else shutdown.addEventListener("abort", onShutdown, { once: true });
-  }
-  return {
-    get aborted() {
-      return aborted;
-    },
-    get reason() {
-      return reason;
-    },
-    onAbort(fn) {
-      if (aborted) {
-        fn();
-        return () => {};
-      }
-      callbacks.push(fn);
-      return () => {
-        callbacks = callbacks.filter((f) => f !== fn);
-      };
-    },
-    deadlineHit: () => hit,
-    dispose() {
-      clearTimeout(timer);
-      external?.removeEventListener("abort", onDeadline);
-      shutdown?.removeEventListener("abort", onShutdown);
-      callbacks = [];
-    },
-  };
+}
+
+function fireDeadline(attempt: AttemptSignal): void {
+  attempt.fireDeadline();
+}
+
+export function attemptSignal(deadlineMs: number, opts: { deadline?: (ms: number) => AbortSignal; shutdown?: AbortSignal } = {}): TAttemptSignal {
+  return new AttemptSignal(deadlineMs, opts);
 }

@@ -97,39 +97,30 @@ type TAnswer = { status: number; retryAfter: string | string[] | undefined; body
  * wrap the same dispatch in an async resource, a readable stream for the body and every header parsed, on every
  * attempt; this handler keeps only what an outcome stores. The attempt being cut short (its deadline or the
  * shutdown) aborts it at any point; `headersSeen` hears the status as soon as the headers arrive, so an error
- * after them still reports it.
+ * after them still reports it. A class, so that its callbacks are methods made once, not closures made (and,
+ * under tsx, named one by one) for every request.
  */
-function dispatchPost(
-  agent: Agent,
-  target: TPostTarget,
-  payload: { headers: Record<string, string>; body: string },
-  attempt: TAbortable,
-  limit: number,
-  headersSeen: (status: number) => void,
-  timeoutMs: number,
-): Promise<TAnswer> {
-  return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | null = null;
-    let settled = false;
-    let status = 0;
-    let retryAfter: string | string[] | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let unsubscribe = () => {};
-    function settle(err: unknown, answer?: TAnswer) {
-      if (settled) return;
-      settled = true;
-      unsubscribe();
-      if (answer) resolve(answer);
-      else reject(err);
-    }
-    const answer = (): TAnswer => ({ status, retryAfter, body: Buffer.concat(chunks, size).subarray(0, limit) });
-    if (attempt.aborted) return reject(attempt.reason ?? new Error("aborted"));
-    unsubscribe = attempt.onAbort(() => {
-      const reason = attempt.reason ?? new Error("aborted");
-      if (controller) controller.abort(reason);
-      else settle(reason);
-    });
+class PostDispatch implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | null = null;
+  #settled = false;
+  #status = 0;
+  #retryAfter: string | string[] | undefined = undefined;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #unsubscribe: () => void = noop;
+
+  constructor(
+    readonly attempt: TAbortable,
+    readonly limit: number,
+    readonly headersSeen: (status: number) => void,
+    readonly resolve: (answer: TAnswer) => void,
+    readonly reject: (err: unknown) => void,
+  ) {}
+
+  /** Dispatches the request on `agent`, unless the attempt was already cut short. */
+  start(agent: Agent, target: TPostTarget, payload: { headers: Record<string, string>; body: string }, timeoutMs: number): void {
+    if (this.attempt.aborted) return this.reject(this.attempt.reason ?? new Error("aborted"));
+    this.#unsubscribe = this.attempt.onAbort(() => this.#cutShort());
     agent.dispatch(
       {
         origin: target.url.origin,
@@ -141,37 +132,73 @@ function dispatchPost(
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },
-      {
-        onRequestStart(c) {
-          controller = c;
-          if (settled) c.abort(new Error("aborted"));
-        },
-        onResponseStart(_c, statusCode, headers) {
-          if (statusCode < 200) return; // 1xx: informational, the answer is still to come
-          status = statusCode;
-          retryAfter = headers["retry-after"];
-          headersSeen(statusCode);
-        },
-        onResponseData(c, chunk) {
-          if (settled) return;
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= limit) {
-            // Enough read: the answer is complete here, the rest is refused (undici then reports the abort,
-            // which settle ignores).
-            settle(null, answer());
-            c.abort(new Error("response read limit reached"));
-          }
-        },
-        onResponseEnd() {
-          settle(null, answer());
-        },
-        onResponseError(_c, err) {
-          settle(err);
-        },
-      },
+      this,
     );
-  });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(new Error("aborted"));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return; // 1xx: informational, the answer is still to come
+    this.#status = statusCode;
+    this.#retryAfter = headers["retry-after"];
+    this.headersSeen(statusCode);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    if (this.#size >= this.limit) {
+      // Enough read: the answer is complete here, the rest is refused (undici then reports the abort, which
+      // #settle ignores).
+      this.#settle(null, this.#answer());
+      controller.abort(new Error("response read limit reached"));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#settle(null, this.#answer());
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.#settle(err);
+  }
+
+  #cutShort(): void {
+    const reason = this.attempt.reason ?? new Error("aborted");
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#settle(reason);
+  }
+
+  #answer(): TAnswer {
+    return { status: this.#status, retryAfter: this.#retryAfter, body: Buffer.concat(this.#chunks, this.#size).subarray(0, this.limit) };
+  }
+
+  #settle(err: unknown, answer?: TAnswer): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#unsubscribe();
+    if (answer) this.resolve(answer);
+    else this.reject(err);
+  }
+}
+
+const noop = () => {};
+
+function dispatchPost(
+  agent: Agent,
+  target: TPostTarget,
+  payload: { headers: Record<string, string>; body: string },
+  attempt: TAbortable,
+  limit: number,
+  headersSeen: (status: number) => void,
+  timeoutMs: number,
+): Promise<TAnswer> {
+  return new Promise((resolve, reject) => new PostDispatch(attempt, limit, headersSeen, resolve, reject).start(agent, target, payload, timeoutMs));
 }
 
 export async function postWebhook(
