@@ -38,3 +38,12 @@ export function sqlNewId(prefix: string): SQL {
     `('${prefix}_' || lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || replace(gen_random_uuid()::text, '-', ''))`,
   );
 }
+
+/**
+ * Ids as ONE parameter, a PostgreSQL array literal (`{a,b}`), to bind and cast with `::text[]`: the statement's
+ * text stays the same whatever the count (drizzle expands a JS array into one parameter per element). An id holds
+ * no comma, brace, quote or space (ID_PATTERN), so none needs quoting.
+ */
+export function idArray(ids: readonly string[]): string {
+  return `{${ids.join(",")}}`;
+}

@@ -10,6 +10,7 @@ import { and, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-
 import { queryRows, type Db } from "@/server/db/client";
 import { webhookDeliveries, webhookEvents } from "@/server/db/schema";
 import { env } from "@/server/env";
+import { idArray } from "@/server/lib/ids";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
 import { foldAttemptsIntoHistogram } from "./delivery/attempt-histogram";
 import { dropQueuedDeliveries } from "./delivery/drop-paused-deliveries";
@@ -40,7 +41,6 @@ async function lockBatch(
     .for("update", { skipLocked: true });
   return rows[0] ? { id: rows[0].id, ids: rows.map((r) => r.id) } : undefined;
 }
-const idArray = (ids: readonly string[]) => `{${ids.join(",")}}`;
 
 /** `retentionDays` overrides WEBHOOK_RETENTION_DAYS (tests); read when a job looks, not when it is declared. */
 export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {

@@ -23,6 +23,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { now } from "@/server/lib/clock";
+import { idArray } from "@/server/lib/ids";
 import { PAUSED_ERROR, type TClaim } from "./claim-deliveries";
 import { queryPrepared } from "@/server/db/driver";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
@@ -38,12 +39,8 @@ export async function confirmClaims(db: Db, claims: readonly TChecked[]): Promis
   if (claims.length === 0) return [];
   const at = now();
   if (claims.every((c) => c.leaseEndsAt.getTime() - at.getTime() >= YOUNG_LEASE_LEFT_MS)) {
-    // One parameter whatever the number of endpoints, so the statement's text never changes (ids hold no comma).
-    const ids = [...new Set(claims.map((c) => c.endpointId))].join(",");
-    const rows = await queryPrepared<{ id: string }>(
-      db,
-      sql`select e.id from webhook_endpoints e where e.id = any(string_to_array(${ids}::text, ',')) and e.enabled`,
-    );
+    const ids = idArray([...new Set(claims.map((c) => c.endpointId))]);
+    const rows = await queryPrepared<{ id: string }>(db, sql`select e.id from webhook_endpoints e where e.id = any(${ids}::text[]) and e.enabled`);
     const enabled = new Set(rows.map((r) => r.id));
     if (claims.every((c) => enabled.has(c.endpointId))) return claims.map(() => "send");
   }
