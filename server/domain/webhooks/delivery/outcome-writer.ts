@@ -78,10 +78,11 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
       let deliveredOutcomes: TOutcome[];
       let failedOutcomes: TOutcome[] = [];
       let claimed: unknown[] = [];
-      // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
-      // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
-      const nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
+      let nextClaim: ReturnType<typeof claimStatements> | null = null;
       try {
+        // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
+        // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
+        nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
         if (failed.length === 0 && nextClaim) {
           const written = deliveredOutcomesStatement(delivered);
           const results = await transactionInOneTrip(db, [written.query, nextClaim.lock, nextClaim.claim]);
@@ -102,7 +103,7 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
         }
       } catch {
         // Nothing of the transaction was written: no claims, and the batch's outcomes are written one by one.
-        if (nextClaim) next!.launch([]);
+        if (room > 0) next!.launch([]);
         for (const p of batch) await writeOne(p);
         continue;
       }
