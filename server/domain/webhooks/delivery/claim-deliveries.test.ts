@@ -12,7 +12,11 @@
  * - the migration creates the partial indexes the claim relies on;
  * - (PostgreSQL) the claim statement runs only once the claimers' advisory lock is held, so its in-flight
  *   counts include a claim another worker committed meanwhile — the per-endpoint cap holds across workers.
- *   The claim was once sent before the lock (drizzle's queries start when first awaited) and read stale counts.
+ *   The claim was once sent before the lock (drizzle's queries start when first awaited) and read stale counts;
+ * - (PostgreSQL) a lost lease whose slow worker's failure lands between the claim's snapshot and its row lock is
+ *   not taken over before the retry that failure scheduled: the claim once re-checked only "no lease, or an
+ *   expired one" on the locked row, and sent the delivery again at once (a trigger holds the claim between the
+ *   two, so the test is deterministic).
  */
 import postgres from "postgres";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
@@ -276,6 +280,63 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
         .where(and(eq(webhookQueue.endpointId, endpoint.id), inArray(webhookQueue.deliveryId, ids), isNotNull(webhookQueue.claimToken)));
       expect(inFlight).toHaveLength(CAP);
     } finally {
+      await other.end();
+    }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("a lost lease whose late outcome lands during the claim (PostgreSQL)", () => {
+  it("is not taken over early: the claim re-checks the due time on the row it locks", async () => {
+    useClock();
+    const t0 = clock.getTime();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const [slow] = (await raisePackageSent(t.db, actor, "p_slow")).deliveryIds;
+    const [stale] = await claimDeliveries(t.db, { limit: 10 });
+    expect(stale).toMatchObject({ id: slow, attempt: 1 });
+    advance(1000);
+    const [first] = (await raisePackageSent(t.db, actor, "p_first")).deliveryIds;
+    // The slow worker's lease expired and its retry is due (1 min after it was claimed): the next claim reads it
+    // as lost, due after `first` (due at t0 + 1 s).
+    advance(60_000);
+    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
+    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    const GATE = 4_201_778;
+    try {
+      // The claim locks its chosen rows one by one, oldest first, leasing each as it goes. A trigger stops it on
+      // `first`'s lease — after its snapshot, before it locks `slow` — until the slow worker's outcome is written.
+      await other.unsafe(`create or replace function test_gate() returns trigger language plpgsql as $$
+        begin
+          if new.delivery_id = '${first}' and new.claim_token is not null then
+            perform pg_advisory_lock(${GATE}); perform pg_advisory_unlock(${GATE});
+          end if;
+          return new;
+        end $$`);
+      await other.unsafe(`create trigger test_gate before update on webhook_queue for each row execute function test_gate()`);
+      const held = await other.reserve();
+      await held`select pg_advisory_lock(${GATE}::bigint)`;
+      const claiming = claimDeliveries(t.db, { limit: 10 });
+      for (;;) {
+        const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${GATE} and not granted`;
+        if (waiting!.n > 0) break;
+      }
+      // The slow worker's answer arrives: a 500, fenced by its (still unchanged) token; the retry is due in 1 min.
+      const late = await recordAttemptOutcome(
+        t.db,
+        stale!,
+        { ok: false, status: 500, body: "", error: "HTTP 500", durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock },
+        { random: () => 0.5 },
+      );
+      expect(late).toMatchObject({ kind: "recorded", status: "FAILED" });
+      const retryAt = (await deliveryRow(t.db, slow!)).nextAttemptAt;
+      expect(retryAt.getTime()).toBeGreaterThan(clock.getTime());
+      await held`select pg_advisory_unlock(${GATE}::bigint)`;
+      held.release();
+
+      expect((await claiming).map((c) => c.id)).toEqual([first]);
+      expect(await deliveryRow(t.db, slow!)).toMatchObject({ status: "FAILED", attempts: 1, claimToken: null, nextAttemptAt: retryAt });
+      expect(clock.getTime() - t0).toBe(61_000);
+    } finally {
+      await other.unsafe(`drop trigger if exists test_gate on webhook_queue`);
       await other.end();
     }
   });

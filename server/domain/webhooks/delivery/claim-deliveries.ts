@@ -248,7 +248,11 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
         case when q.claim_token is null then q.attempts else q.lease_attempt end as counted,
         q.claim_token is not null as was_lost, q.claimed_at as lost_started
       from chosen ch join webhook_queue q on q.delivery_id = ch.id
-      where q.claim_token is null or (q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int)
+      -- Checked again on the row as locked, which may be newer than the snapshot the candidates came from: a lost
+      -- lease's late outcome (its worker was slow, not dead) may have committed in between and moved the retry on.
+      where (q.claim_token is null and q.next_attempt_at <= ${atIso}::timestamptz)
+        or (q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
+          and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz)
       for update of q skip locked
     ), lost_logged as (
       -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
