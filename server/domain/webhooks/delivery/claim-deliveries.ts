@@ -168,6 +168,9 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
               where ${attempts} and q.endpoint_id > s.endpoint_id order by q.endpoint_id limit 1)
       from ${sql.raw(name)} s where s.endpoint_id is not null
     )`;
+  // When a lost lease's next attempt is due (queue row `q`): the retry table's delay after the claim, and never
+  // before the lease ended. One definition for the leases' count, the candidates and the re-check under the lock.
+  const retakeDue = sql`greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until)`;
   const claim = sql`
     with recursive ${skipScan("first_queued", sql`q.attempts = 0`)}, ${skipScan("retry_queued", sql`q.attempts > 0`)},
     queued_endpoints as (
@@ -183,7 +186,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
           (count(*) filter (where q.locked_until > ${atIso}::timestamptz and q.lease_attempt > 1))::int as retries,
           array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt >= ${max}::int) as lost,
           array_agg(q.delivery_id) filter (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
-            and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz) as retake
+            and ${retakeDue} <= ${atIso}::timestamptz) as retake
         from (
           select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until from webhook_queue q
           where q.endpoint_id = e.id and q.attempts = 0 and q.next_attempt_at <= fl.leased_through and q.claim_token is not null
@@ -228,7 +231,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
           where q.endpoint_id = r.endpoint_id and q.attempts > 0 and q.next_attempt_at <= ${atIso}::timestamptz
             and q.claim_token is null
           union all
-          select q.delivery_id, greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until)
+          select q.delivery_id, ${retakeDue}
           from webhook_queue q where r.retake is not null and q.delivery_id = any(r.retake)
         ) x
         order by x.due_at
@@ -252,7 +255,7 @@ export function claimStatements(opts: TClaimOptions, at: Date): { lock: SQL; cla
       -- lease's late outcome (its worker was slow, not dead) may have committed in between and moved the retry on.
       where (q.claim_token is null and q.next_attempt_at <= ${atIso}::timestamptz)
         or (q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
-          and greatest(q.claimed_at + (${schedule})[q.lease_attempt] * interval '1 millisecond', q.locked_until) <= ${atIso}::timestamptz)
+          and ${retakeDue} <= ${atIso}::timestamptz)
       for update of q skip locked
     ), lost_logged as (
       -- The attempt log's row for each attempt whose worker was lost: the ninth ones ended above, and those of
