@@ -30,12 +30,13 @@ import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 
 export type TSendVerdict = "send" | "paused" | "stale";
 
-type TChecked = Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">;
+/** What the check reads of a claim. */
+export type TCheckedClaim = Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">;
 
 /** Lease left (ms) for a claim to count as young: two attempt deadlines (see above). */
 export const YOUNG_LEASE_LEFT_MS = 2 * WEBHOOK_LIMITS.deadlineMs;
 
-export async function confirmClaims(db: Db, claims: readonly TChecked[]): Promise<TSendVerdict[]> {
+export async function confirmClaims(db: Db, claims: readonly TCheckedClaim[]): Promise<TSendVerdict[]> {
   if (claims.length === 0) return [];
   const at = now();
   if (claims.every((c) => c.leaseEndsAt.getTime() - at.getTime() >= YOUNG_LEASE_LEFT_MS)) {
@@ -48,7 +49,7 @@ export async function confirmClaims(db: Db, claims: readonly TChecked[]): Promis
 }
 
 /** The whole check: each claim's queue row (is it still ours?) and its endpoint, and the drop of paused ones. */
-async function checkEach(db: Db, claims: readonly TChecked[], at: Date): Promise<TSendVerdict[]> {
+async function checkEach(db: Db, claims: readonly TCheckedClaim[], at: Date): Promise<TSendVerdict[]> {
   const atIso = at.toISOString();
   // One statement text whatever the batch size (the claims travel as one JSON parameter): prepared once. Rows
   // are reached by primary key (`= any(…)`), whatever the planner knows of the table's size.

@@ -5,12 +5,11 @@
  * next requests queue up for the following one.
  */
 import type { Db } from "@/server/db/client";
-import type { TClaim } from "./claim-deliveries";
-import { confirmClaims, type TSendVerdict } from "./confirm-claims";
+import { confirmClaims, type TCheckedClaim, type TSendVerdict } from "./confirm-claims";
 
-type TPending = { claim: Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">; resolve: (v: TSendVerdict) => void; reject: (e: unknown) => void };
+type TPending = { claim: TCheckedClaim; resolve: (v: TSendVerdict) => void; reject: (e: unknown) => void };
 
-export type TSendGate = { confirm(claim: Pick<TClaim, "id" | "token" | "endpointId" | "leaseEndsAt">): Promise<TSendVerdict> };
+export type TSendGate = { confirm(claim: TCheckedClaim): Promise<TSendVerdict> };
 
 export function createSendGate(db: Db, opts: { maxBatch?: number } = {}): TSendGate {
   const maxBatch = opts.maxBatch ?? 256;
