@@ -35,13 +35,16 @@
  * BENCH_BASE=<dir> adds the peer "base" (name it in the peers list): our worker built from another checkout.
  * BENCH_AUTO_EXPLAIN=1 logs every statement's plan and buffers (server log); BENCH_CPU_PROFILE=<dir> writes
  * a CPU profile per worker process.
+ * BENCH_SLOW_MS=<ms>: one endpoint's receiver (every tenth delivery) answers only after that long; each round
+ * then also reports when the nine quick endpoints had every delivery of theirs (and that drain's same-round
+ * ratios) and how many requests the slow endpoint had open at once — what a per-endpoint cap is for.
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server. With workers=2 each
  * peer runs two processes on its database; the receiver then also reports deliveries received more than once
  * and the spread of the endpoints' last arrivals (fairness).
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { ENDPOINTS, PEERS, CONCURRENCY, POOL, type TPeer } from "./peers/config";
+import { ENDPOINTS, PEERS, CONCURRENCY, POOL, SLOW_MS, SLOW_PATH, type TPeer } from "./peers/config";
 import { startReceiver } from "./peers/children";
 import { openPeerDatabases } from "./peers/databases";
 import { runTurn, type TFigures } from "./peers/round";
@@ -66,6 +69,8 @@ async function main() {
   const peers = (args[3]?.split(",") ?? [...PEERS]) as TPeer[];
   if (total % ENDPOINTS !== 0) throw new Error(`deliveries must be a multiple of ${ENDPOINTS}`);
 
+  // The receiver (forked with this environment) answers the slow endpoint's path late (BENCH_SLOW_MS).
+  process.env.BENCH_SLOW_PATH = SLOW_PATH;
   const receiver = await startReceiver();
   const load: number[][] = [os.loadavg()];
   const dbs = await openPeerDatabases({ peers, total, receiverUrl: receiver.url }).catch((err: unknown) => {
@@ -82,6 +87,10 @@ async function main() {
         .join(" ")}`,
     );
     console.log(`${total} deliveries × ${rounds} rounds, ${workers} worker process(es) per peer, ${CONCURRENCY} in flight and a pool of ${POOL} per process`);
+    if (SLOW_MS > 0)
+      console.log(
+        `one slow endpoint of ${ENDPOINTS}: the receiver answers ${SLOW_PATH} (every ${ENDPOINTS}th delivery) after ${SLOW_MS} ms, the others at once; "quick" = the other ${ENDPOINTS - 1} endpoints' deliveries, all received`,
+      );
     const all: TFigures[][] = [];
     for (let round = 0; round < rounds; round++) {
       const order = peers.map((_, i) => peers[(i + round) % peers.length]!);
@@ -94,6 +103,9 @@ async function main() {
             (workers > 1 || f.duplicates || f.lost
               ? ` | received twice ${f.duplicates}, never ${f.lost}, endpoints' last arrivals within ${f.lastSpreadMs.toFixed(0)} ms` +
                 (f.attemptRecords === undefined ? "" : `, ${f.attemptRecords} attempt records, at most ${f.maxAttempts} attempt(s) per delivery`)
+              : "") +
+            (f.quick
+              ? ` | quick endpoints all received in ${f.quick.seconds.toFixed(2)} s (${f.quick.rate.toFixed(0)} /s) | slow endpoint at most ${f.quick.slowMaxInFlight} requests open at once (a quick one ${f.quick.quickMaxInFlight})`
               : ""),
         );
       }
@@ -104,7 +116,9 @@ async function main() {
         console.log(
           `round ${round + 1} ratios: ${peers
             .filter((p) => p !== "ours")
-            .map((p) => `ours/${p} ${(o.rate / of(p)!.rate).toFixed(2)}`)
+            .map(
+              (p) => `ours/${p} ${(o.rate / of(p)!.rate).toFixed(2)}` + (o.quick ? ` (quick endpoints ${(o.quick.rate / of(p)!.quick!.rate).toFixed(2)})` : ""),
+            )
             .join(", ")}; load ${os.loadavg()[0]!.toFixed(1)}`,
         );
       all.push(figures);
@@ -115,8 +129,11 @@ async function main() {
     for (const p of peers) {
       const fs = all.map((r) => r.find((f) => f.peer === p)!);
       const med = (k: keyof TFigures) => median(fs.map((f) => f[k] as number));
+      const quick = fs[0]!.quick
+        ? ` | quick endpoints all received in ${median(fs.map((f) => f.quick!.seconds)).toFixed(2)} s (${median(fs.map((f) => f.quick!.rate)).toFixed(0)} /s), slow endpoint at most ${Math.max(...fs.map((f) => f.quick!.slowMaxInFlight))} open at once`
+        : "";
       console.log(
-        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs, receiver ${med("receiverUs").toFixed(0)} µs | cores busy ${med("coresBusy").toFixed(2)} | all cores busy at most ${((os.cpus().length * 1e6) / (med("workerUs") + med("pgUs") + med("receiverUs"))).toFixed(0)} /s | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}`,
+        `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs, receiver ${med("receiverUs").toFixed(0)} µs | cores busy ${med("coresBusy").toFixed(2)} | all cores busy at most ${((os.cpus().length * 1e6) / (med("workerUs") + med("pgUs") + med("receiverUs"))).toFixed(0)} /s | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}${quick}`,
       );
     }
     if (dbs.statements) {
@@ -138,8 +155,10 @@ async function main() {
       for (const p of peers.filter((x) => x !== "ours")) {
         const ratios = all.map((r) => r.find((f) => f.peer === "ours")!.rate / r.find((f) => f.peer === p)!.rate);
         const pgRatios = all.map((r) => r.find((f) => f.peer === "ours")!.pgUs / r.find((f) => f.peer === p)!.pgUs);
+        const quickRatios = SLOW_MS > 0 ? all.map((r) => r.find((f) => f.peer === "ours")!.quick!.rate / r.find((f) => f.peer === p)!.quick!.rate) : [];
         console.log(
-          `ours / ${p}: drain ${median(ratios).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}); PostgreSQL CPU per delivery ${median(pgRatios).toFixed(2)}`,
+          `ours / ${p}: drain ${median(ratios).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}); PostgreSQL CPU per delivery ${median(pgRatios).toFixed(2)}` +
+            (SLOW_MS > 0 ? `; quick endpoints' drain ${median(quickRatios).toFixed(2)} (rounds ${quickRatios.map((x) => x.toFixed(2)).join(", ")})` : ""),
         );
       }
     }

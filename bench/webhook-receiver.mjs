@@ -9,15 +9,32 @@
  * - ← { type: "count", ref } → { type: "count", ref, received }.
  * - ← { type: "track", ref } → { type: "tracking", ref }: from now on, count each delivery id (the
  *   x-foliosign-delivery-id header) and note each path's first and last arrival (bench/peers.ts);
- * - ← { type: "stats", ref } → { type: "stats", ref, received, distinct, duplicates, firstByPath, lastByPath }.
+ * - ← { type: "mark" } (no answer): the moment the workers are told to go; `stats` gives arrivals after it;
+ * - ← { type: "stats", ref } → { type: "stats", ref, received, distinct, duplicates, firstByPath, lastByPath,
+ *   maxInFlightByPath, markAt }.
+ * BENCH_SLOW_PATH and BENCH_SLOW_MS (bench/peers.ts): requests to that path are answered 200 only after that
+ * many milliseconds — a slow receiver on one endpoint. While tracking, the most requests each path had open at
+ * once (arrived and not yet answered, or still arriving) is kept.
  */
 import http from "node:http";
 
+const slowPath = process.env.BENCH_SLOW_PATH;
+const slowMs = Number(process.env.BENCH_SLOW_MS ?? 0);
 let received = 0;
 const waits = [];
-/** While tracking (bench/peers.ts): arrivals per delivery id, first and last arrival per path. */
+/**
+ * While tracking (bench/peers.ts): arrivals per delivery id, first and last arrival per path, the requests open
+ * per path now and at most.
+ */
 let tracked = null;
 const server = http.createServer((req, res) => {
+  const open = tracked;
+  if (open) {
+    const n = (open.inFlight[req.url] ?? 0) + 1;
+    open.inFlight[req.url] = n;
+    if (n > (open.maxInFlightByPath[req.url] ?? 0)) open.maxInFlightByPath[req.url] = n;
+    res.on("close", () => (open.inFlight[req.url] -= 1));
+  }
   req.resume();
   req.on("end", () => {
     received += 1;
@@ -30,7 +47,8 @@ const server = http.createServer((req, res) => {
       tracked.firstByPath[req.url] ??= t;
       tracked.lastByPath[req.url] = t;
     }
-    res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    if (slowMs > 0 && req.url === slowPath) setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("ok"), slowMs);
+    else res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     if (req.url?.startsWith("/hook/latency")) {
       process.send?.({ type: "arrived", id: req.headers["x-foliosign-delivery-id"], t: performance.timeOrigin + performance.now() });
     }
@@ -48,8 +66,10 @@ process.on("message", (msg) => {
     if (received >= msg.total) process.send?.({ type: "reached", ref: msg.ref });
     else waits.push(msg);
   } else if (msg.type === "track") {
-    tracked = { ids: new Map(), duplicates: 0, firstByPath: {}, lastByPath: {} };
+    tracked = { ids: new Map(), duplicates: 0, firstByPath: {}, lastByPath: {}, inFlight: {}, maxInFlightByPath: {}, markAt: null };
     process.send?.({ type: "tracking", ref: msg.ref });
+  } else if (msg.type === "mark") {
+    if (tracked) tracked.markAt = performance.now();
   } else if (msg.type === "stats") {
     process.send?.({
       type: "stats",
@@ -59,6 +79,8 @@ process.on("message", (msg) => {
       duplicates: tracked?.duplicates ?? 0,
       firstByPath: tracked?.firstByPath ?? {},
       lastByPath: tracked?.lastByPath ?? {},
+      maxInFlightByPath: tracked?.maxInFlightByPath ?? {},
+      markAt: tracked?.markAt ?? null,
     });
   } else if (msg.type === "count") {
     process.send?.({ type: "count", ref: msg.ref, received });

@@ -34,6 +34,10 @@ export type TReceiverStats = {
   duplicates: number;
   lastByPath: Record<string, number>;
   firstByPath: Record<string, number>;
+  /** The most requests each path had open at once (arrived or arriving, not yet answered). */
+  maxInFlightByPath: Record<string, number>;
+  /** When `mark()` was called, on the receiver's clock (that of lastByPath), or null. */
+  markAt: number | null;
 };
 
 export async function startReceiver() {
@@ -65,6 +69,8 @@ export async function startReceiver() {
     waitForReceived: (total: number) => ask<unknown>({ type: "wait", total }),
     /** Start counting delivery ids (and arrivals per path) afresh. */
     track: () => ask<unknown>({ type: "track" }),
+    /** Note now as the start of the drain (arrivals are then read against it); no answer awaited. */
+    mark: () => void child.send({ type: "mark" }),
     stats: () => ask<TReceiverStats>({ type: "stats" }),
     count: async () => (await ask<{ received: number }>({ type: "count" })).received,
     stop: () => child.disconnect(),

@@ -4,6 +4,13 @@ export const ENDPOINTS = 10;
 export const CONCURRENCY = 64;
 /** Database connections per worker process. */
 export const POOL = 10;
+/**
+ * BENCH_SLOW_MS=<ms>: the receiver answers one endpoint's requests (this path, every tenth delivery) only after
+ * that long — a slow receiver beside nine quick ones. The round then also reports when the quick endpoints had
+ * every delivery and how many requests the slow one had open at once.
+ */
+export const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
+export const SLOW_PATH = "/thr/0";
 /** The peers' queue (graphile-worker task, pg-boss queue). */
 export const QUEUE = "deliver";
 export const PEERS = ["ours", "graphile", "pgboss"] as const;

@@ -8,7 +8,7 @@
  * background processes are not counted); buffer accesses and transactions (pg_stat_database, read after the
  * worker processes exited); WAL bytes (cluster-wide; the idle second before the round gives the background).
  */
-import { isOurs, type TPeer } from "./config";
+import { ENDPOINTS, isOurs, SLOW_MS, SLOW_PATH, type TPeer } from "./config";
 import { procSeconds, startWorkerProcess, type startReceiver } from "./children";
 import type { TPeerDatabases } from "./databases";
 import { readStatements, resetStatements, type TStatement } from "./statements";
@@ -33,6 +33,11 @@ export type TFigures = {
   lost: number;
   attemptRecords?: number;
   maxAttempts?: number;
+  /**
+   * With BENCH_SLOW_MS: when the nine quick endpoints had received every delivery of theirs (seconds after "go",
+   * the receiver's clock), their deliveries per second, and the most requests the slow endpoint had open at once.
+   */
+  quick?: { seconds: number; rate: number; slowMaxInFlight: number; quickMaxInFlight: number };
   /** pg_stat_statements' entries of the drain, when the server preloads it. */
   statements?: TStatement[];
 };
@@ -78,6 +83,7 @@ export async function runTurn(
   const receiver0 = procSeconds(receiver.pid) ?? 0;
   const lsn0 = await lsn();
   const t0 = performance.now();
+  receiver.mark();
   for (const p of procs) p.go();
   await receiver.waitForReceived(receivedBefore + total);
   while ((await dbs.remaining(peer)) > 0) await sleep(5);
@@ -103,6 +109,17 @@ export async function runTurn(
   await admin`select pg_stat_clear_snapshot()`;
   const stats1 = await dbStats();
   const lasts = Object.values(rx.lastByPath);
+  const quickPaths = Object.keys(rx.lastByPath).filter((p) => p !== SLOW_PATH);
+  const quickSeconds = (Math.max(...quickPaths.map((p) => rx.lastByPath[p]!)) - rx.markAt!) / 1000;
+  const quick =
+    SLOW_MS > 0
+      ? {
+          seconds: quickSeconds,
+          rate: (total * (ENDPOINTS - 1)) / ENDPOINTS / quickSeconds,
+          slowMaxInFlight: rx.maxInFlightByPath[SLOW_PATH] ?? 0,
+          quickMaxInFlight: Math.max(...quickPaths.map((p) => rx.maxInFlightByPath[p] ?? 0)),
+        }
+      : undefined;
   return {
     peer,
     rate: total / seconds,
@@ -121,5 +138,6 @@ export async function runTurn(
     maxAttempts: attemptsLogged?.max,
     lastSpreadMs: lasts.length ? Math.max(...lasts) - Math.min(...lasts) : 0,
     statements,
+    quick,
   };
 }
