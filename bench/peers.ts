@@ -38,6 +38,8 @@
  * BENCH_SLOW_MS=<ms>: one endpoint's receiver (every tenth delivery) answers only after that long; each round
  * then also reports when the nine quick endpoints had every delivery of theirs (and that drain's same-round
  * ratios) and how many requests the slow endpoint had open at once — what a per-endpoint cap is for.
+ * BENCH_PERF=<dir> runs each drain under `perf record` and prints the PostgreSQL backends' CPU per delivery by
+ * group of functions (peers/perf.ts).
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server. With workers=2 each
  * peer runs two processes on its database; the receiver then also reports deliveries received more than once
  * and the spread of the endpoints' last arrivals (fairness).
@@ -49,6 +51,7 @@ import { startReceiver } from "./peers/children";
 import { openPeerDatabases } from "./peers/databases";
 import { runTurn, type TFigures } from "./peers/round";
 import { statementLines } from "./peers/statements";
+import { FREQUENCY, GROUP_NAMES } from "./peers/perf";
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.LOG_LEVEL ??= "warn";
@@ -135,6 +138,27 @@ async function main() {
       console.log(
         `${p.padEnd(8)} drain ${med("rate").toFixed(0)} /s | CPU/delivery worker ${med("workerUs").toFixed(0)} µs, PostgreSQL ${med("pgUs").toFixed(0)} µs, receiver ${med("receiverUs").toFixed(0)} µs | cores busy ${med("coresBusy").toFixed(2)} | all cores busy at most ${((os.cpus().length * 1e6) / (med("workerUs") + med("pgUs") + med("receiverUs"))).toFixed(0)} /s | WAL ${med("walBytes").toFixed(0)} B | buffers ${med("buffers").toFixed(1)} | transactions ${med("xacts").toFixed(2)}${quick}`,
       );
+    }
+    if (all[0]![0]!.perf) {
+      console.log("");
+      console.log(
+        `PostgreSQL backends' CPU by function (perf, ${FREQUENCY} samples/s per CPU; µs per delivery, median of the rounds; perf's own load slows every peer's drain)`,
+      );
+      console.log(`${"".padEnd(30)}${peers.map((p) => p.padStart(10)).join("")}`);
+      const perDelivery = (p: TPeer, g: string) => median(all.map((r) => ((r.find((f) => f.peer === p)!.perf![g] ?? 0) / FREQUENCY / total) * 1e6));
+      for (const g of [...GROUP_NAMES, "all"])
+        console.log(
+          `${g.padEnd(30)}${peers
+            .map((p) =>
+              (g === "all"
+                ? median(all.map((r) => (Object.values(r.find((f) => f.peer === p)!.perf!).reduce((a, b) => a + b, 0) / FREQUENCY / total) * 1e6))
+                : perDelivery(p, g)
+              )
+                .toFixed(1)
+                .padStart(10),
+            )
+            .join("")}`,
+        );
     }
     if (dbs.statements) {
       console.log("");

@@ -11,6 +11,7 @@
 import { ENDPOINTS, isOurs, SLOW_MS, SLOW_PATH, type TPeer } from "./config";
 import { procSeconds, startWorkerProcess, type startReceiver } from "./children";
 import type { TPeerDatabases } from "./databases";
+import { startPerf, type TPerfGroups } from "./perf";
 import { readStatements, resetStatements, type TStatement } from "./statements";
 
 export type TFigures = {
@@ -38,6 +39,8 @@ export type TFigures = {
    * the receiver's clock), their deliveries per second, and the most requests the slow endpoint had open at once.
    */
   quick?: { seconds: number; rate: number; slowMaxInFlight: number; quickMaxInFlight: number };
+  /** With BENCH_PERF: the PostgreSQL backends' perf samples over the drain, by group of functions (perf.ts). */
+  perf?: TPerfGroups;
   /** pg_stat_statements' entries of the drain, when the server preloads it. */
   statements?: TStatement[];
 };
@@ -82,12 +85,15 @@ export async function runTurn(
   const pg0 = new Map((await backends()).map((pid) => [pid, procSeconds(pid) ?? 0]));
   const receiver0 = procSeconds(receiver.pid) ?? 0;
   const lsn0 = await lsn();
+  const perfDir = process.env.BENCH_PERF;
+  const perf = perfDir ? await startPerf(perfDir, `${peer}-${opts.round + 1}`) : undefined;
   const t0 = performance.now();
   receiver.mark();
   for (const p of procs) p.go();
   await receiver.waitForReceived(receivedBefore + total);
   while ((await dbs.remaining(peer)) > 0) await sleep(5);
   const seconds = (performance.now() - t0) / 1000;
+  const perfGroups = await perf?.stop();
   const receiverSeconds = (procSeconds(receiver.pid) ?? 0) - receiver0;
   const statements = dbs.statements ? await readStatements(m) : undefined;
   const walBytes = await walSince(lsn0);
@@ -139,5 +145,6 @@ export async function runTurn(
     lastSpreadMs: lasts.length ? Math.max(...lasts) - Math.min(...lasts) : 0,
     statements,
     quick,
+    perf: perfGroups,
   };
 }
