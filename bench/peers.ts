@@ -129,8 +129,10 @@ async function main() {
 
     console.log("");
     console.log(`medians over ${rounds} rounds (load averages seen: ${load.map((l) => l[0]!.toFixed(1)).join(", ")})`);
+    /** A peer's figures, round by round. */
+    const roundsOf = (p: TPeer) => all.map((r) => r.find((f) => f.peer === p)!);
     for (const p of peers) {
-      const fs = all.map((r) => r.find((f) => f.peer === p)!);
+      const fs = roundsOf(p);
       const med = (k: keyof TFigures) => median(fs.map((f) => f[k] as number));
       const quick = fs[0]!.quick
         ? ` | quick endpoints all received in ${median(fs.map((f) => f.quick!.seconds)).toFixed(2)} s (${median(fs.map((f) => f.quick!.rate)).toFixed(0)} /s), slow endpoint at most ${Math.max(...fs.map((f) => f.quick!.slowMaxInFlight))} open at once`
@@ -145,20 +147,11 @@ async function main() {
         `PostgreSQL backends' CPU by function (perf, ${FREQUENCY} samples/s per CPU; µs per delivery, median of the rounds; perf's own load slows every peer's drain)`,
       );
       console.log(`${"".padEnd(30)}${peers.map((p) => p.padStart(10)).join("")}`);
-      const perDelivery = (p: TPeer, g: string) => median(all.map((r) => ((r.find((f) => f.peer === p)!.perf![g] ?? 0) / FREQUENCY / total) * 1e6));
-      for (const g of [...GROUP_NAMES, "all"])
-        console.log(
-          `${g.padEnd(30)}${peers
-            .map((p) =>
-              (g === "all"
-                ? median(all.map((r) => (Object.values(r.find((f) => f.peer === p)!.perf!).reduce((a, b) => a + b, 0) / FREQUENCY / total) * 1e6))
-                : perDelivery(p, g)
-              )
-                .toFixed(1)
-                .padStart(10),
-            )
-            .join("")}`,
-        );
+      // Samples of a group (or of all groups) in a peer's drain, as µs of PostgreSQL CPU per delivery; the median of the rounds.
+      const usPerDelivery = (f: TFigures, g: string) =>
+        ((g === "all" ? Object.values(f.perf!).reduce((a, b) => a + b, 0) : (f.perf![g] ?? 0)) / FREQUENCY / total) * 1e6;
+      const cell = (p: TPeer, g: string) => median(roundsOf(p).map((f) => usPerDelivery(f, g)));
+      for (const g of [...GROUP_NAMES, "all"]) console.log(`${g.padEnd(30)}${peers.map((p) => cell(p, g).toFixed(1).padStart(10)).join("")}`);
     }
     if (dbs.statements) {
       console.log("");

@@ -47,8 +47,9 @@ const server = http.createServer((req, res) => {
       tracked.firstByPath[req.url] ??= t;
       tracked.lastByPath[req.url] = t;
     }
-    if (slowMs > 0 && req.url === slowPath) setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("ok"), slowMs);
-    else res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    const answer = () => res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    if (slowMs > 0 && req.url === slowPath) setTimeout(answer, slowMs);
+    else answer();
     if (req.url?.startsWith("/hook/latency")) {
       process.send?.({ type: "arrived", id: req.headers["x-foliosign-delivery-id"], t: performance.timeOrigin + performance.now() });
     }

@@ -9,7 +9,7 @@
  * worker processes exited); WAL bytes (cluster-wide; the idle second before the round gives the background).
  */
 import { ENDPOINTS, isOurs, SLOW_MS, SLOW_PATH, type TPeer } from "./config";
-import { procSeconds, startWorkerProcess, type startReceiver } from "./children";
+import { procSeconds, startWorkerProcess, type startReceiver, type TReceiverStats } from "./children";
 import type { TPeerDatabases } from "./databases";
 import { startPerf, type TPerfGroups } from "./perf";
 import { readStatements, resetStatements, type TStatement } from "./statements";
@@ -115,17 +115,7 @@ export async function runTurn(
   await admin`select pg_stat_clear_snapshot()`;
   const stats1 = await dbStats();
   const lasts = Object.values(rx.lastByPath);
-  const quickPaths = Object.keys(rx.lastByPath).filter((p) => p !== SLOW_PATH);
-  const quickSeconds = (Math.max(...quickPaths.map((p) => rx.lastByPath[p]!)) - rx.markAt!) / 1000;
-  const quick =
-    SLOW_MS > 0
-      ? {
-          seconds: quickSeconds,
-          rate: (total * (ENDPOINTS - 1)) / ENDPOINTS / quickSeconds,
-          slowMaxInFlight: rx.maxInFlightByPath[SLOW_PATH] ?? 0,
-          quickMaxInFlight: Math.max(...quickPaths.map((p) => rx.maxInFlightByPath[p] ?? 0)),
-        }
-      : undefined;
+  const quick = SLOW_MS > 0 ? quickFigures(rx, total) : undefined;
   return {
     peer,
     rate: total / seconds,
@@ -146,5 +136,18 @@ export async function runTurn(
     statements,
     quick,
     perf: perfGroups,
+  };
+}
+
+/** BENCH_SLOW_MS: the quick endpoints' drain (to their last arrival after the mark) and the requests open at once. */
+function quickFigures(rx: TReceiverStats, total: number): NonNullable<TFigures["quick"]> {
+  if (rx.markAt === null) throw new Error("the receiver was not marked at the start of the drain");
+  const quickPaths = Object.keys(rx.lastByPath).filter((p) => p !== SLOW_PATH);
+  const seconds = (Math.max(...quickPaths.map((p) => rx.lastByPath[p]!)) - rx.markAt) / 1000;
+  return {
+    seconds,
+    rate: (total * (ENDPOINTS - 1)) / ENDPOINTS / seconds,
+    slowMaxInFlight: rx.maxInFlightByPath[SLOW_PATH] ?? 0,
+    quickMaxInFlight: Math.max(...quickPaths.map((p) => rx.maxInFlightByPath[p] ?? 0)),
   };
 }
