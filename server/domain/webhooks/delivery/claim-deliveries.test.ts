@@ -19,14 +19,15 @@
  *   two, so the test is deterministic).
  */
 import postgres from "postgres";
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
-import { CLAIM_LOCK, claimDeliveries, claimStatements, LOST_ATTEMPT_ERROR, WORKER_LOST_ERROR } from "./claim-deliveries";
+import { transactionInOneTrip } from "@/server/db/driver";
+import { CLAIM_LOCK, claimDeliveries, claimsFromRows, claimStatements, LOST_ATTEMPT_ERROR, type TClaimOptions, WORKER_LOST_ERROR } from "./claim-deliveries";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
@@ -169,7 +170,15 @@ describe("fairness across endpoints", () => {
   });
 });
 
-type TPlanNode = { "Node Type": string; "Parent Relationship"?: string; "Subplan Name"?: string; "Actual Loops"?: number; Plans?: TPlanNode[] };
+type TPlanNode = {
+  "Node Type": string;
+  Operation?: string;
+  "Relation Name"?: string;
+  "Parent Relationship"?: string;
+  "Subplan Name"?: string;
+  "Actual Loops"?: number;
+  Plans?: TPlanNode[];
+};
 const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
   match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
 
@@ -219,11 +228,98 @@ describe("the claim's cost", () => {
       })
       .catch(() => undefined);
     // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
-    const leases = subtree(plan!, (n) => n["Subplan Name"] === "CTE leases");
-    // (the lateral count is the inner side of the loop over endpoints: one run per endpoint looked at)
-    const perEndpoint = leases?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
+    // (the lateral count is the inner side of the loop over endpoints, in the everyday claim's `room`, where its
+    // `leases` is inlined: one run per endpoint looked at)
+    const room = subtree(plan!, (n) => n["Subplan Name"] === "CTE room");
+    const perEndpoint = room?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
     expect(perEndpoint?.["Actual Loops"]).toBe(2);
     expect(await claimDeliveries(t.db, { limit: 10 })).toHaveLength(3);
+  });
+});
+
+describe("the everyday claim and the claim that settles lost leases", () => {
+  const modifies = (node: TPlanNode): string[] => [
+    ...(node["Node Type"] === "ModifyTable" ? [`${node.Operation} on ${node["Relation Name"]}`] : []),
+    ...(node.Plans ?? []).flatMap(modifies),
+  ];
+  async function planOf(claim: SQL): Promise<TPlanNode> {
+    let plan: TPlanNode | undefined;
+    // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
+    await t.db
+      .transaction(async (tx) => {
+        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(tx, sql`explain (analyze, format json) ${claim}`);
+        const json = row!["QUERY PLAN"];
+        plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    return plan!;
+  }
+
+  it("the everyday claim writes only leases and marks; the other also ends, dequeues and logs lost attempts", async () => {
+    useClock();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    await raisePackageSent(t.db, actor);
+    expect(modifies(await planOf(claimStatements({ limit: 10 }, clock).claim)).sort()).toEqual(["Insert on webhook_flights", "Update on webhook_queue"]);
+    expect(modifies(await planOf(claimStatements({ limit: 10 }, clock, { lostLeases: true }).claim)).sort()).toEqual([
+      "Delete on webhook_queue",
+      "Insert on webhook_attempts",
+      "Insert on webhook_flights",
+      "Update on webhook_deliveries",
+      "Update on webhook_queue",
+    ]);
+  });
+
+  it("finding a lost lease, the everyday claim claims nothing and says so; claimDeliveries then settles it", async () => {
+    useClock();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const [ninthId] = (await raisePackageSent(t.db, actor, "p_ninth")).deliveryIds;
+    await setDeliveryState(t.db, [ninthId!], { status: "FAILED", attempts: 8 });
+    const [ninth] = await claimDeliveries(t.db, { limit: 10 });
+    expect(ninth).toMatchObject({ id: ninthId, attempt: 9 });
+    const [waiting] = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
+    advance(LEASE + 1);
+
+    const everyday = claimStatements({ limit: 10 }, clock);
+    const [, rows] = (await transactionInOneTrip(t.db, [everyday.lock, everyday.claim])) as [unknown, unknown[]];
+    expect(claimsFromRows(rows, everyday.leaseEndsAt)).toBeNull();
+    // Nothing written: the lost ninth attempt is still leased, the waiting delivery still unclaimed, nothing logged.
+    expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "FAILED", claimToken: ninth!.token });
+    expect(await deliveryRow(t.db, waiting!)).toMatchObject({ status: "PENDING", claimToken: null });
+    expect(await t.db.select().from(webhookAttempts)).toEqual([]);
+
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[waiting, 1]]);
+    expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "EXHAUSTED", attempts: 9, lastError: WORKER_LOST_ERROR, claimToken: null });
+    expect((await t.db.select().from(webhookAttempts)).map((a) => [a.deliveryId, a.attemptNumber, a.error])).toEqual([[ninthId, 9, LOST_ATTEMPT_ERROR]]);
+  });
+});
+
+describe("the everyday claim and lost leases it need not settle yet", () => {
+  const everyday = async (opts: TClaimOptions) => {
+    const statements = claimStatements(opts, clock);
+    const [, rows] = (await transactionInOneTrip(t.db, [statements.lock, statements.claim])) as [unknown, unknown[]];
+    return claimsFromRows(rows, statements.leaseEndsAt)?.map((c) => c.id) ?? null;
+  };
+
+  it("claims on while a lost lease's retry is not due, or has no retry room; then leaves it to the other claim", async () => {
+    useClock();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const [lost] = (await raisePackageSent(t.db, actor, "p_lost")).deliveryIds;
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.id)).toEqual([lost]);
+    // The lease is over, the retry due a minute after the claim: not yet.
+    advance(LEASE + 1_000);
+    const [w] = (await raisePackageSent(t.db, actor, "p_w")).deliveryIds;
+    expect(await everyday({ limit: 10 })).toEqual([w]);
+    // A retry in flight (a long lease), then the lost lease's retry is due, but the endpoint allows one retry at once.
+    const [r] = (await raisePackageSent(t.db, actor, "p_r")).deliveryIds;
+    await setDeliveryState(t.db, [r!], { status: "FAILED", attempts: 1, nextAttemptAt: clock });
+    expect((await claimDeliveries(t.db, { limit: 10, leaseMs: 3600_000 })).map((c) => [c.id, c.attempt])).toEqual([[r, 2]]);
+    advance(scheduledDelayMs(1) - LEASE);
+    const [x] = (await raisePackageSent(t.db, actor, "p_x")).deliveryIds;
+    expect(await everyday({ limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
+    // With retry room, the everyday claim hands it over; the claim that settles lost leases takes it over.
+    expect(await everyday({ limit: 10 })).toBeNull();
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 });
 

@@ -12,9 +12,11 @@ import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { claimDeliveries, type TClaim } from "./claim-deliveries";
+import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
+import { claimDeliveries, LOST_ATTEMPT_ERROR, type TClaim } from "./claim-deliveries";
 import { createOutcomeWriter } from "./outcome-writer";
 import type { TAttemptResult } from "./record-attempt-outcome";
+import { scheduledDelayMs } from "./retry-schedule";
 import { recordDeliveredOutcomes } from "./record-delivered-outcomes";
 import { deliveryRow, endpointRow, raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 
@@ -170,6 +172,27 @@ describe("the next claim sent with a batch of outcomes", () => {
     expect(launched.map((c) => c.id)).toEqual(waiting);
     expect(await deliveryRow(t.db, claims[1]!.id)).toMatchObject({ status: "FAILED", claimToken: null, attempts: 1, lastError: "HTTP 500" });
     expect((await endpointRow(t.db, claims[0]!.endpointId)).consecutiveFailures).toBe(1);
+  });
+
+  it("when the claim finds a lost lease, hands over what the claim that settles it claims", async () => {
+    // Three claimed at once; the worker of the third died. A lease later (and its retry due), the other two's
+    // outcomes travel with the next claim: the everyday claim sees the lost lease, claims nothing, and the claim
+    // that settles lost leases takes the delivery over (its second attempt) and logs the lost first one.
+    const claims = await claimed(3);
+    const lostClaim = claims[2]!;
+    const later = new Date(at.getTime() + WEBHOOK_LIMITS.leaseMs + scheduledDelayMs(1));
+    setClock(() => later);
+    const launched: TClaim[][] = [];
+    const writer = createOutcomeWriter(t.db, {
+      outstanding: () => 1,
+      claimNext: { options: { perEndpointCap: 3, firstAttemptReserve: 0 }, room: () => 4, launch: (c) => launched.push(c) },
+    });
+    const outcomes = await Promise.all(claims.slice(0, 2).map((c) => writer.record(c, ok())));
+    expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+    expect(launched.map((batch) => batch.map((c) => [c.id, c.attempt]))).toEqual([[[lostClaim.id, 2]]]);
+    expect(launched[0]![0]!.token).not.toBe(lostClaim.token);
+    const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, lostClaim.id));
+    expect(logged.map((a) => [a.attemptNumber, a.error, a.responseStatus, a.startedAt])).toEqual([[1, LOST_ATTEMPT_ERROR, null, at]]);
   });
 
   it("claims nothing when the worker has no room", async () => {

@@ -17,7 +17,8 @@
 import type { Db } from "@/server/db/client";
 import { queryPrepared, transactionInOneTrip } from "@/server/db/driver";
 import { now } from "@/server/lib/clock";
-import { claimsFromRows, claimStatements, type TClaim, type TClaimOptions } from "./claim-deliveries";
+import { logger } from "@/server/lib/logger";
+import { claimsFromRows, claimStatements, claimWithLostLeases, type TClaim, type TClaimOptions } from "./claim-deliveries";
 import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./record-attempt-outcome";
 import { deliveredOutcomesStatement, recordDeliveredOutcomes } from "./record-delivered-outcomes";
 
@@ -107,7 +108,17 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
         for (const p of batch) await writeOne(p);
         continue;
       }
-      if (nextClaim) next!.launch(claimsFromRows(claimed, nextClaim.leaseEndsAt));
+      if (nextClaim) {
+        // Null: the claim found lost leases to settle and claimed nothing; the claim that settles them runs on its
+        // own (rare: a worker died). Its failure loses nothing: the deliveries stay queued for the next claim.
+        const claims =
+          claimsFromRows(claimed, nextClaim.leaseEndsAt) ??
+          (await claimWithLostLeases(db, { ...next!.options, limit: room }).catch((err: unknown) => {
+            logger().error({ err }, "claiming webhook deliveries failed");
+            return [];
+          }));
+        next!.launch(claims);
+      }
       delivered.forEach((p, i) => p.resolve(deliveredOutcomes[i]!));
       failed.forEach((p, i) => p.resolve(failedOutcomes[i]!));
     }
