@@ -27,7 +27,17 @@ import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
 import { databaseUrl } from "@/server/test/global-setup";
 import { transactionInOneTrip } from "@/server/db/driver";
-import { CLAIM_LOCK, claimDeliveries, claimsFromRows, claimStatements, LOST_ATTEMPT_ERROR, type TClaimOptions, WORKER_LOST_ERROR } from "./claim-deliveries";
+import {
+  CLAIM_LOCK,
+  claimDeliveries,
+  claimsFromRows,
+  claimStatements,
+  LOST_ATTEMPT_ERROR,
+  SETTLE_LOST_MS,
+  settlingLostLeases,
+  type TClaimOptions,
+  WORKER_LOST_ERROR,
+} from "./claim-deliveries";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
@@ -42,6 +52,7 @@ const useClock = () => {
   setClock(() => clock);
 };
 const URL_A = "https://93.184.216.34/a";
+const okResult = { ok: true, status: 200, body: "", error: null, durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null } as const;
 const LEASE = WEBHOOK_LIMITS.leaseMs;
 const CAP = WEBHOOK_LIMITS.perEndpointCap;
 
@@ -319,6 +330,31 @@ describe("the everyday claim and lost leases it need not settle yet", () => {
     expect(await everyday({ limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
     // With retry room, the everyday claim hands it over; the claim that settles lost leases takes it over.
     expect(await everyday({ limit: 10 })).toBeNull();
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
+  });
+
+  it("a due lost lease waiting behind older deliveries: claims them, and keeps the lost-lease steps for a second", async () => {
+    useClock();
+    const { actor } = await setupEndpoint(t.db, URL_A);
+    const [lost] = (await raisePackageSent(t.db, actor, "p_lost")).deliveryIds;
+    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.id)).toEqual([lost]);
+    // The endpoint's room's worth of deliveries, due before the lost lease's retry (a minute after its claim).
+    advance(1_000);
+    const older: string[] = [];
+    for (let i = 0; i < CAP; i++) older.push(...(await raisePackageSent(t.db, actor, `p_${i}`)).deliveryIds);
+    advance(scheduledDelayMs(1));
+    // The everyday claim hands over; the claim with the lost-lease steps takes the older ones (the lost lease's
+    // turn has not come), and the claims of the next second are built with those steps.
+    expect(await everyday({ limit: 10 })).toBeNull();
+    const claims = await claimDeliveries(t.db, { limit: 10 });
+    expect(claims.map((c) => c.id).sort()).toEqual([...older].sort());
+    expect(settlingLostLeases(clock)).toBe(true);
+    advance(SETTLE_LOST_MS - 1);
+    expect(settlingLostLeases(clock)).toBe(true);
+    advance(1);
+    expect(settlingLostLeases(clock)).toBe(false);
+    // Their outcomes free the room: now the lost lease is next.
+    for (const c of claims) await recordAttemptOutcome(t.db, c, { ...okResult, startedAt: clock });
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 });

@@ -92,22 +92,47 @@ type TClaimedRow = {
 export type TClaimOptions = { limit: number; leaseMs?: number; perEndpointCap?: number; firstAttemptReserve?: number };
 
 /**
+ * How long (ms) this process's claims keep the steps for lost leases after a claim found one. A lost lease may
+ * wait its turn behind older deliveries for a while (the claim takes it over only once its due time ranks
+ * within its endpoint's room); meanwhile an everyday claim would find it and hand over at every claim. So after
+ * a hand-over the claims are built with those steps for this long, and then the everyday claim looks again:
+ * at most one everyday claim a second is run for nothing while lost leases wait.
+ */
+export const SETTLE_LOST_MS = 1_000;
+/** When the last hand-over was (ms; a clock set back does not extend the window). */
+let handedOverAt = Number.NaN;
+
+/** Whether claims made at `at` are built with the steps for lost leases (a claim found one lately). */
+export function settlingLostLeases(at: Date): boolean {
+  const since = at.getTime() - handedOverAt;
+  return since >= 0 && since < SETTLE_LOST_MS;
+}
+
+/**
  * Claims up to `opts.limit` deliveries: the everyday claim, and when it finds lost leases to settle, the claim
  * that settles them (claimWithLostLeases) in a transaction of its own.
  */
 export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TClaim[]> {
   if (opts.limit <= 0) return [];
-  const { lock, claim, leaseEndsAt } = claimStatements(opts, now());
+  const { lock, claim, leaseEndsAt } = nextClaimStatements(opts);
   const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
   return claimsFromRows(claimedRows, leaseEndsAt) ?? claimWithLostLeases(db, opts);
+}
+
+/** The statements of this process's next claim: the everyday claim, or the other while settlingLostLeases. */
+export function nextClaimStatements(opts: TClaimOptions): ReturnType<typeof claimStatements> {
+  const at = now();
+  return claimStatements(opts, at, { lostLeases: settlingLostLeases(at) });
 }
 
 /**
  * The claim that also settles lost leases: ends the lost ninth attempts EXHAUSTED, logs every lost attempt and
  * takes over the lost leases whose retry is due. Run when the everyday claim reports lost leases (it then
- * claims nothing); it is the everyday claim with those steps added, so it claims as that one would.
+ * claims nothing); it is the everyday claim with those steps added, so it claims as that one would. Claims of
+ * the next SETTLE_LOST_MS are built like it.
  */
 export async function claimWithLostLeases(db: Db, opts: TClaimOptions): Promise<TClaim[]> {
+  handedOverAt = now().getTime();
   if (opts.limit <= 0) return [];
   const { lock, claim, leaseEndsAt } = claimStatements(opts, now(), { lostLeases: true });
   const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
@@ -149,7 +174,7 @@ export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TCl
  * claim with those steps. Lost leases are rare (a worker died), and a statement pays for its steps on every run,
  * writing or not (the record's update, the queue's delete and the attempt log's insert set up, their indexes
  * opened; the leases listed in arrays): without them, PostgreSQL's CPU per delivery 0.94–0.96 ×, drain
- * 1.03–1.04 × at 10,000 deliveries (bench/README.md, issue 22).
+ * 1.01–1.04 × at 10,000 deliveries (bench/README.md, issue 22). Callers use nextClaimStatements, which picks.
  */
 export function claimStatements(
   opts: TClaimOptions,
@@ -207,8 +232,9 @@ export function claimStatements(
   // lost ninth attempts dequeued and ended EXHAUSTED, the lost leases whose retry is due among the retries'
   // candidates (and re-checked under the row lock), and every lost attempt logged. The everyday claim only asks,
   // per endpoint, whether there is one (`bool_or`): `unsettled` is a lost ninth attempt, or a due lost lease at an
-  // endpoint with room for a retry (one it would take over). If any endpoint has one, it claims nothing and
-  // answers one row whose id is null. Its `leases` is then read once, by `room`, and planned inline there.
+  // endpoint with room for a retry (one the other claim may take over, if its turn has come). If any endpoint has
+  // one, it claims nothing and answers one row whose id is null (see SETTLE_LOST_MS for what the caller does).
+  // Its `leases` is then read once, by `room`, and planned inline there.
   const settleLost = lostLeases
     ? sql`    ), lost_leases as (
       select q.delivery_id, q.lease_attempt as attempt, q.claimed_at from webhook_queue q

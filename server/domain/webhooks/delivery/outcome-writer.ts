@@ -16,9 +16,8 @@
  */
 import type { Db } from "@/server/db/client";
 import { queryPrepared, transactionInOneTrip } from "@/server/db/driver";
-import { now } from "@/server/lib/clock";
 import { logger } from "@/server/lib/logger";
-import { claimsFromRows, claimStatements, claimWithLostLeases, type TClaim, type TClaimOptions } from "./claim-deliveries";
+import { claimsFromRows, claimWithLostLeases, nextClaimStatements, type TClaim, type TClaimOptions } from "./claim-deliveries";
 import { recordAttemptOutcome, type TAttemptResult, type TOutcome } from "./record-attempt-outcome";
 import { deliveredOutcomesStatement, recordDeliveredOutcomes } from "./record-delivered-outcomes";
 
@@ -79,11 +78,11 @@ export function createOutcomeWriter(db: Db, opts: TOutcomeWriterOptions = {}): T
       let deliveredOutcomes: TOutcome[];
       let failedOutcomes: TOutcome[] = [];
       let claimed: unknown[] = [];
-      let nextClaim: ReturnType<typeof claimStatements> | null = null;
+      let nextClaim: ReturnType<typeof nextClaimStatements> | null = null;
       try {
         // The outcomes first, then the claim's lock and the claim, in one transaction: the claim sees this
         // batch's leases ended, so the endpoints' caps count them free; the lock is held from there to the commit.
-        nextClaim = room > 0 ? claimStatements({ ...next!.options, limit: room }, now()) : null;
+        nextClaim = room > 0 ? nextClaimStatements({ ...next!.options, limit: room }) : null;
         if (failed.length === 0 && nextClaim) {
           const written = deliveredOutcomesStatement(delivered);
           const results = await transactionInOneTrip(db, [written.query, nextClaim.lock, nextClaim.claim]);
