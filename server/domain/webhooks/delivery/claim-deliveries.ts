@@ -114,9 +114,13 @@ export function settlingLostLeases(at: Date): boolean {
  */
 export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TClaim[]> {
   if (opts.limit <= 0) return [];
-  const { lock, claim, leaseEndsAt } = nextClaimStatements(opts);
+  return (await runClaim(db, nextClaimStatements(opts))) ?? claimWithLostLeases(db, opts);
+}
+
+/** One claim's statements in one transaction, sent in one round trip (see claimStatements); its rows as claims. */
+async function runClaim(db: Db, { lock, claim, leaseEndsAt }: ReturnType<typeof claimStatements>): Promise<TClaim[] | null> {
   const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
-  return claimsFromRows(claimedRows, leaseEndsAt) ?? claimWithLostLeases(db, opts);
+  return claimsFromRows(claimedRows, leaseEndsAt);
 }
 
 /** The statements of this process's next claim: the everyday claim, or the other while settlingLostLeases. */
@@ -132,11 +136,10 @@ export function nextClaimStatements(opts: TClaimOptions): ReturnType<typeof clai
  * the next SETTLE_LOST_MS are built like it.
  */
 export async function claimWithLostLeases(db: Db, opts: TClaimOptions): Promise<TClaim[]> {
-  handedOverAt = now().getTime();
+  const at = now();
+  handedOverAt = at.getTime();
   if (opts.limit <= 0) return [];
-  const { lock, claim, leaseEndsAt } = claimStatements(opts, now(), { lostLeases: true });
-  const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
-  return claimsFromRows(claimedRows, leaseEndsAt) ?? [];
+  return (await runClaim(db, claimStatements(opts, at, { lostLeases: true }))) ?? [];
 }
 
 /**
