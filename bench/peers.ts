@@ -161,7 +161,7 @@ async function main() {
       for (const p of peers) {
         console.log(p);
         for (const line of statementLines(
-          all.map((r) => r.find((f) => f.peer === p)!.statements ?? []),
+          roundsOf(p).map((f) => f.statements ?? []),
           total * rounds,
         ))
           console.log(line);
@@ -169,10 +169,14 @@ async function main() {
       console.log("");
     }
     if (peers.includes("ours")) {
+      const ours = roundsOf("ours");
       for (const p of peers.filter((x) => x !== "ours")) {
-        const ratios = all.map((r) => r.find((f) => f.peer === "ours")!.rate / r.find((f) => f.peer === p)!.rate);
-        const pgRatios = all.map((r) => r.find((f) => f.peer === "ours")!.pgUs / r.find((f) => f.peer === p)!.pgUs);
-        const quickRatios = SLOW_MS > 0 ? all.map((r) => r.find((f) => f.peer === "ours")!.quick!.rate / r.find((f) => f.peer === p)!.quick!.rate) : [];
+        const theirs = roundsOf(p);
+        /** Ours ÷ this peer's, round by round, of one figure. */
+        const sameRound = (figure: (f: TFigures) => number) => ours.map((o, i) => figure(o) / figure(theirs[i]!));
+        const ratios = sameRound((f) => f.rate);
+        const pgRatios = sameRound((f) => f.pgUs);
+        const quickRatios = SLOW_MS > 0 ? sameRound((f) => f.quick!.rate) : [];
         console.log(
           `ours / ${p}: drain ${median(ratios).toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}); PostgreSQL CPU per delivery ${median(pgRatios).toFixed(2)}` +
             (SLOW_MS > 0 ? `; quick endpoints' drain ${median(quickRatios).toFixed(2)} (rounds ${quickRatios.map((x) => x.toFixed(2)).join(", ")})` : ""),
