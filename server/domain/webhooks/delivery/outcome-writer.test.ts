@@ -5,15 +5,18 @@
  * taken over by another worker is reported stale and left untouched while the rest of the batch is written.
  * Also the worker's next claim sent with a batch of outcomes: in the same transaction, after the outcomes (the
  * endpoint's cap counts the settled leases free), handed to the worker before the outcomes are resolved, and
- * when that transaction fails, nothing of it written: no claims, the outcomes written one by one.
+ * when that transaction fails, nothing of it written: no claims, the outcomes written one by one. When the claim
+ * hands over to the claim that settles lost leases and that one fails, the worker gets no claims and the failure
+ * is logged; the outcomes stand and the lost lease waits for the next claim.
  */
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
+import { captureLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
-import { claimDeliveries, LOST_ATTEMPT_ERROR, type TClaim } from "./claim-deliveries";
+import { claimDeliveries, LOST_ATTEMPT_ERROR, SETTLE_LOST_MS, type TClaim } from "./claim-deliveries";
 import { createOutcomeWriter } from "./outcome-writer";
 import type { TAttemptResult } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
@@ -193,6 +196,40 @@ describe("the next claim sent with a batch of outcomes", () => {
     expect(launched[0]![0]!.token).not.toBe(lostClaim.token);
     const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, lostClaim.id));
     expect(logged.map((a) => [a.attemptNumber, a.error, a.responseStatus, a.startedAt])).toEqual([[1, LOST_ATTEMPT_ERROR, null, at]]);
+  });
+
+  it("when the claim that settles a lost lease fails, hands over no claims, logs it, and still writes the outcomes", async () => {
+    // As above, but the attempt log refuses the lost attempt's row, so the claim that settles lost leases fails
+    // after the everyday claim (with the outcomes) has committed. Later than the test above by more than
+    // SETTLE_LOST_MS, so this process's claims are everyday claims again (its hand-over opened that window).
+    const claims = await claimed(3);
+    const lostClaim = claims[2]!;
+    const later = new Date(at.getTime() + WEBHOOK_LIMITS.leaseMs + scheduledDelayMs(1) + 60_000 + SETTLE_LOST_MS);
+    setClock(() => later);
+    await t.db.execute(sql`create or replace function test_fail_lost_log() returns trigger language plpgsql as $$
+      begin if new.error = ${sql.raw(`'${LOST_ATTEMPT_ERROR}'`)} then raise exception 'attempt log unavailable'; end if; return new; end $$`);
+    await t.db.execute(sql`create trigger test_fail_lost_log before insert on webhook_attempts for each row execute function test_fail_lost_log()`);
+    const log = captureLog();
+    const launched: TClaim[][] = [];
+    try {
+      const writer = createOutcomeWriter(t.db, {
+        outstanding: () => 1,
+        claimNext: { options: { perEndpointCap: 3, firstAttemptReserve: 0 }, room: () => 4, launch: (c) => launched.push(c) },
+      });
+      const outcomes = await Promise.all(claims.slice(0, 2).map((c) => writer.record(c, ok())));
+      expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+    } finally {
+      log.restore();
+      await t.db.execute(sql`drop trigger test_fail_lost_log on webhook_attempts`);
+    }
+    expect(launched).toEqual([[]]);
+    const failed = log.records().filter((r) => r.msg === "claiming webhook deliveries failed");
+    expect(failed).toHaveLength(1);
+    expect(JSON.stringify(failed[0]!.err)).toContain("attempt log unavailable");
+    for (const c of claims.slice(0, 2)) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "DELIVERED", claimToken: null });
+    // Nothing of the failed claim written: the lost lease is still there, for the next claim to settle.
+    expect(await deliveryRow(t.db, lostClaim.id)).toMatchObject({ status: "PENDING", claimToken: lostClaim.token, attempts: 1 });
+    expect(await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, lostClaim.id))).toEqual([]);
   });
 
   it("claims nothing when the worker has no room", async () => {
