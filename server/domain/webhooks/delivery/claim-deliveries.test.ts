@@ -193,6 +193,27 @@ type TPlanNode = {
 const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
   match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
 
+/** A claim statement's plan as run (EXPLAIN ANALYZE), inside a transaction then rolled back: nothing stays claimed. */
+async function planOf(claim: SQL): Promise<TPlanNode> {
+  let plan: TPlanNode | undefined;
+  await t.db
+    .transaction(async (tx) => {
+      const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(tx, sql`explain (analyze, format json) ${claim}`);
+      const json = row!["QUERY PLAN"];
+      plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
+      tx.rollback();
+    })
+    .catch(() => undefined);
+  return plan!;
+}
+
+/** The everyday claim alone (no hand-over to the other): the ids it claimed, or null when it handed over. */
+async function everydayClaim(opts: TClaimOptions): Promise<string[] | null> {
+  const statements = claimStatements(opts, clock);
+  const [, rows] = (await transactionInOneTrip(t.db, [statements.lock, statements.claim])) as [unknown, unknown[]];
+  return claimsFromRows(rows, statements.leaseEndsAt)?.map((c) => c.id) ?? null;
+}
+
 describe("the per-endpoint cap across claims", () => {
   it("counts the leases of every earlier claim, the newest included (each claim raises the endpoint's mark)", async () => {
     useClock();
@@ -225,23 +246,11 @@ describe("the claim's cost", () => {
     await raisePackageSent(t.db, idle, "done");
     await setDeliveryState(t.db, { endpointId: finishedEndpoint.id }, { status: "DELIVERED" });
 
-    // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
-    let plan: TPlanNode | undefined;
-    await t.db
-      .transaction(async (tx) => {
-        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(
-          tx,
-          sql`explain (analyze, format json) ${claimStatements({ limit: 10 }, clock).claim}`,
-        );
-        const json = row!["QUERY PLAN"];
-        plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
-        tx.rollback();
-      })
-      .catch(() => undefined);
+    const plan = await planOf(claimStatements({ limit: 10 }, clock).claim);
     // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
     // (the lateral count is the inner side of the loop over endpoints, in the everyday claim's `room`, where its
     // `leases` is inlined: one run per endpoint looked at)
-    const room = subtree(plan!, (n) => n["Subplan Name"] === "CTE room");
+    const room = subtree(plan, (n) => n["Subplan Name"] === "CTE room");
     const perEndpoint = room?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
     expect(perEndpoint?.["Actual Loops"]).toBe(2);
     expect(await claimDeliveries(t.db, { limit: 10 })).toHaveLength(3);
@@ -253,19 +262,6 @@ describe("the everyday claim and the claim that settles lost leases", () => {
     ...(node["Node Type"] === "ModifyTable" ? [`${node.Operation} on ${node["Relation Name"]}`] : []),
     ...(node.Plans ?? []).flatMap(modifies),
   ];
-  async function planOf(claim: SQL): Promise<TPlanNode> {
-    let plan: TPlanNode | undefined;
-    // EXPLAIN ANALYZE runs the claim: inside a transaction that is then rolled back, so nothing stays claimed.
-    await t.db
-      .transaction(async (tx) => {
-        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(tx, sql`explain (analyze, format json) ${claim}`);
-        const json = row!["QUERY PLAN"];
-        plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
-        tx.rollback();
-      })
-      .catch(() => undefined);
-    return plan!;
-  }
 
   it("the everyday claim writes only leases and marks; the other also ends, dequeues and logs lost attempts", async () => {
     useClock();
@@ -291,9 +287,7 @@ describe("the everyday claim and the claim that settles lost leases", () => {
     const [waiting] = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
     advance(LEASE + 1);
 
-    const everyday = claimStatements({ limit: 10 }, clock);
-    const [, rows] = (await transactionInOneTrip(t.db, [everyday.lock, everyday.claim])) as [unknown, unknown[]];
-    expect(claimsFromRows(rows, everyday.leaseEndsAt)).toBeNull();
+    expect(await everydayClaim({ limit: 10 })).toBeNull();
     // Nothing written: the lost ninth attempt is still leased, the waiting delivery still unclaimed, nothing logged.
     expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "FAILED", claimToken: ninth!.token });
     expect(await deliveryRow(t.db, waiting!)).toMatchObject({ status: "PENDING", claimToken: null });
@@ -306,12 +300,6 @@ describe("the everyday claim and the claim that settles lost leases", () => {
 });
 
 describe("the everyday claim and lost leases it need not settle yet", () => {
-  const everyday = async (opts: TClaimOptions) => {
-    const statements = claimStatements(opts, clock);
-    const [, rows] = (await transactionInOneTrip(t.db, [statements.lock, statements.claim])) as [unknown, unknown[]];
-    return claimsFromRows(rows, statements.leaseEndsAt)?.map((c) => c.id) ?? null;
-  };
-
   it("claims on while a lost lease's retry is not due, or has no retry room; then leaves it to the other claim", async () => {
     useClock();
     const { actor } = await setupEndpoint(t.db, URL_A);
@@ -320,16 +308,16 @@ describe("the everyday claim and lost leases it need not settle yet", () => {
     // The lease is over, the retry due a minute after the claim: not yet.
     advance(LEASE + 1_000);
     const [w] = (await raisePackageSent(t.db, actor, "p_w")).deliveryIds;
-    expect(await everyday({ limit: 10 })).toEqual([w]);
+    expect(await everydayClaim({ limit: 10 })).toEqual([w]);
     // A retry in flight (a long lease), then the lost lease's retry is due, but the endpoint allows one retry at once.
     const [r] = (await raisePackageSent(t.db, actor, "p_r")).deliveryIds;
     await setDeliveryState(t.db, [r!], { status: "FAILED", attempts: 1, nextAttemptAt: clock });
     expect((await claimDeliveries(t.db, { limit: 10, leaseMs: 3600_000 })).map((c) => [c.id, c.attempt])).toEqual([[r, 2]]);
     advance(scheduledDelayMs(1) - LEASE);
     const [x] = (await raisePackageSent(t.db, actor, "p_x")).deliveryIds;
-    expect(await everyday({ limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
+    expect(await everydayClaim({ limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
     // With retry room, the everyday claim hands it over; the claim that settles lost leases takes it over.
-    expect(await everyday({ limit: 10 })).toBeNull();
+    expect(await everydayClaim({ limit: 10 })).toBeNull();
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 
@@ -345,7 +333,7 @@ describe("the everyday claim and lost leases it need not settle yet", () => {
     advance(scheduledDelayMs(1));
     // The everyday claim hands over; the claim with the lost-lease steps takes the older ones (the lost lease's
     // turn has not come), and the claims of the next second are built with those steps.
-    expect(await everyday({ limit: 10 })).toBeNull();
+    expect(await everydayClaim({ limit: 10 })).toBeNull();
     const claims = await claimDeliveries(t.db, { limit: 10 });
     expect(claims.map((c) => c.id).sort()).toEqual([...older].sort());
     expect(settlingLostLeases(clock)).toBe(true);

@@ -283,12 +283,14 @@ export function claimStatements(
     ? sql`from leases where ${roomOf}`
     : sql`, (lost or (enabled and least(${retryCap}::int - retries, ${cap}::int - total) > 0 and retake)) is true as unsettled
       from leases where ${roomOf} or lost`;
-  const settledOnly = lostLeases ? sql`` : sql` and not exists (select 1 from room where unsettled)`;
+  // The everyday claim hands over when any endpoint has a lease to settle: then it claims nothing and answers the marker.
+  const handOver = sql`exists (select 1 from room where unsettled)`;
+  const settledOnly = lostLeases ? sql`` : sql` and not ${handOver}`;
   const unsettledMarker = lostLeases
     ? sql``
     : sql`
     union all
-    select null, null, null, null, null, null, null, null, null, null, null where exists (select 1 from room where unsettled)`;
+    select null, null, null, null, null, null, null, null, null, null, null where ${handOver}`;
   const claim = sql`
     with recursive ${skipScan("first_queued", sql`q.attempts = 0`)}, ${skipScan("retry_queued", sql`q.attempts > 0`)},
     queued_endpoints as (

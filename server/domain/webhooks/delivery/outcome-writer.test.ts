@@ -177,21 +177,29 @@ describe("the next claim sent with a batch of outcomes", () => {
     expect((await endpointRow(t.db, claims[0]!.endpointId)).consecutiveFailures).toBe(1);
   });
 
-  it("when the claim finds a lost lease, hands over what the claim that settles it claims", async () => {
-    // Three claimed at once; the worker of the third died. A lease later (and its retry due), the other two's
-    // outcomes travel with the next claim: the everyday claim sees the lost lease, claims nothing, and the claim
-    // that settles lost leases takes the delivery over (its second attempt) and logs the lost first one.
+  /**
+   * Three claimed at once; the worker of the third died. `afterMs` later (a lease and its retry, at least), the
+   * other two's outcomes are written with the next claim: `writeOutcomes()` does it and returns their statuses.
+   */
+  async function lostLeaseWave(afterMs: number) {
     const claims = await claimed(3);
-    const lostClaim = claims[2]!;
-    const later = new Date(at.getTime() + WEBHOOK_LIMITS.leaseMs + scheduledDelayMs(1));
-    setClock(() => later);
+    setClock(() => new Date(at.getTime() + afterMs));
     const launched: TClaim[][] = [];
     const writer = createOutcomeWriter(t.db, {
       outstanding: () => 1,
       claimNext: { options: { perEndpointCap: 3, firstAttemptReserve: 0 }, room: () => 4, launch: (c) => launched.push(c) },
     });
-    const outcomes = await Promise.all(claims.slice(0, 2).map((c) => writer.record(c, ok())));
-    expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+    const answered = claims.slice(0, 2);
+    const writeOutcomes = async () => (await Promise.all(answered.map((c) => writer.record(c, ok())))).map((o) => ("status" in o ? o.status : o.kind));
+    return { answered, lostClaim: claims[2]!, launched, writeOutcomes };
+  }
+  const leaseAndRetry = WEBHOOK_LIMITS.leaseMs + scheduledDelayMs(1);
+
+  it("when the claim finds a lost lease, hands over what the claim that settles it claims", async () => {
+    // The everyday claim sees the lost lease, claims nothing, and the claim that settles lost leases takes the
+    // delivery over (its second attempt) and logs the lost first one.
+    const { lostClaim, launched, writeOutcomes } = await lostLeaseWave(leaseAndRetry);
+    expect(await writeOutcomes()).toEqual(["DELIVERED", "DELIVERED"]);
     expect(launched.map((batch) => batch.map((c) => [c.id, c.attempt]))).toEqual([[[lostClaim.id, 2]]]);
     expect(launched[0]![0]!.token).not.toBe(lostClaim.token);
     const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, lostClaim.id));
@@ -202,22 +210,13 @@ describe("the next claim sent with a batch of outcomes", () => {
     // As above, but the attempt log refuses the lost attempt's row, so the claim that settles lost leases fails
     // after the everyday claim (with the outcomes) has committed. Later than the test above by more than
     // SETTLE_LOST_MS, so this process's claims are everyday claims again (its hand-over opened that window).
-    const claims = await claimed(3);
-    const lostClaim = claims[2]!;
-    const later = new Date(at.getTime() + WEBHOOK_LIMITS.leaseMs + scheduledDelayMs(1) + 60_000 + SETTLE_LOST_MS);
-    setClock(() => later);
+    const { answered, lostClaim, launched, writeOutcomes } = await lostLeaseWave(leaseAndRetry + 60_000 + SETTLE_LOST_MS);
     await t.db.execute(sql`create or replace function test_fail_lost_log() returns trigger language plpgsql as $$
       begin if new.error = ${sql.raw(`'${LOST_ATTEMPT_ERROR}'`)} then raise exception 'attempt log unavailable'; end if; return new; end $$`);
     await t.db.execute(sql`create trigger test_fail_lost_log before insert on webhook_attempts for each row execute function test_fail_lost_log()`);
     const log = captureLog();
-    const launched: TClaim[][] = [];
     try {
-      const writer = createOutcomeWriter(t.db, {
-        outstanding: () => 1,
-        claimNext: { options: { perEndpointCap: 3, firstAttemptReserve: 0 }, room: () => 4, launch: (c) => launched.push(c) },
-      });
-      const outcomes = await Promise.all(claims.slice(0, 2).map((c) => writer.record(c, ok())));
-      expect(outcomes.map((o) => ("status" in o ? o.status : o.kind))).toEqual(["DELIVERED", "DELIVERED"]);
+      expect(await writeOutcomes()).toEqual(["DELIVERED", "DELIVERED"]);
     } finally {
       log.restore();
       await t.db.execute(sql`drop trigger test_fail_lost_log on webhook_attempts`);
@@ -226,7 +225,7 @@ describe("the next claim sent with a batch of outcomes", () => {
     const failed = log.records().filter((r) => r.msg === "claiming webhook deliveries failed");
     expect(failed).toHaveLength(1);
     expect(JSON.stringify(failed[0]!.err)).toContain("attempt log unavailable");
-    for (const c of claims.slice(0, 2)) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "DELIVERED", claimToken: null });
+    for (const c of answered) expect(await deliveryRow(t.db, c.id)).toMatchObject({ status: "DELIVERED", claimToken: null });
     // Nothing of the failed claim written: the lost lease is still there, for the next claim to settle.
     expect(await deliveryRow(t.db, lostClaim.id)).toMatchObject({ status: "PENDING", claimToken: lostClaim.token, attempts: 1 });
     expect(await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, lostClaim.id))).toEqual([]);
