@@ -60,18 +60,25 @@ export const packageEventSequences = pgTable(
  * The delivery record: one row per (event, endpoint), its status and last outcome. Written when the event is
  * recorded and once per attempt's outcome (HOT: none of its indexed columns changes). What workers claim is
  * the narrow queue below.
+ *
+ * Its event and endpoint are not foreign keys, nor is the queue row's delivery (migration 0030): a key's check
+ * ran one query per row, three per delivery in a fan-out (~75 % of a fan-out to 100 endpoints, bench/README.md).
+ * Rows are only made where the keys hold by construction: the fan-out inserts the event, its deliveries and
+ * their queue rows in one statement, taking the endpoints it selects `FOR KEY SHARE` (as the key's check did,
+ * so an endpoint cannot be deleted until the fan-out commits); a replay puts back in the queue deliveries its
+ * update has locked. What the keys' cascades did, statement triggers do: deleting events or endpoints deletes
+ * their deliveries, and deleting deliveries deletes their queue rows (and their attempts, migration 0028),
+ * whatever deletes them (an endpoint, retention, a workspace's cascade).
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     /** Stable across retries and replays: sent as X-Foliosign-Delivery-Id and webhook-id. */
     id: id(),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => webhookEvents.id, { onDelete: "cascade" }),
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** Its event; not a foreign key (see below). */
+    eventId: text("event_id").notNull(),
+    /** Its endpoint; not a foreign key (see below). */
+    endpointId: text("endpoint_id").notNull(),
     event: text("event").notNull(),
     status: text("status").$type<TDeliveryStatus>().notNull().default("PENDING"),
     /** Attempts counted at the last outcome (an attempt in flight is counted by its lease). */
@@ -100,9 +107,8 @@ export const webhookDeliveries = pgTable(
 export const webhookQueue = pgTable(
   "webhook_queue",
   {
-    deliveryId: text("delivery_id")
-      .primaryKey()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    /** Its delivery; not a foreign key (see webhookDeliveries). */
+    deliveryId: text("delivery_id").primaryKey(),
     endpointId: text("endpoint_id").notNull(),
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),

@@ -7,7 +7,7 @@
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue } from "@/server/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue, workspaces } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { useTestDb } from "@/server/test/db";
@@ -51,16 +51,26 @@ describe("retention", () => {
       .insert(webhookAttempts)
       .values([a!, b!, c!, d!].flatMap((deliveryId) => [1, 2].map((attemptNumber) => ({ id: newId("wha"), deliveryId, attemptNumber, startedAt: at }))));
     const logged = async () => (await t.db.select({ id: webhookAttempts.deliveryId }).from(webhookAttempts)).map((r) => r.id).sort();
-    // A delivery deleted by itself (retention deletes them so).
+    const recorded = async () => (await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)).map((r) => r.id).sort();
+    const queued = async () => (await t.db.select({ id: webhookQueue.deliveryId }).from(webhookQueue)).map((r) => r.id).sort();
+    // A delivery deleted by itself (retention deletes them so): its queue row and attempts go (triggers).
     await t.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, a!));
     expect(await logged()).toEqual([b, b, c, c, d, d].sort());
-    // An endpoint deleted: its deliveries go by its foreign key's cascade, their attempts by the trigger.
+    expect(await queued()).toEqual([b, c, d].sort());
+    // An endpoint deleted: its deliveries go (a trigger, migration 0030), and their queue rows and attempts with them.
     await t.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, one.endpoint.id));
     expect(await logged()).toEqual([c, c, d, d].sort());
-    // An event deleted: the same through the event's cascade.
+    expect(await recorded()).toEqual([c, d].sort());
+    expect(await queued()).toEqual([c, d].sort());
+    // An event deleted: the same through the event's trigger.
     const { eventId } = await deliveryRow(t.db, c!);
     await t.db.delete(webhookEvents).where(eq(webhookEvents.id, eventId));
     expect(await logged()).toEqual([d, d]);
+    expect(await recorded()).toEqual([d]);
+    expect(await queued()).toEqual([d]);
+    // A workspace deleted: its endpoints and events go by their foreign keys' cascades, the rest as above.
+    await t.db.delete(workspaces).where(eq(workspaces.id, two.actor.workspace.id));
+    expect([await logged(), await recorded(), await queued()]).toEqual([[], [], []]);
   });
 
   it("a cascade takes a lease with its queue row: the endpoint's room counts it no more", async () => {

@@ -37,7 +37,11 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
   const eventId = newId("whe");
 
   // One INSERT … SELECT fans out to every target endpoint (100 endpoints stay one statement, no 800 parameters);
-  // the ids are therefore made in SQL (sqlNewId: the same format as newId, made by PostgreSQL).
+  // the ids are therefore made in SQL (sqlNewId: the same format as newId, made by PostgreSQL). The deliveries'
+  // endpoint, event and queue rows are not foreign keys (a check query per row, three per delivery): they hold
+  // by construction here. Each endpoint is taken FOR KEY SHARE, the lock a key's check took: a deletion of it
+  // waits for this transaction (and its trigger then deletes these deliveries too), and an endpoint deleted by
+  // a transaction that commits first is skipped, not fanned out to (schema/webhooks.ts, migration 0030).
   const target = input.test
     ? sql`e.workspace_id = ${input.workspaceId} and e.id = ${input.test.endpointId}`
     : sql`e.workspace_id = ${input.workspaceId} and ${receivesEventsSql}
@@ -46,6 +50,7 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
         select ${sqlNewId("whd")}, ${eventId}, e.id, ${input.event}, 'PENDING', 0,
                ${atIso}::timestamptz, ${atIso}::timestamptz, ${atIso}::timestamptz
         from webhook_endpoints e where ${target}
+        for key share of e
         returning id, endpoint_id`;
   // Each delivery's narrow queue row, in the same statement (its foreign key is checked at the statement's end).
   const queueRows = sql`insert into webhook_queue (delivery_id, endpoint_id, event_id, event, next_attempt_at, attempts)
