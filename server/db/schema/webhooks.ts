@@ -68,7 +68,8 @@ export const packageEventSequences = pgTable(
  * so an endpoint cannot be deleted until the fan-out commits); a replay puts back in the queue deliveries its
  * update has locked. What the keys' cascades did, statement triggers do: deleting events or endpoints deletes
  * their deliveries, and deleting deliveries deletes their queue rows (and their attempts, migration 0028),
- * whatever deletes them (an endpoint, retention, a workspace's cascade).
+ * whatever deletes them (an endpoint, retention, a workspace's cascade). TRUNCATE fires no delete trigger: truncate
+ * `webhook_queue` and `webhook_attempts` with `webhook_deliveries`.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
