@@ -3,7 +3,8 @@
  * retention age are pruned while anything still queued is kept whatever its age; and the safety net drops
  * queued deliveries of a paused endpoint that a pause could not reach (their worker died while holding them);
  * a dropped delivery whose worker was lost has that attempt in the log, whether the safety net or a pause drops it;
- * deliveries deleted by any path take their attempts with them (a statement trigger, not a foreign key).
+ * deliveries deleted by any path take their queue rows and attempts with them, and deleted endpoints, events and
+ * workspaces their deliveries (statement triggers, not foreign keys).
  */
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

@@ -52,7 +52,7 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
         from webhook_endpoints e where ${target}
         for key share of e
         returning id, endpoint_id`;
-  // Each delivery's narrow queue row, in the same statement (its foreign key is checked at the statement's end).
+  // Each delivery's narrow queue row, in the same statement (from the deliveries it inserted: none without its delivery).
   const queueRows = sql`insert into webhook_queue (delivery_id, endpoint_id, event_id, event, next_attempt_at, attempts)
         select id, endpoint_id, ${eventId}, ${input.event}, ${atIso}::timestamptz, 0 from del
         returning 1`;
@@ -78,8 +78,8 @@ export async function recordEvent<E extends TEventName>(tx: Db, input: TRecordEv
   // The envelope {event, timestamp, sequence, data} is serialised once, exactly as JSON.stringify would write it,
   // around the sequence, which PostgreSQL takes from the package's counter in the same statement (an integer's
   // JSON is its decimal text). One statement, one round trip: the sequence (the upsert locks the package's
-  // counter row until commit, as before), the event and its deliveries. The deliveries' foreign key to the
-  // event is checked at the end of the statement, when both rows exist.
+  // counter row until commit, as before), the event and its deliveries (which name the event this statement
+  // inserts: none without its event).
   // A test workspace's event carries `"test": true` after `data` (as JSON.stringify writes {…, data, test}); the
   // workspace's mode is read in the same statement (`w`), so no caller passes it.
   const head = JSON.stringify({ event: input.event, timestamp: atIso });
