@@ -13,7 +13,6 @@ import { setClock } from "@/server/lib/clock";
 import { defineJob, runDueItem, type TDueItem } from "@/server/lib/jobs";
 import { setLogger } from "@/server/lib/logger";
 import { captureLog } from "@/server/test/captured-log";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { runDeclaredJob } from "./run-declared-job";
 
@@ -74,8 +73,7 @@ describe("a declared job", () => {
     const base = process.env.DATABASE_URL;
     let other: DbHandle = t.handle;
     if (t.handle.kind === "postgres" && base) {
-      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-      other = await openPostgres(databaseUrl(base, name), { max: 2 });
+      other = await openPostgres(t.url, { max: 2 });
     }
     // Each handler holds its transaction open a moment, so the two runners' claims overlap.
     const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 2));

@@ -13,7 +13,15 @@ import { resetRateLimits } from "../http/steps/rate-limit";
 import { setClock } from "../lib/clock";
 import { databaseUrl } from "./global-setup";
 
-export type TTestDb = { readonly db: Db; readonly handle: DbHandle };
+export type TTestDb = {
+  readonly db: Db;
+  readonly handle: DbHandle;
+  /**
+   * The PostgreSQL URL of this file's database, for a test that needs a connection of its own beside the
+   * handle's (another worker, a lock holder). Only on PostgreSQL: such tests skip on PGlite.
+   */
+  readonly url: string;
+};
 
 async function truncateAll(db: Db): Promise<void> {
   const tables = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
@@ -25,6 +33,7 @@ async function truncateAll(db: Db): Promise<void> {
 export function useTestDb(): TTestDb {
   let handle: DbHandle | undefined;
   let dropName: string | undefined;
+  let url: string | undefined;
   const base = process.env.DATABASE_URL;
 
   beforeAll(async () => {
@@ -46,7 +55,8 @@ export function useTestDb(): TTestDb {
         await admin.end();
       }
       dropName = name;
-      handle = await openPostgres(databaseUrl(base, name), { max: 5 });
+      url = databaseUrl(base, name);
+      handle = await openPostgres(url, { max: 5 });
     } else {
       const snapshot = readFileSync(inject("pgliteSnapshot"));
       handle = await openPglite({ loadDataDir: new Blob([snapshot]) });
@@ -78,6 +88,10 @@ export function useTestDb(): TTestDb {
     get handle() {
       if (!handle) throw new Error("useTestDb: the database is opened in beforeAll");
       return handle;
+    },
+    get url() {
+      if (!url) throw new Error("useTestDb: url is the PostgreSQL database's (this file runs on PGlite)");
+      return url;
     },
   };
 }

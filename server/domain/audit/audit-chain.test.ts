@@ -6,10 +6,9 @@
  */
 import { asc, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { openPostgres, queryRows } from "@/server/db/client";
+import { openPostgres } from "@/server/db/client";
 import { auditEvents } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
 import { recordAudit } from "./record-audit";
@@ -65,8 +64,7 @@ describe("the audit hash chain", () => {
 
   it.runIf(Boolean(process.env.DATABASE_URL))("concurrent events of one package keep one linear chain on PostgreSQL", async () => {
     const org = await createTestOrg(t.db);
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const other = await openPostgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 5 });
+    const other = await openPostgres(t.url, { max: 5 });
     const base = { organisationId: org.organisationId, workspaceId: org.workspaceId, subjectType: "package", subjectId: "pkg_c" };
     try {
       await Promise.all(

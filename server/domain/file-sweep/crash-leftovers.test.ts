@@ -30,7 +30,7 @@ import { and, count, eq, notInArray, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import * as templateDocuments from "@/app/api/v1/templates/[templateId]/documents/route";
-import { openPglite, queryRows, setDbHandle, type Db, type DbHandle } from "@/server/db/client";
+import { openPglite, setDbHandle, type Db, type DbHandle } from "@/server/db/client";
 import { documents, libraryDocuments, packageFields, packages, sealedFiles, storedFileChunks, storedFiles } from "@/server/db/schema";
 import { createTestTemplate } from "@/server/domain/documents/test-support/fixtures";
 import { completeSession } from "@/server/domain/signing/complete-session";
@@ -47,7 +47,6 @@ import type { TFileStore } from "@/server/storage/file-store";
 import { getFileStore, setFileStore } from "@/server/storage/get-file-store";
 import { useTestDb, type TTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
-import { databaseUrl } from "@/server/test/global-setup";
 import { callJson } from "@/server/test/http";
 import { startS3Server, type TTestS3Server } from "@/server/test/s3-server";
 import { makeOriginal, makeSignaturePng } from "@/server/test/sealing-fixtures";
@@ -82,8 +81,7 @@ afterEach(() => {
 /** The database the test and the child share: PostgreSQL's test database, or a PGlite directory used in turns. */
 async function openShared(): Promise<{ db: () => Db; childArg: string; handOver(): Promise<void>; takeBack(): Promise<void>; close(): Promise<void> }> {
   if (pg) {
-    const [{ name }] = (await queryRows<{ name: string }>(pg.db, sql`select current_database() as name`)) as [{ name: string }];
-    const url = databaseUrl(process.env.DATABASE_URL!, name);
+    const url = pg.url;
     return { db: () => pg.db, childArg: `postgres:${url}`, handOver: async () => {}, takeBack: async () => {}, close: async () => {} };
   }
   const dir = path.join(mkdtempSync(path.join(scratch, "pglite-")), "data");

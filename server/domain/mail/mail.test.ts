@@ -9,11 +9,11 @@
  *   of another workspace is 404; the gates (canSendPackages, owner-only test mail);
  * - two runners (two pools on PostgreSQL) never send one message twice.
  */
-import { sql, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setSessionLookup } from "@/server/auth/app-route";
 import { WORKSPACE_COOKIE } from "@/server/auth/workspace-cookie";
-import { openPostgres, queryRows, type Db, type DbHandle } from "@/server/db/client";
+import { openPostgres, type Db, type DbHandle } from "@/server/db/client";
 import { mailMessages, packages, recipientSessions } from "@/server/db/schema";
 import { env } from "@/server/env";
 import { setClock } from "@/server/lib/clock";
@@ -22,7 +22,6 @@ import { runDueItem } from "@/server/lib/jobs";
 import { createTestMember } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
-import { databaseUrl } from "@/server/test/global-setup";
 import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { GET as listRoute } from "@/app/api/app/mail/route";
 import { GET as getRoute } from "@/app/api/app/mail/[messageId]/route";
@@ -350,8 +349,7 @@ describe("two workers", () => {
     const base = process.env.DATABASE_URL;
     let other: DbHandle = t.handle;
     if (t.handle.kind === "postgres" && base) {
-      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-      other = await openPostgres(databaseUrl(base, name), { max: 2 });
+      other = await openPostgres(t.url, { max: 2 });
     }
     try {
       const a = runDeclaredJob(mailJobs({ transport: () => smtp }).sendMail);

@@ -19,7 +19,6 @@ import { sha256Hex, verifyPassword } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
-import { databaseUrl } from "@/server/test/global-setup";
 import { createTestKey, createTestOrg } from "@/server/test/factories";
 import { callRoute } from "@/server/test/http";
 import { acceptInvite as acceptParsedInvite, getInvite } from "./accept-invite";
@@ -149,8 +148,7 @@ describe("addMember", () => {
    */
   it.skipIf(!process.env.DATABASE_URL)("PostgreSQL: an add that loses the race on the unique email is 409, not 500", async () => {
     const org = await createTestOrg(t.db);
-    const [{ name } = { name: "" }] = await queryRows<{ name: string }>(t.db, sql`select current_database() as name`);
-    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 1, onnotice: () => {} });
+    const other = postgres(t.url, { max: 1, onnotice: () => {} });
     try {
       const conn = await other.reserve();
       await conn`begin`;

@@ -13,7 +13,6 @@ import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-temp
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { queryRows } from "@/server/db/client";
 import { auditEvents, mailMessages, organisations, packages, recipientSessions, webhookEvents } from "@/server/db/schema";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { callJson } from "@/server/test/http";
 import { orgWithTemplate, twoRecipients } from "./test-support/fixtures";
@@ -78,8 +77,7 @@ describe.runIf(onPostgres)("the credit's lock on PostgreSQL", () => {
   it("is released at the COMMIT sent with it: another connection updates the organisation while this process is blocked", async () => {
     const s = await setup();
     const draft = (await s.fromTemplate()).body.data;
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const pool = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    const pool = postgres(t.url, { max: 2, onnotice: () => {} });
     const holder = await pool.reserve();
     const other = await pool.reserve();
     const org = s.org.organisationId.replaceAll("'", "''");

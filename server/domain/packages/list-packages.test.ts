@@ -17,9 +17,8 @@ import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } fro
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "@/server/db/schema";
-import { GENERIC_PLAN_SETTINGS, queryRows, type Db } from "@/server/db/client";
+import { GENERIC_PLAN_SETTINGS, type Db } from "@/server/db/client";
 import { installGenericPlanClient, type TDriverClient } from "@/server/db/driver";
-import { databaseUrl } from "@/server/test/global-setup";
 import { countPackages } from "./count-packages";
 import { listPackages } from "./list-packages";
 import { toPackageSummary } from "./package-view";
@@ -208,8 +207,7 @@ describe("listPackages (prepared per shape)", () => {
       // Index reads are priced far higher than usual: the pool's settings must keep the index paths whatever the
       // costs (without them, these generic plans turn into scans and sorts here, as at a million packages).
       const EXPENSIVE_INDEXES = { random_page_cost: "400", cpu_index_tuple_cost: "1" };
-      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-      const url = databaseUrl(process.env.DATABASE_URL!, name);
+      const url = t.url;
       const seen: { query: string; params: unknown[] }[] = [];
       const main = postgres(url, { max: 1, onnotice: () => {} });
       const generic = postgres(url, {

@@ -9,11 +9,10 @@
 import { and, count, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/v1/packages/route";
-import { openPostgres, queryRows, type Db, type DbHandle } from "@/server/db/client";
+import { openPostgres, type Db, type DbHandle } from "@/server/db/client";
 import { packageCountDeltas, packageCounts, packages, PACKAGE_STATUSES, type TPackageStatus } from "@/server/db/schema";
 import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { newId } from "@/server/lib/ids";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { createTestKey, createTestOrg, createTestRole, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
 import { callJson } from "@/server/test/http";
@@ -166,8 +165,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("package counters on PostgreSQ
   it("stay exact under concurrent writers and two folding workers", async () => {
     const org = await createTestOrg(t.db);
     const ws = org.workspaceId;
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const handles = await Promise.all([0, 1].map(() => openPostgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 4 })));
+    const handles = await Promise.all([0, 1].map(() => openPostgres(t.url, { max: 4 })));
     const statuses = ["IN_PROGRESS", "ON_HOLD", "COMPLETED", "VOID"] as const;
     try {
       let folding = true;

@@ -5,18 +5,17 @@
  * SESSION_CANCELLED, and leaves drafts and scheduled packages alone; automatic reminders follow the package's
  * schedule up to `max` and never while on hold. On PostgreSQL two runners never send one package twice.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { POST as createFromTemplateRoute } from "@/app/api/v1/packages/from-template/route";
 import { GET as getRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { POST as resumeRoute } from "@/app/api/v1/packages/[packageId]/resume/route";
-import { openPostgres, queryRows, type DbHandle } from "@/server/db/client";
+import { openPostgres, type DbHandle } from "@/server/db/client";
 import { auditEvents, organisations, packageFields, packages, recipientSessions } from "@/server/db/schema";
 import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { setClock } from "@/server/lib/clock";
 import type { TDeclaredJob } from "@/server/lib/jobs";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { callJson } from "@/server/test/http";
 import { completeSession } from "@/server/domain/signing/complete-session";
@@ -239,8 +238,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("two runners on PostgreSQL", (
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push((await create(s, { sendAt: new Date(T0.getTime() + DAY).toISOString() })).id);
     at(DAY);
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const other = await openPostgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2 });
+    const other = await openPostgres(t.url, { max: 2 });
     try {
       await Promise.all([tick(packageJobs().sendScheduled), tick(packageJobs().sendScheduled, other), tick(packageJobs().sendScheduled)]);
     } finally {

@@ -10,14 +10,13 @@
 import { and, count, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { queryRows, type Db } from "@/server/db/client";
+import { type Db } from "@/server/db/client";
 import { packages, type TPackageStatus } from "@/server/db/schema";
 import { runDeclaredJob } from "@/server/jobs/run-declared-job";
 import { newId } from "@/server/lib/ids";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg, createTestRole, createTestWorkspace, type TTestOrg } from "@/server/test/factories";
-import { databaseUrl } from "@/server/test/global-setup";
 import { packageJobs } from "./jobs";
 import { listPackages } from "./list-packages";
 import { searchCountCacheStats } from "./search-count-cache";
@@ -147,8 +146,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("a search's remembered count o
   it("sees a change that was running when it was counted, once it commits, folded or not", async () => {
     const org = await createTestOrg(t.db);
     await t.db.insert(packages).values(Array.from({ length: 9 }, (_, i) => made(org, org.workspaceId, `Rental ${i}`)));
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const writer = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 1, onnotice: () => {} });
+    const writer = postgres(t.url, { max: 1, onnotice: () => {} });
     const insertOne = (title: string) =>
       writer.unsafe(`insert into packages (id, organisation_id, workspace_id, owner_user_id, title, status) values ($1, $2, $3, $4, $5, 'IN_PROGRESS')`, [
         newId("pkg"),

@@ -10,14 +10,12 @@
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run server/domain/sealing/seal-crash.test.ts
  */
 import { Readable } from "node:stream";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { queryRows } from "@/server/db/client";
 import { packages, sealedFiles } from "@/server/db/schema";
 import { killAll, spawnWorker } from "@/server/jobs/test-support/spawn-worker";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { useTestDb } from "@/server/test/db";
-import { databaseUrl } from "@/server/test/global-setup";
 import { makeOriginal } from "@/server/test/sealing-fixtures";
 import { signedPackage } from "@/server/test/signed-package";
 import { SEAL_LEASE_MS } from "./jobs";
@@ -31,8 +29,7 @@ const row = async (id: string) => (await t.db.select().from(packages).where(eq(p
 
 describe.skipIf(!base)("a sealing worker SIGKILLed mid-seal (PostgreSQL)", () => {
   it("B, running beside A, takes the package over one short lease after A's claim and seals it", { timeout: 180_000 }, async () => {
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const url = databaseUrl(base!, name);
+    const url = t.url;
     const { pkgId } = await signedPackage(t.db);
     // A longer original, so that A is still sealing (reading fonts, drawing, signing) when it is killed.
     await (await getFileStore()).put("files/lease", Readable.from([await makeOriginal(80)]), { contentType: "application/pdf" });

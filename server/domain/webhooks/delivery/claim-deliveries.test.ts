@@ -20,12 +20,11 @@
  */
 import postgres from "postgres";
 import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { databaseUrl } from "@/server/test/global-setup";
 import { transactionInOneTrip } from "@/server/db/driver";
 import {
   CLAIM_LOCK,
@@ -373,8 +372,7 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
     const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
     const ids: string[] = [];
     for (let i = 0; i < 2 * CAP; i++) ids.push(...(await raisePackageSent(t.db, actor, `p_${i}`)).deliveryIds);
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    const other = postgres(t.url, { max: 2, onnotice: () => {} });
     try {
       // Another worker holds the claim lock and claims the CAP NEWEST deliveries (the endpoint's whole cap).
       const reserved = await other.reserve();
@@ -387,10 +385,13 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
                      select ${endpoint.id}, max(next_attempt_at) from webhook_queue where delivery_id = any(${ids.slice(CAP)})`;
       // Our claim starts meanwhile and must wait for the lock.
       const claiming = claimDeliveries(t.db, { limit: 2 * CAP });
-      for (;;) {
-        const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
-        if (waiting!.n > 0) break;
-      }
+      await vi.waitFor(
+        async () => {
+          const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+          expect(waiting!.n, "our claim waits for the claim lock").toBeGreaterThan(0);
+        },
+        { timeout: 5_000, interval: 5 },
+      );
       await reserved`commit`;
       reserved.release();
       expect(await claiming).toEqual([]);
@@ -418,8 +419,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a lost lease whose late outcome land
     // The slow worker's lease expired and its retry is due (1 min after it was claimed): the next claim reads it
     // as lost, due after `first` (due at t0 + 1 s).
     advance(60_000);
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    const other = postgres(t.url, { max: 2, onnotice: () => {} });
     const GATE = 4_201_778;
     try {
       // The claim locks its chosen rows one by one, oldest first, leasing each as it goes. A trigger stops it on
@@ -435,10 +435,15 @@ describe.skipIf(!process.env.DATABASE_URL)("a lost lease whose late outcome land
       const held = await other.reserve();
       await held`select pg_advisory_lock(${GATE}::bigint)`;
       const claiming = claimDeliveries(t.db, { limit: 10 });
-      for (;;) {
-        const [waiting] = await other<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${GATE} and not granted`;
-        if (waiting!.n > 0) break;
-      }
+      await vi.waitFor(
+        async () => {
+          const [waiting] = await other<
+            { n: number }[]
+          >`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = ${GATE} and not granted`;
+          expect(waiting!.n, "the claim waits at the gate").toBeGreaterThan(0);
+        },
+        { timeout: 5_000, interval: 5 },
+      );
       // The slow worker's answer arrives: a 500, fenced by its (still unchanged) token; the retry is due in 1 min.
       const late = await recordAttemptOutcome(
         t.db,

@@ -1,7 +1,10 @@
 /**
  * Protects "a delivery that loses nothing" across processes, on PostgreSQL, with two worker processes running
  * AT THE SAME TIME: worker A claims a delivery and is SIGKILLed while the receiver holds its request; worker B
- * was already running beside it (and, while A's lease held, did not touch the delivery). B's clock is then
+ * was already running beside it (and, while A's lease held, did not touch the delivery). B is started first,
+ * its clock a few seconds behind so that the event's wake-up (which reaches both) cannot give it the delivery:
+ * spawned after A's claim, as it once was, B had to start within A's 10 s deadline, which a loaded machine
+ * missed (A's attempt then timed out and was recorded before A was killed). B's clock is then
  * moved past the time the lost attempt's retry is due (no waiting) and B completes the delivery — same
  * delivery id, attempt 2 — and a late write carrying the dead worker's claim token is refused and changes
  * nothing.
@@ -9,12 +12,10 @@
  * Skipped without DATABASE_URL: PGlite allows one process per data directory, so two worker processes need
  * PostgreSQL. Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx vitest run server/domain/webhooks
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { queryRows } from "@/server/db/client";
 import { webhookAttempts } from "@/server/db/schema";
 import { killAll, spawnWorker as spawnAnyWorker } from "@/server/jobs/test-support/spawn-worker";
-import { databaseUrl } from "@/server/test/global-setup";
 import { useTestDb } from "@/server/test/db";
 import { LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
@@ -32,15 +33,18 @@ const rx = useLocalReceiver();
 afterAll(killAll);
 
 /** A worker process that may deliver to the local receiver. */
-const spawnWorker = (url: string, name: string) => spawnAnyWorker(url, name, { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+const spawnWorker = (url: string, name: string, offsetMs = 0) => spawnAnyWorker(url, name, { offsetMs, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+/** How far B's clock starts behind: the new delivery is not yet due for B when the wake-up reaches it. */
+const B_BEHIND_MS = 5_000;
 
 describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", () => {
   it("B, running beside A, completes the delivery A was SIGKILLed on, under the same id; A's stale token is refused", async () => {
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const url = databaseUrl(base!, name);
+    const url = t.url;
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     rx.setHandler(() => {}); // worker A's request is held open: A dies mid-delivery
 
+    const b = await spawnWorker(url, "B", -B_BEHIND_MS);
+    await b.logged((l) => l.msg === "worker started");
     const a = await spawnWorker(url, "A");
     await a.logged((l) => l.msg === "worker started");
     const [id] = (
@@ -53,10 +57,8 @@ describe.skipIf(!base)("crash safety with two worker processes (PostgreSQL)", ()
     expect(claimedByA).toMatchObject({ status: "PENDING", attempts: 1 });
     expect(claimedByA.claimToken).toBeTruthy();
 
-    // B starts while A holds the delivery, and runs a tick of its own: A's lease is respected.
-    const b = await spawnWorker(url, "B");
-    await b.logged((l) => l.msg === "worker started");
-    await b.command({ cmd: "tick" }, "ticked");
+    // B's clock catches up (the delivery is due for B now too) and B runs a tick: A's lease is respected.
+    await b.command({ cmd: "advance", ms: B_BEHIND_MS }, "advanced");
     expect(rx.received).toHaveLength(1);
     expect(await deliveryRow(t.db, id!)).toMatchObject({ claimToken: claimedByA.claimToken, attempts: 1 });
 

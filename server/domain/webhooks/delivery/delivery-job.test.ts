@@ -10,9 +10,7 @@
  * theirs back too (PostgreSQL: a second connection holds the claim lock to stage it).
  */
 import postgres from "postgres";
-import { inArray, sql } from "drizzle-orm";
-import { queryRows } from "@/server/db/client";
-import { databaseUrl } from "@/server/test/global-setup";
+import { inArray } from "drizzle-orm";
 import { CLAIM_LOCK } from "@/server/domain/webhooks/delivery/claim-deliveries";
 import { webhookDeliveries } from "@/server/db/schema";
 import { describe, expect, it, vi } from "vitest";
@@ -179,8 +177,7 @@ describe("the webhook delivery job", () => {
         );
         ids.push(...raised.deliveryIds);
       }
-      const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-      const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+      const other = postgres(t.url, { max: 2, onnotice: () => {} });
       const holder = await other.reserve();
       // Another claimer holds the claim lock before the first wave is answered, so the claim the wave's outcomes
       // carry (4 slots freed of 4) waits for it — in the outcomes' transaction, after their statements.

@@ -8,11 +8,10 @@
  */
 import { workspaceActor } from "@/server/test/actors";
 import postgres from "postgres";
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue } from "@/server/db/schema";
-import { queryRows, WAKE_CHANNEL } from "@/server/db/client";
-import { databaseUrl } from "@/server/test/global-setup";
+import { WAKE_CHANNEL } from "@/server/db/client";
 import { deleteEndpoint } from "@/server/domain/webhooks/endpoints/delete-endpoint";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
@@ -149,8 +148,7 @@ describe("recordEvent", () => {
  */
 describe.skipIf(!process.env.DATABASE_URL)("a fan-out and its endpoint's deletion, concurrently (PostgreSQL)", () => {
   async function withOtherConnection<T>(work: (other: postgres.Sql) => Promise<T>): Promise<T> {
-    const [{ name }] = (await queryRows<{ name: string }>(t.db, sql`select current_database() as name`)) as [{ name: string }];
-    const other = postgres(databaseUrl(process.env.DATABASE_URL!, name), { max: 2, onnotice: () => {} });
+    const other = postgres(t.url, { max: 2, onnotice: () => {} });
     try {
       return await work(other);
     } finally {
