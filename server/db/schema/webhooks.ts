@@ -96,7 +96,14 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt), index("webhook_deliveries_created_idx").on(t.createdAt)],
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+    // Deliveries by their event: retention's check that an event has none left, and the trigger that deletes an
+    // event's deliveries with it (migration 0031). Without it each read scanned the whole retained history: ~1 s a
+    // batch of 1,000 events at a million deliveries (`npm run bench:retention`, bench/README.md).
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
 );
 
 /**

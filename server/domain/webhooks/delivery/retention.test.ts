@@ -4,9 +4,11 @@
  * queued deliveries of a paused endpoint that a pause could not reach (their worker died while holding them);
  * a dropped delivery whose worker was lost has that attempt in the log, whether the safety net or a pause drops it;
  * deliveries deleted by any path take their queue rows and attempts with them, and deleted endpoints, events and
- * workspaces their deliveries (statement triggers, not foreign keys).
+ * workspaces their deliveries (statement triggers, not foreign keys); an event's deliveries are found through an
+ * index (retention's orphan check and the events' cascade read no whole delivery history).
  */
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { queryRows } from "@/server/db/client";
 import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue, workspaces } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
@@ -129,5 +131,31 @@ describe("retention", () => {
     for (const id of [orphan, queued]) expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     const logged = await t.db.select().from(webhookAttempts);
     expect(logged).toEqual([expect.objectContaining({ deliveryId: orphan, attemptNumber: 3, startedAt: claimedAt, error: LOST_ATTEMPT_ERROR })]);
+  });
+
+  it("finds an event's deliveries through an index: retention's orphan check and the events' cascade scan no history", async () => {
+    // With sequential scans priced out, a plan still scans webhook_deliveries whole when no index can serve the
+    // lookup by event (as before migration 0031: ~1 s a batch of 1,000 events at a million deliveries). The two
+    // shapes are the prune job's (jobs.ts: NOT EXISTS by event id) and the trigger's (DELETE … USING by event id).
+    type TNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: TNode[] };
+    const nodes = (n: TNode): TNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    const plan = async (query: ReturnType<typeof sql>) =>
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TNode }] | string }>(tx, sql`explain (format json) ${query}`);
+        const json = row!["QUERY PLAN"];
+        const all = nodes((typeof json === "string" ? (JSON.parse(json) as [{ Plan: TNode }]) : json)[0].Plan);
+        return {
+          seqScans: all.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] === "webhook_deliveries").length,
+          indexes: all.map((n) => n["Index Name"]).filter(Boolean),
+        };
+      });
+    const orphanCheck = await plan(
+      sql`select e.id from webhook_events e where e.created_at < now() and not exists (select 1 from webhook_deliveries d where d.event_id = e.id) limit 1000`,
+    );
+    expect(orphanCheck.seqScans).toBe(0);
+    expect(orphanCheck.indexes).toContain("webhook_deliveries_event_idx");
+    const cascade = await plan(sql`delete from webhook_deliveries d using (select unnest(array['ev_1', 'ev_2']) as id) g where d.event_id = g.id`);
+    expect(cascade).toEqual({ seqScans: 0, indexes: ["webhook_deliveries_event_idx"] });
   });
 });
