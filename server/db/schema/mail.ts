@@ -62,6 +62,11 @@ export const mailMessages = pgTable(
     index("mail_messages_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'QUEUED'`),
+    // Removing a recipient sets its session's mail to null (the foreign key's ON DELETE): found here, not by
+    // reading every message ever sent (migration 0032; server/db/foreign-key-indexes.test.ts).
+    index("mail_messages_session_idx")
+      .on(t.sessionId)
+      .where(sql`${t.sessionId} is not null`),
   ],
 );
 

@@ -107,6 +107,11 @@ export const packages = pgTable(
     index("packages_created_by_key_idx")
       .on(t.createdByApiKeyId)
       .where(sql`${t.createdByApiKeyId} is not null`),
+    // A template's deletion sets its packages' template to null (the foreign key's ON DELETE): found here, not
+    // by reading every package (migration 0032; server/db/foreign-key-indexes.test.ts).
+    index("packages_template_idx")
+      .on(t.templateId)
+      .where(sql`${t.templateId} is not null`),
     // `search` (case-insensitive substring of the title): trigram index, pg_trgm (migration 0009_pg_trgm).
     // A short pending list (64 kB, not 4 MB): the planner prices this index by its pending pages too, and with
     // a long one a search's generic plan (list-packages.ts, the trigram path) read the workspace's whole index
@@ -259,6 +264,10 @@ export const recipientSessions = pgTable(
     index("recipient_sessions_due_reminder_idx")
       .on(t.nextReminderAt)
       .where(sql`${t.nextReminderAt} is not null`),
+    // A signing group's deletion sets its sessions' group to null: found here (migration 0032).
+    index("recipient_sessions_signing_group_idx")
+      .on(t.signingGroupId)
+      .where(sql`${t.signingGroupId} is not null`),
   ],
 );
 

@@ -94,7 +94,12 @@ export const templateFields = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("template_fields_template_idx").on(t.templateId), index("template_fields_document_idx").on(t.documentId)],
+  (t) => [
+    index("template_fields_template_idx").on(t.templateId),
+    index("template_fields_document_idx").on(t.documentId),
+    // A role's deletion deletes its fields (delete-template-role.ts, and the key's ON DELETE): found here (migration 0032).
+    index("template_fields_role_idx").on(t.roleId),
+  ],
 );
 
 export type TTemplateRow = typeof templates.$inferSelect;
