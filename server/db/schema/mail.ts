@@ -63,7 +63,7 @@ export const mailMessages = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'QUEUED'`),
     // Removing a recipient sets its session's mail to null (the foreign key's ON DELETE): found here, not by
-    // reading every message ever sent (migration 0032; server/db/foreign-key-indexes.test.ts).
+    // reading every message ever sent (migration 0032; server/db/foreign-key-indexes.test.ts; npm run bench:parent-deletes).
     index("mail_messages_session_idx")
       .on(t.sessionId)
       .where(sql`${t.sessionId} is not null`),

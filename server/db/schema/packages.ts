@@ -108,7 +108,7 @@ export const packages = pgTable(
       .on(t.createdByApiKeyId)
       .where(sql`${t.createdByApiKeyId} is not null`),
     // A template's deletion sets its packages' template to null (the foreign key's ON DELETE): found here, not
-    // by reading every package (migration 0032; server/db/foreign-key-indexes.test.ts).
+    // by reading every package (migration 0032; server/db/foreign-key-indexes.test.ts; npm run bench:parent-deletes).
     index("packages_template_idx")
       .on(t.templateId)
       .where(sql`${t.templateId} is not null`),
