@@ -17,7 +17,7 @@ const t = useTestDb();
 /** Users, organisations and workspaces are never deleted by the app (members are removed, not their users). */
 const NEVER_DELETED = "the parent is never deleted by the app";
 const WITH_ORGANISATION = "read only when its organisation or workspace goes, which the app never deletes";
-const SMALL = "a small table: an organisation's roles, keys, edit locks or template roles";
+const SMALL = "a small table (memberships, API keys, custom field definitions, template roles) read by a rare owner's deletion";
 
 const UNINDEXED: Record<string, string> = {
   "api_keys.issued_by_user_id → users": NEVER_DELETED,
