@@ -8,8 +8,8 @@
  * 0032) and with it, alternately in the same run, and prints the medians and their ratios.
  */
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { sql } from "drizzle-orm";
+import { machineLine } from "./machine";
 import { withScratchDatabase } from "./scratch-database";
 
 process.env.LOG_LEVEL ??= "warn";
@@ -39,12 +39,7 @@ const CASES = [
 async function main() {
   const { createTestOrg } = await import("@/server/test/factories");
   console.log(`Deleting parents of large child tables — ${new Date().toISOString()}`);
-  console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine());
   await withScratchDatabase("foliosign_bench_parent_deletes", { max: 2 }, async (handle) => {
     const db = handle.db;
     const org = await createTestOrg(db);

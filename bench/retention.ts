@@ -9,8 +9,8 @@
  * their ratio.
  */
 import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { sql } from "drizzle-orm";
+import { machineLine } from "./machine";
 import { withScratchDatabase } from "./scratch-database";
 
 process.env.LOG_LEVEL ??= "warn";
@@ -26,12 +26,7 @@ async function main() {
   const { webhookRetentionJobs } = await import("@/server/domain/webhooks/jobs");
   const { runDueItem } = await import("@/server/lib/jobs");
   console.log(`Retention against a delivery history — ${new Date().toISOString()}`);
-  console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
+  console.log(machineLine());
   await withScratchDatabase("foliosign_bench_retention", { max: 2 }, async (handle) => {
     const db = handle.db;
     const org = await createTestOrg(db);
