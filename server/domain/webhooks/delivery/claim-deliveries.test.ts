@@ -25,6 +25,7 @@ import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
+import { explainPlan, type TPlanNode } from "@/server/test/query-plan";
 import { transactionInOneTrip } from "@/server/db/driver";
 import {
   CLAIM_LOCK,
@@ -180,30 +181,12 @@ describe("fairness across endpoints", () => {
   });
 });
 
-type TPlanNode = {
-  "Node Type": string;
-  Operation?: string;
-  "Relation Name"?: string;
-  "Parent Relationship"?: string;
-  "Subplan Name"?: string;
-  "Actual Loops"?: number;
-  Plans?: TPlanNode[];
-};
 const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
   match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
 
 /** A claim statement's plan as run (EXPLAIN ANALYZE), inside a transaction then rolled back: nothing stays claimed. */
 async function planOf(claim: SQL): Promise<TPlanNode> {
-  let plan: TPlanNode | undefined;
-  await t.db
-    .transaction(async (tx) => {
-      const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: TPlanNode }] | string }>(tx, sql`explain (analyze, format json) ${claim}`);
-      const json = row!["QUERY PLAN"];
-      plan = (typeof json === "string" ? (JSON.parse(json) as [{ Plan: TPlanNode }]) : json)[0].Plan;
-      tx.rollback();
-    })
-    .catch(() => undefined);
-  return plan!;
+  return explainPlan(t.db, claim, { analyze: true });
 }
 
 /** The everyday claim alone (no hand-over to the other): the ids it claimed, or null when it handed over. */
