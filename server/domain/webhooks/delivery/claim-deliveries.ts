@@ -45,8 +45,9 @@ export const LOST_ATTEMPT_ERROR = "worker lost during the attempt";
  * definition for the three places that find such attempts: the claim, a pause and the pause's safety net.
  */
 export function logLostAttempts(lost: SQL, atIso: string): SQL {
-  return sql`insert into webhook_attempts (id, delivery_id, attempt_number, started_at, error, created_at)
-      select ${sqlNewId("wha")}, x.id, x.attempt, coalesce(x.started, ${atIso}::timestamptz),
+  return sql`insert into webhook_attempts (id, delivery_id, endpoint_id, attempt_number, started_at, error, created_at)
+      select ${sqlNewId("wha")}, x.id, (select w.endpoint_id from webhook_deliveries w where w.id = x.id), x.attempt,
+        coalesce(x.started, ${atIso}::timestamptz),
         ${LOST_ATTEMPT_ERROR}, ${atIso}::timestamptz
       from (${lost}) x(id, attempt, started)
       where x.attempt > 0

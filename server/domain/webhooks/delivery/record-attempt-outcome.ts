@@ -90,7 +90,7 @@ export async function recordAttemptOutcome(
         completed_at = case when v.status = 'FAILED' then null else ${atIso}::timestamptz end
       from verdict v, lease l
       where w.id = l.id
-      returning w.id, w.status
+      returning w.id, w.status, w.endpoint_id
     ), health as (
       update webhook_endpoints x set
         consecutive_failures = case when ${result.ok}::boolean then 0 else x.consecutive_failures + 1 end,
@@ -101,8 +101,8 @@ export async function recordAttemptOutcome(
       returning x.id
     ), logged as (
       insert into webhook_attempts
-        (id, delivery_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
-      select ${newId("wha")}, d.id, ${claim.attempt}::int, ${result.startedAt.toISOString()}::timestamptz, ${result.durationMs}::int,
+        (id, delivery_id, endpoint_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
+      select ${newId("wha")}, d.id, d.endpoint_id, ${claim.attempt}::int, ${result.startedAt.toISOString()}::timestamptz, ${result.durationMs}::int,
         ${result.requestHeaders ? JSON.stringify(result.requestHeaders) : null}::text::json, ${result.status}::int, ${result.body}::text,
         ${result.error}::text, ${result.remoteAddress}::text, ${atIso}::timestamptz
       from d

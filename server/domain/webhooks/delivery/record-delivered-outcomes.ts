@@ -71,8 +71,8 @@ export function deliveredOutcomesStatement(items: readonly TDeliveredItem[]): { 
       returning x.id
     ), logged as (
       insert into webhook_attempts
-        (id, delivery_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
-      select d.attempt_id, d.id, d.attempt, d.started_at, d.duration, d.headers, d.status, d.body, null, d.remote, ${atIso}::timestamptz
+        (id, delivery_id, endpoint_id, attempt_number, started_at, duration_ms, request_headers, response_status, response_body, error, remote_address, created_at)
+      select d.attempt_id, d.id, d.endpoint_id, d.attempt, d.started_at, d.duration, d.headers, d.status, d.body, null, d.remote, ${atIso}::timestamptz
       from d
       returning id
     )

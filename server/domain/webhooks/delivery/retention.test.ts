@@ -52,7 +52,11 @@ describe("retention", () => {
     const [c, d] = [...(await ids(two.actor, "c")), ...(await ids(two.actor, "d"))];
     await t.db
       .insert(webhookAttempts)
-      .values([a!, b!, c!, d!].flatMap((deliveryId) => [1, 2].map((attemptNumber) => ({ id: newId("wha"), deliveryId, attemptNumber, startedAt: at }))));
+      .values(
+        [a!, b!, c!, d!].flatMap((deliveryId, i) =>
+          [1, 2].map((attemptNumber) => ({ id: newId("wha"), deliveryId, endpointId: (i < 2 ? one : two).endpoint.id, attemptNumber, startedAt: at })),
+        ),
+      );
     const logged = async () => (await t.db.select({ id: webhookAttempts.deliveryId }).from(webhookAttempts)).map((r) => r.id).sort();
     const recorded = async () => (await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)).map((r) => r.id).sort();
     const queued = async () => (await t.db.select({ id: webhookQueue.deliveryId }).from(webhookQueue)).map((r) => r.id).sort();

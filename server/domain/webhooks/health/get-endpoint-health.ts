@@ -6,10 +6,11 @@
  * - lastAttempt: the newest attempt ever (time, status, error), whatever its age.
  */
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/server/db/client";
+import { queryRows, type Db } from "@/server/db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import { endpointState, type TEndpointState } from "./failing";
 import { answeredLatency } from "./answered-latency";
+import { idArray } from "@/server/lib/ids";
 
 export type TEndpointHealth = {
   id: string;
@@ -30,12 +31,18 @@ export type TEndpointHealth = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): Promise<TEndpointHealth[]> {
+/**
+ * Each read is bounded by what it shows, not by the retained history: deliveries by their endpoint's index over the
+ * day, attempts by the attempts' index by endpoint and time (migration 0033) over the day, and each endpoint's
+ * newest attempt as the last entry of that index. `only` narrows it to one endpoint of the workspace (the endpoint
+ * page's header).
+ */
+export async function getEndpointHealth(db: Db, workspaceId: string, at: Date, only?: { endpointId: string }): Promise<TEndpointHealth[]> {
   const since = new Date(at.getTime() - DAY_MS);
   const endpoints = await db
     .select()
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.workspaceId, workspaceId))
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), only ? eq(webhookEndpoints.id, only.endpointId) : undefined))
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
   if (endpoints.length === 0) return [];
   const ids = endpoints.map((e) => e.id);
@@ -48,28 +55,26 @@ export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): 
 
   const attemptStats = await db
     .select({
-      endpointId: webhookDeliveries.endpointId,
+      endpointId: webhookAttempts.endpointId,
       attempts: sql<number>`count(*)::int`,
       ok: sql<number>`count(*) filter (where ${webhookAttempts.responseStatus} between 200 and 299)::int`,
       p50: answeredLatency(0.5),
       p95: answeredLatency(0.95),
     })
     .from(webhookAttempts)
-    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-    .where(and(inArray(webhookDeliveries.endpointId, ids), gte(webhookAttempts.startedAt, since)))
-    .groupBy(webhookDeliveries.endpointId);
+    .where(and(inArray(webhookAttempts.endpointId, ids), gte(webhookAttempts.startedAt, since)))
+    .groupBy(webhookAttempts.endpointId);
 
-  const lastAttempts = await db
-    .selectDistinctOn([webhookDeliveries.endpointId], {
-      endpointId: webhookDeliveries.endpointId,
-      at: webhookAttempts.startedAt,
-      responseStatus: webhookAttempts.responseStatus,
-      error: webhookAttempts.error,
-    })
-    .from(webhookAttempts)
-    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-    .where(inArray(webhookDeliveries.endpointId, ids))
-    .orderBy(webhookDeliveries.endpointId, desc(webhookAttempts.startedAt));
+  // Per endpoint, the last entry of its attempts' index: one index probe each, whatever its age.
+  const lastAttempts = await queryRows<{ endpointId: string; at: Date | string; responseStatus: number | null; error: string | null }>(
+    db,
+    sql`select e.id as "endpointId", a.started_at as "at", a.response_status as "responseStatus", a.error
+      from unnest(${idArray(ids)}::text[]) as e(id)
+      cross join lateral (
+        select a.started_at, a.response_status, a.error from webhook_attempts a
+        where a.endpoint_id = e.id order by a.started_at desc limit 1
+      ) a`,
+  );
 
   const countBy = new Map(deliveryCounts.map((r) => [r.endpointId, Number(r.n)]));
   const statsBy = new Map(attemptStats.map((r) => [r.endpointId, r]));
@@ -94,7 +99,7 @@ export async function getEndpointHealth(db: Db, workspaceId: string, at: Date): 
       successRate24h: attempts ? Number(s?.ok ?? 0) / attempts : null,
       p50Ms: round(s?.p50),
       p95Ms: round(s?.p95),
-      lastAttempt: last ? { at: last.at, responseStatus: last.responseStatus, error: last.error } : null,
+      lastAttempt: last ? { at: new Date(last.at), responseStatus: last.responseStatus, error: last.error } : null,
     };
   });
 }

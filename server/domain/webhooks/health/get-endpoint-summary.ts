@@ -13,7 +13,7 @@ import type { TActor } from "@/server/domain/access/actor";
 export async function getEndpointSummary(db: Db, actor: TActor, input: { endpointId: string }) {
   const row = await findEndpoint(db, actor, input.endpointId);
   const at = now();
-  const health = (await getEndpointHealth(db, actor.workspace.id, at)).find((h) => h.id === row.id);
+  const [health] = await getEndpointHealth(db, actor.workspace.id, at, { endpointId: row.id });
   const previousSecretSignsUntil =
     row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt > at ? row.previousSecretExpiresAt.toISOString() : null;
   return {

@@ -43,8 +43,7 @@ export async function getEndpointTimeline(db: Db, endpointId: string, range: TTi
       p95: answeredLatency(0.95),
     })
     .from(webhookAttempts)
-    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), gte(webhookAttempts.startedAt, since)))
+    .where(and(eq(webhookAttempts.endpointId, endpointId), gte(webhookAttempts.startedAt, since)))
     .groupBy(sql`1`);
 
   const buckets = new Map<number, TTimelineBucket>();

@@ -3,9 +3,9 @@
  * replica and worker reports the same figures. The attempt-duration histogram is cumulative: stored attempts
  * plus those already pruned or deleted (see attempt-histogram.ts), so its series never go down.
  */
-import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { DELIVERY_STATUSES, packages, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { DELIVERY_STATUSES, packages, webhookDeliveries, webhookEndpoints, webhookQueue } from "@/server/db/schema";
 import { isFailingSql } from "./failing";
 import { DURATION_BUCKETS_SECONDS, readAttemptHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
 
@@ -43,10 +43,11 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   lines.push(`foliosign_webhook_attempt_duration_seconds_sum ${(h.sum_ms ?? 0) / 1000}`);
   lines.push(`foliosign_webhook_attempt_duration_seconds_count ${h["+Inf"] ?? 0}`);
 
+  // The backlog is the queue (one row per PENDING or FAILED delivery): its size, and its oldest delivery's age.
   const [queue] = await db
     .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${webhookDeliveries.createdAt})` })
-    .from(webhookDeliveries)
-    .where(inArray(webhookDeliveries.status, ["PENDING", "FAILED"]));
+    .from(webhookQueue)
+    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookQueue.deliveryId));
   metric("foliosign_webhook_queue_backlog", "gauge", "Deliveries still to be delivered (PENDING or FAILED awaiting retry).");
   lines.push(`foliosign_webhook_queue_backlog ${Number(queue?.n ?? 0)}`);
   const oldest = queue?.oldest ? new Date(queue.oldest) : null;

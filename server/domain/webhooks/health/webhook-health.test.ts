@@ -6,7 +6,7 @@
 import { ownerActor, workspaceActor } from "@/server/test/actors";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/server/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookQueue } from "@/server/db/schema";
 import { encryptSecret } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
 import { useTestDb } from "@/server/test/db";
@@ -59,12 +59,17 @@ async function seedDelivery(
   });
   const id = newId("whd");
   await db.insert(webhookDeliveries).values({ id, eventId, endpointId, event: "PACKAGE_SENT", status, attempts: attempts.length, createdAt });
+  // As the engine holds it: a queued delivery (PENDING, or FAILED with a retry to come) has its queue row.
+  if (status === "PENDING" || status === "FAILED") {
+    await db.insert(webhookQueue).values({ deliveryId: id, endpointId, eventId, event: "PACKAGE_SENT", nextAttemptAt: createdAt, attempts: attempts.length });
+  }
   let n = 0;
   for (const a of attempts) {
     n += 1;
     await db.insert(webhookAttempts).values({
       id: newId("wha"),
       deliveryId: id,
+      endpointId,
       attemptNumber: n,
       startedAt: a.at,
       durationMs: a.ms,
