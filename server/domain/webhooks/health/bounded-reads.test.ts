@@ -16,7 +16,9 @@ import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
 import { setClock } from "@/server/lib/clock";
 import type { TActor } from "@/server/domain/access/actor";
-import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
+import { webhookEndpoints } from "@/server/db/schema";
+import { encryptSecret } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
 import { getDeliveryLog } from "./get-delivery-log";
 import { getEndpointChart } from "./get-endpoint-chart";
 import { getEndpointSummary } from "./get-endpoint-summary";
@@ -68,8 +70,16 @@ beforeEach(async () => {
   setClock(() => AT);
   const org = await createTestOrg(t.db);
   actor = workspaceActor(org.organisationId, org.workspaceId);
-  process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
-  endpointId = (await createEndpoint(t.db, actor, { url: "http://127.0.0.1:9/in" })).id;
+  // Only a row (nothing is sent): written directly, so no address is vetted.
+  endpointId = newId("whe");
+  await t.db.insert(webhookEndpoints).values({
+    id: endpointId,
+    organisationId: org.organisationId,
+    workspaceId: org.workspaceId,
+    url: "https://hooks.example.com/in",
+    events: ["PACKAGE_SENT"],
+    secretEncrypted: encryptSecret("whsec_test"),
+  });
   const old = new Date(AT.getTime() - 10 * 86_400_000).toISOString();
   const recent = new Date(AT.getTime() - 30 * 60_000).toISOString();
   // Rows as the engine leaves them: a finished delivery with its attempts, a queued one with its queue row.
