@@ -28,9 +28,11 @@ async function main() {
     ["endpoint page: chart, 24 hours", () => getEndpointChart(db, actor, { endpointId, range: "24h" })],
     ["endpoint page: chart, 7 days", () => getEndpointChart(db, actor, { endpointId, range: "7d" })],
     ["endpoint page: delivery log", () => getDeliveryLog(db, actor, { endpointId, page: 1, pageSize: 25 })],
+    ["endpoint page: delivery log, FAILED", () => getDeliveryLog(db, actor, { endpointId, page: 1, pageSize: 25, status: "FAILED" })],
     ["endpoint page: delivery log, EXHAUSTED", () => getDeliveryLog(db, actor, { endpointId, page: 1, pageSize: 25, status: "EXHAUSTED" })],
     ["overview: webhook health", () => getWebhookOverview(db, actor)],
     ["GET /api/v1/webhooks/{id}", () => getEndpoint(db, actor, { endpointId, page: 1, pageSize: 25 })],
+    ["GET /api/v1/webhooks/{id}?status=FAILED", () => getEndpoint(db, actor, { endpointId, page: 1, pageSize: 25, status: "FAILED" })],
     ["GET /api/metrics (instance-wide)", () => renderMetrics(db, new Date())],
   ];
   const times: Record<string, number[]> = {};

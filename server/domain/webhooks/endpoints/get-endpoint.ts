@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookDeliveries, webhookEvents, type TDeliveryStatus } from "@/server/db/schema";
 import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
@@ -6,12 +6,13 @@ import type { TActor } from "@/server/domain/access/actor";
 import type { TEndpointRef } from "@/server/domain/webhooks/schemas";
 import { toDeliveryView, toEndpointView } from "./endpoint-view";
 import { findEndpoint } from "./find-endpoint";
+import { endpointDeliveries } from "@/server/domain/webhooks/delivery/queued-deliveries";
 
 /** One endpoint with its delivery log: newest first, paged, optionally one status; `deliveryCount` counts the filter. */
 export async function getEndpoint(db: Db, actor: TActor, input: TEndpointRef & TPageQuery & { status?: TDeliveryStatus }) {
   const endpoint = await findEndpoint(db, actor, input.endpointId);
   const { limit, offset } = pageWindow(input);
-  const where = and(eq(webhookDeliveries.endpointId, endpoint.id), input.status ? eq(webhookDeliveries.status, input.status) : undefined);
+  const where = endpointDeliveries(endpoint.id, input.status);
   const [rows, [total]] = await Promise.all([
     db
       .select({ delivery: webhookDeliveries, test: webhookEvents.test })

@@ -19,6 +19,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { webhookEndpoints } from "@/server/db/schema";
 import { encryptSecret } from "@/server/lib/crypto";
 import { newId } from "@/server/lib/ids";
+import { getEndpoint } from "@/server/domain/webhooks/endpoints/get-endpoint";
 import { getDeliveryLog } from "./get-delivery-log";
 import { getEndpointChart } from "./get-endpoint-chart";
 import { getEndpointSummary } from "./get-endpoint-summary";
@@ -135,5 +136,16 @@ describe("the webhook pages' reads are bounded by what they show", () => {
     // The count reads each of the endpoint's deliveries once; the page and the waiting figures add a few dozen.
     expect(read).toBeGreaterThanOrEqual(HISTORY);
     expect(read).toBeLessThan(HISTORY + 60);
+  });
+
+  it("the delivery log and the API's endpoint filtered to a waiting status: through the queue", async () => {
+    let log: Awaited<ReturnType<typeof getDeliveryLog>> | undefined;
+    expect(await entriesRead(async (tx) => (log = await getDeliveryLog(tx, actor, { endpointId, page: 1, pageSize: 25, status: "FAILED" })))).toBeLessThan(20);
+    expect(log!.deliveries.map((d) => d.id)).toEqual([`whd_${HISTORY + 4}`]);
+    expect(log!.deliveryCount).toBe(1);
+    let api: Awaited<ReturnType<typeof getEndpoint>> | undefined;
+    expect(await entriesRead(async (tx) => (api = await getEndpoint(tx, actor, { endpointId, page: 1, pageSize: 25, status: "PENDING" })))).toBeLessThan(20);
+    expect(api!.deliveries.map((d) => d.id)).toEqual([`whd_${HISTORY + 3}`]);
+    expect(api!.deliveryCount).toBe(1);
   });
 });

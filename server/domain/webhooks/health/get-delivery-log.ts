@@ -5,7 +5,7 @@ import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue
 import { findEndpoint } from "@/server/domain/webhooks/endpoints/find-endpoint";
 import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
 import type { TActor } from "@/server/domain/access/actor";
-import { queuedDeliveryIds } from "./queued-deliveries";
+import { endpointDeliveries, queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
 
 export type TDeliveryLogInput = TPageQuery & { endpointId: string; status?: TDeliveryStatus; event?: TEventName };
 
@@ -32,7 +32,7 @@ export async function getDeliveryLog(db: Db, actor: TActor, input: TDeliveryLogI
   const endpoint = await findEndpoint(db, actor, input.endpointId);
   const { limit, offset } = pageWindow(input);
   const d = webhookDeliveries;
-  const where = and(eq(d.endpointId, endpoint.id), input.status ? eq(d.status, input.status) : undefined, input.event ? eq(d.event, input.event) : undefined);
+  const where = and(endpointDeliveries(endpoint.id, input.status), input.event ? eq(d.event, input.event) : undefined);
   const [rows, [total], waiting] = await Promise.all([
     db
       .select({ d, test: webhookEvents.test, replayedBy: users.name })

@@ -7,7 +7,7 @@ import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, type TDeliveryStatus, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { queuedDeliveryIds } from "./queued-deliveries";
+import { queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
 import { endpointState, type TEndpointState } from "./failing";
 import { now } from "@/server/lib/clock";
 import type { ZHealthOverview } from "../schemas";

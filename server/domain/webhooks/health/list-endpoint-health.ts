@@ -5,7 +5,7 @@ import { getEndpointHealth } from "./get-endpoint-health";
 import { now } from "@/server/lib/clock";
 import { toHealthView } from "./health-view";
 import type { TActor } from "@/server/domain/access/actor";
-import { queuedDeliveryIds } from "./queued-deliveries";
+import { queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
 
 /** The endpoints dashboard: every endpoint of the current workspace with its figures, Failing ones first. */
 export async function listEndpointHealth(db: Db, actor: TActor) {

@@ -1,9 +1,10 @@
 /**
- * The webhook pages read what is still waiting from the queue (queued-deliveries.ts), which is right only while the
+ * The webhook pages read what is still waiting from the queue (./queued-deliveries.ts), which is right only while the
  * engine keeps the queue to exactly the queued deliveries: a queue row for each PENDING or FAILED delivery and for
  * no other. Checked after every way a delivery changes state, through the engine's own functions with a local
  * receiver: the fan-out, a success, a failure and its retries, exhaustion, a replay, a pause. After each, the
- * delivery log's waiting figures (read through the queue) match the records' statuses.
+ * delivery log's waiting figures and its pages filtered to PENDING or FAILED (read through the queue) match the
+ * records' statuses.
  */
 import { sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
@@ -17,8 +18,8 @@ import { deliverDueWebhooks } from "@/server/domain/webhooks/delivery/deliver-du
 import { raisePackageSent, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 import { answer } from "@/server/domain/webhooks/test-support/receiver";
 import { useLocalReceiver } from "@/server/domain/webhooks/test-support/use-local-receiver";
-import { getDeliveryLog } from "./get-delivery-log";
-import { replayDeliveries } from "./replay-deliveries";
+import { getDeliveryLog } from "@/server/domain/webhooks/health/get-delivery-log";
+import { replayDeliveries } from "@/server/domain/webhooks/health/replay-deliveries";
 
 const t = useTestDb();
 const rx = useLocalReceiver();
@@ -40,6 +41,15 @@ async function expectQueueIsTheWaiting(actor: TActor, endpointIds: string[]) {
     const of = (s: string) => Number(counts.find((c) => c.status === s)?.n ?? 0);
     const log = await getDeliveryLog(t.db, actor, { endpointId, page: 1, pageSize: 25 });
     expect(log.waiting).toEqual({ pending: of("PENDING"), failed: of("FAILED") });
+    // The log filtered to a waiting status reads it through the queue too: the same deliveries as the records say.
+    for (const status of ["PENDING", "FAILED"] as const) {
+      const filtered = await getDeliveryLog(t.db, actor, { endpointId, page: 1, pageSize: 25, status });
+      const expected = await queryRows<{ id: string }>(
+        t.db,
+        sql`select id from webhook_deliveries where endpoint_id = ${endpointId} and status = ${status} order by created_at desc, id desc`,
+      );
+      expect({ count: filtered.deliveryCount, ids: filtered.deliveries.map((d) => d.id) }).toEqual({ count: of(status), ids: expected.map((e) => e.id) });
+    }
   }
   return waiting.length;
 }

@@ -1,4 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { webhookDeliveries, type TDeliveryStatus } from "@/server/db/schema";
 import { idArray } from "@/server/lib/ids";
 
 /**
@@ -12,4 +13,15 @@ export function queuedDeliveryIds(endpointIds: readonly string[]): SQL {
   const ids = sql`${idArray(endpointIds)}::text[]`;
   return sql`select q.delivery_id from webhook_queue q where q.attempts = 0 and q.endpoint_id = any(${ids})
     union all select q.delivery_id from webhook_queue q where q.attempts > 0 and q.endpoint_id = any(${ids})`;
+}
+
+/**
+ * An endpoint's deliveries, optionally of one status, as a condition on webhook_deliveries. The waiting statuses
+ * (PENDING, FAILED) are found through the queue, so a log filtered to them reads the backlog, not the history;
+ * the finished ones (DELIVERED, EXHAUSTED) through the endpoint's index, reading its retained deliveries.
+ */
+export function endpointDeliveries(endpointId: string, status?: TDeliveryStatus): SQL {
+  const d = webhookDeliveries;
+  if (status === "PENDING" || status === "FAILED") return and(sql`${d.id} in (${queuedDeliveryIds([endpointId])})`, eq(d.status, status))!;
+  return and(eq(d.endpointId, endpointId), status ? eq(d.status, status) : undefined)!;
 }
