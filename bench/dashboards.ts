@@ -15,6 +15,7 @@ import { copyFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { idArray } from "@/server/lib/ids";
 import { machineLine } from "./machine";
 import { withScratchDatabase } from "./scratch-database";
 
@@ -66,7 +67,7 @@ async function main() {
     const now = Date.now();
     for (const [w, { org, endpoints }] of workspaces.entries()) {
       const p = `w${w}_`;
-      const eps = sql.raw(`array[${endpoints.map((e) => `'${e}'`).join(",")}]`);
+      const eps = sql`${idArray(endpoints)}::text[]`;
       // Created evenly over 30 days, oldest first (g = 1 the oldest); the last QUEUED still queued.
       const created = sql`(${new Date(now - 30 * DAY_MS).toISOString()}::timestamptz + (g::float8 / ${DELIVERIES}::int) * interval '30 days')`;
       await db.execute(sql`insert into webhook_events (id, organisation_id, workspace_id, event, payload, body, created_at)

@@ -18,7 +18,7 @@ import { setClock } from "@/server/lib/clock";
 import type { TActor } from "@/server/domain/access/actor";
 import { webhookEndpoints } from "@/server/db/schema";
 import { encryptSecret } from "@/server/lib/crypto";
-import { newId } from "@/server/lib/ids";
+import { idArray, newId } from "@/server/lib/ids";
 import { getEndpoint } from "@/server/domain/webhooks/endpoints/get-endpoint";
 import { getDeliveryLog } from "./get-delivery-log";
 import { getEndpointChart } from "./get-endpoint-chart";
@@ -41,10 +41,10 @@ async function entriesSoFar(tx: Db): Promise<Record<string, number>> {
     tx,
     sql`select c.relname as name, pg_stat_get_xact_tuples_returned(c.oid) as n
         from pg_class c
-        where c.oid in (select r.oid from pg_class r where r.relname = any(${`{${GROWING.join(",")}}`}::text[]) and r.relkind = 'r'
+        where c.oid in (select r.oid from pg_class r where r.relname = any(${idArray(GROWING)}::text[]) and r.relkind = 'r'
                         union all
                         select i.indexrelid from pg_index i join pg_class r on r.oid = i.indrelid
-                        where r.relname = any(${`{${GROWING.join(",")}}`}::text[]))`,
+                        where r.relname = any(${idArray(GROWING)}::text[]))`,
   );
   return Object.fromEntries(rows.map((r) => [r.name, Number(r.n)]));
 }
@@ -58,7 +58,6 @@ async function entriesRead(read: (tx: Db) => Promise<unknown>): Promise<number> 
     await read(tx);
     const after = await entriesSoFar(tx);
     const by = Object.entries(after).map(([name, v]) => [name, v - (before[name] ?? 0)] as const);
-    if (process.env.DEBUG_READS) console.log(by.filter(([, v]) => v));
     n = by.reduce((sum, [, v]) => sum + v, 0);
   });
   return n;

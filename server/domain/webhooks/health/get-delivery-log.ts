@@ -1,11 +1,11 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { users, webhookDeliveries, webhookEvents, type TDeliveryStatus } from "@/server/db/schema";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { findEndpoint } from "@/server/domain/webhooks/endpoints/find-endpoint";
 import { pageWindow, type TPageQuery } from "@/server/lib/pagination";
 import type { TActor } from "@/server/domain/access/actor";
-import { endpointDeliveries, queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
+import { endpointDeliveries, isQueued } from "@/server/domain/webhooks/delivery/queued-deliveries";
 
 export type TDeliveryLogInput = TPageQuery & { endpointId: string; status?: TDeliveryStatus; event?: TEventName };
 
@@ -47,7 +47,7 @@ export async function getDeliveryLog(db: Db, actor: TActor, input: TDeliveryLogI
     db
       .select({ status: d.status, n: count() })
       .from(d)
-      .where(and(sql`${d.id} in (${queuedDeliveryIds([endpoint.id])})`, inArray(d.status, ["PENDING", "FAILED"])))
+      .where(and(isQueued([endpoint.id]), inArray(d.status, ["PENDING", "FAILED"])))
       .groupBy(d.status),
   ]);
   const waitingBy = new Map(waiting.map((w) => [w.status, Number(w.n)]));

@@ -7,7 +7,7 @@ import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, type TDeliveryStatus, webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
+import { isQueued } from "@/server/domain/webhooks/delivery/queued-deliveries";
 import { endpointState, type TEndpointState } from "./failing";
 import { now } from "@/server/lib/clock";
 import type { ZHealthOverview } from "../schemas";
@@ -45,7 +45,7 @@ export async function getWebhookOverview(db: Db, actor: Pick<TActor, "workspace"
     const [oldest] = await db
       .select({ id: webhookDeliveries.id, createdAt: webhookDeliveries.createdAt })
       .from(webhookDeliveries)
-      .where(and(sql`${webhookDeliveries.id} in (${queuedDeliveryIds(ids)})`, inArray(webhookDeliveries.status, ["PENDING", "FAILED"])))
+      .where(and(isQueued(ids), inArray(webhookDeliveries.status, ["PENDING", "FAILED"])))
       .orderBy(webhookDeliveries.createdAt)
       .limit(1);
     if (oldest) {

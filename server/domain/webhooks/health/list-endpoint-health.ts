@@ -1,11 +1,11 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookDeliveries } from "@/server/db/schema";
 import { getEndpointHealth } from "./get-endpoint-health";
 import { now } from "@/server/lib/clock";
 import { toHealthView } from "./health-view";
 import type { TActor } from "@/server/domain/access/actor";
-import { queuedDeliveryIds } from "@/server/domain/webhooks/delivery/queued-deliveries";
+import { isQueued } from "@/server/domain/webhooks/delivery/queued-deliveries";
 
 /** The endpoints dashboard: every endpoint of the current workspace with its figures, Failing ones first. */
 export async function listEndpointHealth(db: Db, actor: TActor) {
@@ -16,7 +16,7 @@ export async function listEndpointHealth(db: Db, actor: TActor) {
     ? await db
         .select({ n: count() })
         .from(webhookDeliveries)
-        .where(and(sql`${webhookDeliveries.id} in (${queuedDeliveryIds(health.map((h) => h.id))})`, eq(webhookDeliveries.status, "PENDING")))
+        .where(and(isQueued(health.map((h) => h.id)), eq(webhookDeliveries.status, "PENDING")))
     : [];
   return { workspace: { id: actor.workspace.id, name: actor.workspace.name }, endpoints, pendingDeliveries: Number(waiting?.n ?? 0) };
 }
