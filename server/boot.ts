@@ -8,12 +8,17 @@ import { closeDb, getDbHandle, type DbHandle } from "./db/client";
 import { EnvError, env, resetEnvCache, type TEnv } from "./env";
 import { ensureSecrets } from "./secrets";
 
-export function loadConfig(): TEnv {
+/**
+ * `generateSecrets: false` (backup and restore): secrets missing from the environment and from DATA_DIR stay
+ * missing — a key generated now would not be the one the data was encrypted with.
+ */
+export function loadConfig(options: { generateSecrets?: boolean } = {}): TEnv {
   if (existsSync(".env")) process.loadEnvFile(".env");
   try {
     resetEnvCache();
     const dataDir = env().DATA_DIR;
     const configured = Boolean(process.env.NEXTAUTH_SECRET && process.env.ENCRYPTION_KEY);
+    if (options.generateSecrets === false) return env();
     ensureSecrets(dataDir);
     resetEnvCache();
     const e = env();
@@ -54,20 +59,22 @@ function processAlive(pid: number): boolean {
  * that opens it through here (`npm start`, the worker, `npm run admin`) first takes `<dir>.lock` holding its
  * pid. A lock whose process is gone is stale and taken over. Released when the process exits.
  */
-export function lockPgliteDir(dir: string): void {
+export function lockPgliteDir(dir: string): () => void {
   const file = `${dir}.lock`;
+  const release = () => {
+    process.off("exit", release);
+    if (existsSync(file) && readFileSync(file, "utf8") === String(process.pid)) unlinkSync(file);
+  };
   mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, String(process.pid), { flag: "wx" });
-      process.on("exit", () => {
-        if (existsSync(file) && readFileSync(file, "utf8") === String(process.pid)) unlinkSync(file);
-      });
-      return;
+      process.on("exit", release);
+      return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number(readFileSync(file, "utf8"));
-      if (holder === process.pid) return;
+      if (holder === process.pid) return () => {};
       if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
         throw new DatabaseInUseError(
           `The embedded database ${dir} is in use by process ${holder} (npm start?). Stop it first: two processes ` +

@@ -2,10 +2,12 @@
  * `npm run admin -- <command>`: the operator's command line (see `help`). Opens the configured database the
  * way the server does (server/boot.ts: .env, secrets, migrations, and the PGlite directory lock, which makes
  * it refuse while `npm start` runs on the same embedded database), runs one command, closes the database.
+ * `backup` and `restore` (backup.ts) instead get where the installation is, and never generate secrets.
  */
 import { DatabaseInUseError, loadConfig, openDatabase } from "../boot";
 import { closeDb } from "../db/client";
 import { exitWith } from "./exit-with";
+import { readJournal } from "./backup";
 import { runAdmin } from "./run-admin";
 
 async function main(): Promise<number> {
@@ -18,6 +20,17 @@ async function main(): Promise<number> {
         return (await openDatabase()).db;
       },
       io,
+      () => {
+        const e = loadConfig({ generateSecrets: false });
+        return {
+          dataDir: e.DATA_DIR,
+          pgliteDir: e.pgliteDir,
+          databaseUrl: e.DATABASE_URL,
+          storage: e.STORAGE,
+          env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
+          journal: readJournal(),
+        };
+      },
     );
   } catch (err) {
     if (err instanceof DatabaseInUseError) {

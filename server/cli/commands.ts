@@ -192,6 +192,16 @@ export const HELP = `Usage: npm run admin -- <command> [options]
       package); without options, prints the current plan.
       --org is needed only when the instance holds several organisations.
 
+  backup --out FILE [--without-secrets]
+      The embedded database (PGLITE_DIR: every package, audit trail and, with STORAGE=database, every file)
+      and its secrets in one file, checked as it is written; never overwrites FILE. --without-secrets leaves
+      ENCRYPTION_KEY and NEXTAUTH_SECRET out: keep them yourself. On PostgreSQL: use pg_dump (it says how).
+
+  restore --from FILE
+      Puts a backup back into an empty PGLITE_DIR (a database already there is never overwritten), after
+      checking it: the manifest, every table's rows, and that ENCRYPTION_KEY decrypts its data. Writes the
+      backup's secrets to DATA_DIR/secrets.json unless one exists (whose key must then be the backup's).
+
   help
       This text.
 

@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/client";
 import { z } from "zod";
 import { AppError, errors } from "@/server/lib/errors";
 import { issuesToDetails } from "@/server/lib/parse";
+import { backupCommand, restoreCommand, type TInstallation } from "./backup";
 import { createKeyCommand, createOwnerCommand, createWorkspaceCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
 
 const OPTIONS = {
@@ -24,6 +25,9 @@ const OPTIONS = {
   allowance: { type: "string" },
   "max-templates": { type: "string" },
   "max-recipients": { type: "string" },
+  out: { type: "string" },
+  from: { type: "string" },
+  "without-secrets": { type: "boolean" },
 } as const;
 
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
@@ -33,15 +37,32 @@ const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<numb
   "set-plan": setPlanCommand,
 };
 
-/** Returns the exit code: 0 done, 1 refused by the domain (409, 422 …), 2 a usage mistake. */
-export async function runAdmin(argv: readonly string[], openDb: () => Promise<Db>, io: TIo): Promise<number> {
+/** Commands on the installation's files rather than through an open database (backup.ts). */
+const FILE_COMMANDS: Record<string, (inst: TInstallation, opts: TOptions, io: TIo) => Promise<number>> = {
+  backup: backupCommand,
+  restore: restoreCommand,
+};
+
+/**
+ * Returns the exit code: 0 done, 1 refused by the domain (409, 422 …), 2 a usage mistake. `installation` says
+ * where the data is, for backup and restore (which open no database through `openDb`).
+ */
+export async function runAdmin(
+  argv: readonly string[],
+  openDb: () => Promise<Db>,
+  io: TIo,
+  installation: () => TInstallation = () => {
+    throw new Error("runAdmin: no installation given for backup and restore");
+  },
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help" || command === "-h") {
     io.out(HELP);
     return command ? 0 : 2;
   }
   const run = COMMANDS[command];
-  if (!run) {
+  const onFiles = FILE_COMMANDS[command];
+  if (!run && !onFiles) {
     io.err(`Unknown command "${command}". Run \`npm run admin -- help\`.`);
     return 2;
   }
@@ -50,7 +71,8 @@ export async function runAdmin(argv: readonly string[], openDb: () => Promise<Db
     if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
     // A flag (--test) reaches the command as "true", like every other option's text.
     const options: TOptions = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === true ? "true" : v === false ? undefined : v]));
-    return await run(await openDb(), options, io);
+    if (onFiles) return await onFiles(installation(), options, io);
+    return await run!(await openDb(), options, io);
   } catch (err) {
     // Some domain functions (first-run setup) validate with a plain zod parse: same report as a 422.
     const refusal = err instanceof z.ZodError ? errors.validation(issuesToDetails(err.issues, "input")) : err;

@@ -66,9 +66,14 @@ export function encryptSecret(plaintext: string): string {
 }
 
 export function decryptSecret(encoded: string): string {
+  return decryptSecretWith(encryptionKey(), encoded);
+}
+
+/** `decryptSecret` under a given key (a restore checks a backup's key before it is the configured one). */
+export function decryptSecretWith(key: Buffer, encoded: string): string {
   const [v, iv, tag, body] = encoded.split(":");
   if (v !== "v1" || !iv || !tag || !body) throw new Error("Unrecognised ciphertext format");
-  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
 }
