@@ -1,5 +1,6 @@
 /** The settings every peer of `npm run bench:peers` shares, and what a peer job carries. */
-export const ENDPOINTS = 10;
+/** Endpoints the deliveries are spread over (BENCH_ENDPOINTS, default 10): our per-endpoint cap applies to each. */
+export const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 10);
 /** Attempts in flight per worker process. */
 export const CONCURRENCY = 64;
 /** Database connections per worker process. */

@@ -21,7 +21,7 @@ import { decryptSecretWith } from "@/server/lib/crypto";
 import { createDbFileStore } from "@/server/storage/create-db-file-store";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
-import { readJournal, type TInstallation } from "./backup";
+import { backupCommand, readJournal, restoreCommand, type TInstallation } from "./backup";
 import { runAdmin } from "./run-admin";
 
 const KEY = process.env.ENCRYPTION_KEY!; // vitest.config.ts: the key the source's secrets are encrypted with
@@ -86,7 +86,9 @@ beforeAll(async () => {
   writeFileSync(path.join(source.dataDir, "secrets.json"), JSON.stringify({ NEXTAUTH_SECRET: SESSION_SECRET, ENCRYPTION_KEY: KEY }), { mode: 0o600 });
   backupFile = path.join(scratch, "full.tgz");
   const made = await admin(source, "backup", "--out", backupFile);
-  expect(made.err).toContain("Backed up 1 organisation(s), 0 package(s), 0 document(s), 1 stored file(s)");
+  expect(made.err).toMatch(
+    /^Backed up 1 organisation\(s\), 0 package\(s\), 0 document\(s\), 1 stored file\(s\) \(migration \d{4}_\w+\): [\d.]+ MB in [\d.]+ s\.\n/,
+  );
   expect(made).toMatchObject({ code: 0, out: [backupFile] });
 }, 120_000);
 
@@ -117,6 +119,27 @@ describe("backup", () => {
     // The lock was released: `npm start` can open the directory again.
     expect(existsSync(`${source.pgliteDir}.lock`)).toBe(false);
     expect(readdirSync(scratch).filter((f) => f.includes("partial") || f.startsWith(".foliosign-backup-"))).toEqual([]);
+  });
+
+  it("says how far it is while it writes, in megabytes of the data directory", async () => {
+    const lines: string[] = [];
+    const file = fresh("progress.tgz");
+    expect(await backupCommand(source, { out: file }, { out: () => {}, err: (l) => lines.push(l) }, { progressEveryMs: 0 })).toBe(0);
+    const reports = lines.filter((l) => l.startsWith("Backing up… "));
+    expect(reports.length).toBeGreaterThan(10);
+    const figures = reports.map((l) => /^Backing up… ([\d.]+) of ([\d.]+) MB$/.exec(l)!.slice(1).map(Number));
+    const total = figures[0]![1]!;
+    expect(figures.every(([done, of]) => of === total && done! <= total)).toBe(true);
+    expect(figures.map(([done]) => done)).toEqual([...figures.map(([done]) => done!)].sort((a, b) => a - b)); // only forward
+    expect(lines.find((l) => l.startsWith("Backed up "))).toContain(`: ${total} MB in `);
+
+    const restoring: string[] = [];
+    expect(
+      await restoreCommand(installation(fresh("progress")), { from: file }, { out: () => {}, err: (l) => restoring.push(l) }, { progressEveryMs: 0 }),
+    ).toBe(0);
+    const unpacking = restoring.filter((l) => l.startsWith("Unpacking… ")).map((l) => /^Unpacking… ([\d.]+) of ([\d.]+) MB$/.exec(l)!.slice(1).map(Number));
+    expect(unpacking.length).toBeGreaterThan(10);
+    expect(unpacking.every(([, of]) => of === Number((statSync(file).size / 1_000_000).toFixed(1)))).toBe(true);
   });
 
   it("refuses an existing output, a missing --out, PostgreSQL, an empty PGLITE_DIR, a key that does not decrypt the data, and a directory in use", async () => {

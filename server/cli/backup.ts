@@ -13,9 +13,25 @@
  * rows of every table, that the key decrypts the data) and only then renames it into place. PostgreSQL has its own
  * tools (pg_dump, point-in-time recovery): on it both commands refuse and say what to use.
  */
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { create as tarCreate, extract as tarExtract } from "tar";
 import { lockPgliteDir } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
@@ -152,7 +168,36 @@ async function withRefusals(io: TIo, run: () => Promise<number>): Promise<number
   }
 }
 
-export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo): Promise<number> {
+/** Bytes of the files under `dir` (links not followed). */
+function sizeOf(dir: string): number {
+  let bytes = 0;
+  for (const name of readdirSync(dir, { recursive: true })) {
+    const st = lstatSync(path.join(dir, String(name)));
+    if (st.isFile()) bytes += st.size;
+  }
+  return bytes;
+}
+
+const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0);
+
+/** Passes the archive through, reporting how much of it has gone by at most every `everyMs`. */
+function progress(total: number, report: (done: number) => void, everyMs: number): Transform {
+  let done = 0;
+  let last = Date.now();
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      done += chunk.length;
+      if (Date.now() - last >= everyMs) {
+        last = Date.now();
+        report(Math.min(done, total));
+      }
+      callback(null, chunk);
+    },
+  });
+}
+
+/** `progressEveryMs`: how often a long backup says how far it is (tests make it report at every piece). */
+export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo, { progressEveryMs = 5_000 } = {}): Promise<number> {
   const out = opts.out;
   if (!out) throw new UsageError("--out is required");
   return withRefusals(io, async () => {
@@ -207,9 +252,17 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
       }
       // The data directory enters the archive as `pglite/` through a link (`follow`), whatever its own name.
       symlinkSync(path.resolve(inst.pgliteDir), path.join(stage, DATA), "dir");
-      await pipeline(tarCreate({ gzip: true, cwd: stage, follow: true, portable: true }, entries), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
+      const total = sizeOf(inst.pgliteDir);
+      const started = Date.now();
+      await pipeline(
+        tarCreate({ cwd: stage, follow: true, portable: true }, entries),
+        progress(total, (done) => io.err(`Backing up… ${megabytes(done)} of ${megabytes(total)} MB`), progressEveryMs),
+        createGzip(),
+        createWriteStream(partial, { mode: 0o600, flags: "wx" }),
+      );
       renameSync(partial, target);
-      io.err(`Backed up ${summary(manifest.rows)} (migration ${manifest.migration.tag ?? manifest.migration.when}).`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      io.err(`Backed up ${summary(manifest.rows)} (migration ${manifest.migration.tag ?? manifest.migration.when}): ${megabytes(total)} MB in ${seconds} s.`);
       if (withSecrets) io.err("The file holds ENCRYPTION_KEY: keep it as you keep a password (it was written readable by you only).");
       else io.err("Without secrets: keep ENCRYPTION_KEY yourself — without it this backup's sealing key, webhook secrets and links cannot be read.");
       if (inst.storage === "s3") io.err("STORAGE=s3: the files are in the bucket, not in this backup — back the bucket up too (versioning or replication).");
@@ -223,7 +276,7 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
   });
 }
 
-export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TIo): Promise<number> {
+export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TIo, { progressEveryMs = 5_000 } = {}): Promise<number> {
   const from = opts.from;
   if (!from) throw new UsageError("--from is required");
   return withRefusals(io, async () => {
@@ -243,7 +296,7 @@ export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TI
     mkdirSync(path.dirname(inst.pgliteDir), { recursive: true });
     const stage = mkdtempSync(`${inst.pgliteDir}.restoring-`);
     try {
-      await unpack(source, stage);
+      await unpack(source, stage, (done, total) => io.err(`Unpacking… ${megabytes(done)} of ${megabytes(total)} MB`), progressEveryMs);
       const manifest = readManifest(path.join(stage, MANIFEST), inst.journal);
       if (!existsSync(path.join(stage, DATA))) throw new Refusal("The backup holds no database (pglite/): not a Foliosign backup.");
       const archived = manifest.secrets ? readSecretsFile(path.join(stage, SECRETS)) : null;
@@ -303,11 +356,11 @@ export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TI
 }
 
 /** Unpacks only what a backup holds: the manifest, the secrets and files and folders under pglite/. */
-async function unpack(source: string, stage: string): Promise<void> {
+async function unpack(source: string, stage: string, report: (done: number, total: number) => void, everyMs: number): Promise<void> {
   const unexpected: string[] = [];
+  const total = statSync(source).size;
   try {
-    await tarExtract({
-      file: source,
+    const unpacker = tarExtract({
       cwd: stage,
       strict: true,
       preservePaths: false,
@@ -321,6 +374,11 @@ async function unpack(source: string, stage: string): Promise<void> {
         return ok;
       },
     });
+    await pipeline(
+      createReadStream(source),
+      progress(total, (done) => report(done, total), everyMs),
+      unpacker,
+    );
   } catch (err) {
     throw new Refusal(`${source} is not a readable backup (${(err as Error).message}).`);
   }
