@@ -25,6 +25,11 @@ export const WEBHOOK_LIMITS = {
   maxRetryAfterMs: 24 * 60 * 60 * 1000,
   /** Attempts in flight per worker process (its batches are at most this large). */
   workerConcurrency: 64,
+  /**
+   * Endpoints with queued deliveries one claim looks at, taking turns (claim-deliveries.ts): a claim's cost
+   * follows this, not the number of endpoints with work.
+   */
+  claimWindow: 64,
 } as const;
 
 /**
