@@ -39,7 +39,7 @@
  * then also reports when the nine quick endpoints had every delivery of theirs (and that drain's same-round
  * ratios) and how many requests the slow endpoint had open at once — what a per-endpoint cap is for.
  * BENCH_PERF=<dir> runs each drain under `perf record` and prints the PostgreSQL backends' CPU per delivery by
- * group of functions (peers/perf.ts).
+ * group of functions (peers/perf.ts). BENCH_ENDPOINTS=<n> spreads the deliveries over n endpoints (default 10).
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server. With workers=2 each
  * peer runs two processes on its database; the receiver then also reports deliveries received more than once
  * and the spread of the endpoints' last arrivals (fairness).
