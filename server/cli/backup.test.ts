@@ -249,6 +249,36 @@ describe("restore", () => {
     ]);
   });
 
+  it("--check runs every check in a scratch folder and installs nothing, beside a running installation's database", async () => {
+    const running = installation(fresh("running"), { ENCRYPTION_KEY: OTHER_KEY }, { databaseUrl: "postgres://127.0.0.1:5432/foliosign" });
+    mkdirSync(running.pgliteDir, { recursive: true });
+    writeFileSync(path.join(running.pgliteDir, "PG_VERSION"), "17");
+    writeFileSync(`${running.pgliteDir}.lock`, String(process.ppid)); // held by a live process: a check does not need it
+    const before = tree(running.dataDir);
+    const scratchChecks = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith("foliosign-backup-check-")).length;
+    const checksBefore = scratchChecks();
+    const res = await admin(running, "restore", "--from", backupFile, "--check");
+    expect(res.code).toBe(0);
+    expect(res.err.split("\n")).toEqual([
+      expect.stringMatching(
+        /^The backup is good: 1 organisation\(s\), 0 package\(s\), 0 document\(s\), 1 stored file\(s\), made \S+Z \(migration \d{4}_\w+\); every table's rows match its manifest and the ENCRYPTION_KEY from the backup decrypts its data\.$/,
+      ),
+      "This installation's ENCRYPTION_KEY (from ENCRYPTION_KEY in the environment) is another one: a restore here would be refused.",
+    ]);
+    expect(tree(running.dataDir)).toEqual(before);
+    expect(scratchChecks()).toBe(checksBefore);
+
+    const bare = path.join(scratch, "bare-for-check.tgz");
+    expect((await admin(source, "backup", "--out", bare, "--without-secrets")).code).toBe(0);
+    const wrong = await admin(running, "restore", "--from", bare, "--check");
+    expect([wrong.code, wrong.err]).toEqual([
+      1,
+      "Refused: The ENCRYPTION_KEY from ENCRYPTION_KEY in the environment does not decrypt a webhook endpoint's secret of this backup: set the key of the installation it came from.",
+    ]);
+    expect((await admin({ ...running, env: { ENCRYPTION_KEY: KEY } }, "restore", "--from", bare, "--check")).code).toBe(0);
+    expect(tree(running.dataDir)).toEqual(before);
+  });
+
   it("a backup --without-secrets: restores with the installation's own key only, and a wrong key is caught by decrypting the data", async () => {
     const bare = path.join(scratch, "bare.tgz");
     const made = await admin(source, "backup", "--out", bare, "--without-secrets");

@@ -28,6 +28,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -279,22 +280,24 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
 export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TIo, { progressEveryMs = 5_000 } = {}): Promise<number> {
   const from = opts.from;
   if (!from) throw new UsageError("--from is required");
+  // --check: everything a restore checks, in a scratch folder, and nothing installed (no PGLITE_DIR, no lock needed).
+  const check = opts.check === "true";
   return withRefusals(io, async () => {
-    if (inst.databaseUrl) {
+    if (inst.databaseUrl && !check) {
       throw new Refusal(
         'DATABASE_URL is set: restore PostgreSQL with its own tools (`pg_restore --dbname "$DATABASE_URL" foliosign.dump`). This command restores the embedded database.',
       );
     }
     const source = path.resolve(from);
     if (!existsSync(source)) throw new Refusal(`${source} does not exist.`);
-    if (!isEmptyDir(inst.pgliteDir)) {
+    if (!check && !isEmptyDir(inst.pgliteDir)) {
       throw new Refusal(
         `${inst.pgliteDir} (PGLITE_DIR) already holds a database: a restore never overwrites one. Move it away (or set PGLITE_DIR to an empty folder) first.`,
       );
     }
-    const release = lockPgliteDir(inst.pgliteDir);
-    mkdirSync(path.dirname(inst.pgliteDir), { recursive: true });
-    const stage = mkdtempSync(`${inst.pgliteDir}.restoring-`);
+    const release = check ? () => {} : lockPgliteDir(inst.pgliteDir);
+    if (!check) mkdirSync(path.dirname(inst.pgliteDir), { recursive: true });
+    const stage = mkdtempSync(check ? path.join(os.tmpdir(), "foliosign-backup-check-") : `${inst.pgliteDir}.restoring-`);
     try {
       await unpack(source, stage, (done, total) => io.err(`Unpacking… ${megabytes(done)} of ${megabytes(total)} MB`), progressEveryMs);
       const manifest = readManifest(path.join(stage, MANIFEST), inst.journal);
@@ -306,13 +309,16 @@ export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TI
         throw new Refusal("The backup's ENCRYPTION_KEY is not 64 hex characters: the file is damaged.");
 
       const configured = configuredKey(inst);
-      const key = configured.key ?? archived?.ENCRYPTION_KEY;
+      // A check trusts the backup's own key first: it asks whether the file can be restored, not whether here.
+      const key = check ? (archived?.ENCRYPTION_KEY ?? configured.key) : (configured.key ?? archived?.ENCRYPTION_KEY);
+      const keyFrom = check && archived?.ENCRYPTION_KEY ? "the backup" : configured.from;
       if (!key) {
         throw new Refusal(
           "This backup was made --without-secrets and no ENCRYPTION_KEY is configured: set ENCRYPTION_KEY (and NEXTAUTH_SECRET) to the installation's own values first.",
         );
       }
-      if (configured.key && archived?.ENCRYPTION_KEY && configured.key !== archived.ENCRYPTION_KEY) {
+      const otherKey = Boolean(configured.key && archived?.ENCRYPTION_KEY && configured.key !== archived.ENCRYPTION_KEY);
+      if (otherKey && !check) {
         throw new Refusal(
           `The ENCRYPTION_KEY from ${configured.from} is not the one this backup's data was encrypted with. ` +
             "Unset it (or move that secrets.json away) to use the backup's key, or set the backup's key there.",
@@ -329,12 +335,21 @@ export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TI
         await checkKey(
           handle,
           key,
-          (what) => `The ENCRYPTION_KEY from ${configured.from} does not decrypt ${what} of this backup: set the key of the installation it came from.`,
+          (what) => `The ENCRYPTION_KEY from ${keyFrom} does not decrypt ${what} of this backup: set the key of the installation it came from.`,
         );
       } finally {
         await handle.close();
       }
 
+      if (check) {
+        io.err(
+          `The backup is good: ${summary(manifest.rows)}, made ${manifest.createdAt} (migration ${manifest.migration.tag ?? manifest.migration.when}); ` +
+            `every table's rows match its manifest and the ENCRYPTION_KEY from ${keyFrom} decrypts its data.`,
+        );
+        if (otherKey) io.err(`This installation's ENCRYPTION_KEY (from ${configured.from}) is another one: a restore here would be refused.`);
+        if (manifest.storage === "s3") io.err("It was made with STORAGE=s3: its files are in the bucket, not in the backup.");
+        return 0;
+      }
       if (existsSync(inst.pgliteDir)) rmSync(inst.pgliteDir, { recursive: true }); // an empty folder (checked above)
       renameSync(path.join(stage, DATA), inst.pgliteDir);
       const secretsFile = path.join(inst.dataDir, SECRETS);

@@ -197,10 +197,11 @@ export const HELP = `Usage: npm run admin -- <command> [options]
       and its secrets in one file, checked as it is written; never overwrites FILE. --without-secrets leaves
       ENCRYPTION_KEY and NEXTAUTH_SECRET out: keep them yourself. On PostgreSQL: use pg_dump (it says how).
 
-  restore --from FILE
+  restore --from FILE [--check]
       Puts a backup back into an empty PGLITE_DIR (a database already there is never overwritten), after
       checking it: the manifest, every table's rows, and that ENCRYPTION_KEY decrypts its data. Writes the
       backup's secrets to DATA_DIR/secrets.json unless one exists (whose key must then be the backup's).
+      --check runs every check in a scratch folder and installs nothing: test your backups while running.
 
   help
       This text.

@@ -28,6 +28,7 @@ const OPTIONS = {
   out: { type: "string" },
   from: { type: "string" },
   "without-secrets": { type: "boolean" },
+  check: { type: "boolean" },
 } as const;
 
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
