@@ -7,7 +7,7 @@
 import { DatabaseInUseError, loadConfig, openDatabase } from "../boot";
 import { closeDb } from "../db/client";
 import { exitWith } from "./exit-with";
-import { readJournal } from "./backup";
+import { shippedMigrations } from "../db/migrate";
 import { runAdmin } from "./run-admin";
 
 async function main(): Promise<number> {
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
           databaseUrl: e.DATABASE_URL,
           storage: e.STORAGE,
           env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
-          journal: readJournal(),
+          journal: shippedMigrations(),
         };
       },
     );

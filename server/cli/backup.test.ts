@@ -14,14 +14,14 @@ import { create as tarCreate, extract as tarExtract, list as tarList } from "tar
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DatabaseInUseError } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
-import { migrate } from "@/server/db/migrate";
+import { migrate, shippedMigrations } from "@/server/db/migrate";
 import { webhookEndpoints } from "@/server/db/schema";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { createDbFileStore } from "@/server/storage/create-db-file-store";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
-import { backupCommand, readJournal, restoreCommand, type TInstallation } from "./backup";
+import { backupCommand, restoreCommand, type TInstallation } from "./backup";
 import { runAdmin } from "./run-admin";
 
 const KEY = process.env.ENCRYPTION_KEY!; // vitest.config.ts: the key the source's secrets are encrypted with
@@ -35,7 +35,7 @@ const fresh = (name: string) => path.join(scratch, `${name}-${++n}`);
 
 /** An installation in `dataDir` (PGLITE_DIR = dataDir/pglite), with `env` as its environment's secrets. */
 function installation(dataDir: string, env: TInstallation["env"] = {}, extra: Partial<TInstallation> = {}): TInstallation {
-  return { dataDir, pgliteDir: path.join(dataDir, "pglite"), storage: "database", env, journal: readJournal(), ...extra };
+  return { dataDir, pgliteDir: path.join(dataDir, "pglite"), storage: "database", env, journal: shippedMigrations(), ...extra };
 }
 
 async function admin(inst: TInstallation, ...argv: string[]) {
@@ -106,7 +106,7 @@ describe("backup", () => {
     mkdirSync(unpacked);
     await tarExtract({ file: backupFile, cwd: unpacked, filter: (p) => !p.startsWith("pglite") });
     const manifest = JSON.parse(readFileSync(path.join(unpacked, "foliosign-backup.json"), "utf8"));
-    const journal = readJournal();
+    const journal = shippedMigrations();
     expect(manifest).toMatchObject({
       format: "foliosign-backup",
       version: 1,

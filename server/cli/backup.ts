@@ -36,6 +36,7 @@ import { createGzip } from "node:zlib";
 import { create as tarCreate, extract as tarExtract } from "tar";
 import { lockPgliteDir } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
+import { appliedMigrations } from "@/server/db/migrate";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { sql } from "drizzle-orm";
 import { UsageError, type TIo, type TOptions } from "./commands";
@@ -73,11 +74,6 @@ type TManifest = {
 /** A refusal: printed as it is, exit code 1, nothing changed. */
 class Refusal extends Error {
   override name = "Refusal";
-}
-
-export function readJournal(folder = path.resolve(process.cwd(), "drizzle")): { tag: string; when: number }[] {
-  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
-  return journal.entries.map(({ tag, when }) => ({ tag, when }));
 }
 
 const HEX_KEY = /^[0-9a-f]{64}$/i;
@@ -119,14 +115,14 @@ async function rowsOf(handle: DbHandle): Promise<Record<string, number>> {
 }
 
 async function migrationOf(handle: DbHandle, journal: TInstallation["journal"]): Promise<TManifest["migration"]> {
-  let applied: { when: number }[];
+  let applied: { count: number; last: number | null };
   try {
-    applied = await queryRows<{ when: number }>(handle.db, sql`select created_at::bigint as when from drizzle.__drizzle_migrations order by created_at`);
+    applied = await appliedMigrations(handle.db);
   } catch {
     throw new Refusal("This database was never set up by Foliosign (no migrations recorded): nothing to back up.");
   }
-  const when = Number(applied.at(-1)?.when ?? 0);
-  return { count: applied.length, when, tag: journal.find((j) => j.when === when)?.tag ?? null };
+  const when = applied.last ?? 0;
+  return { count: applied.count, when, tag: journal.find((j) => j.when === when)?.tag ?? null };
 }
 
 /** One encrypted value of the database (the instance's sealing key, a webhook secret, a signing link), if any. */

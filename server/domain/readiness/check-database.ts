@@ -1,17 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { queryRows } from "@/server/db/client";
-import { MIGRATIONS_DIR } from "@/server/db/migrate";
+import { appliedMigrations, MIGRATIONS_DIR, shippedMigrations } from "@/server/db/migrate";
 import { check, reason, type TReadinessCheck, type TReadinessContext } from "./types";
 
 const TITLE = "Database";
-
-/** The migrations this code ships (drizzle/meta/_journal.json): each one's tag and its `when`, which drizzle records. */
-function shippedMigrations(dir: string): { tag: string; when: number }[] {
-  const journal = JSON.parse(readFileSync(path.join(dir, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
-  return journal.entries.map((e) => ({ tag: e.tag, when: e.when }));
-}
 
 /**
  * Reachable (a round trip) and migrated: drizzle's migrator applies a shipped migration whose `when` is later than
@@ -51,11 +42,7 @@ export async function checkDatabase(ctx: TReadinessContext, migrationsDir = MIGR
   const shipped = shippedMigrations(migrationsDir);
   let applied: { count: number; last: number | null };
   try {
-    const [row] = await queryRows<{ count: number | string; last: number | string | null }>(
-      ctx.db,
-      sql`select count(*) as count, max(created_at) as last from drizzle.__drizzle_migrations`,
-    );
-    applied = { count: Number(row?.count ?? 0), last: row?.last === null || row?.last === undefined ? null : Number(row.last) };
+    applied = await appliedMigrations(ctx.db);
   } catch {
     applied = { count: 0, last: null };
   }
