@@ -174,7 +174,8 @@ export async function claimWithLostLeases(db: Db, opts: TClaimOptions): Promise<
 
 /**
  * The claim statement's rows as claims, oldest first; `leaseEndsAt` is the statements' (claimStatements). Null
- * when the everyday claim found lost leases to settle and claimed nothing: claimWithLostLeases is next.
+ * when the everyday claim found lost leases to settle and claimed nothing: claimWithLostLeases is next. Otherwise
+ * its marker row moves this process's round of endpoints on (every claim's rows pass through here).
  */
 export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TClaim[] | null {
   const all = rows as TClaimedRow[];
