@@ -194,13 +194,33 @@ export const webhookAttempts = pgTable(
 );
 
 /**
- * The attempt-duration histogram of attempts that are no longer stored (pruned by retention, or deleted with
- * their endpoint), folded in when they go, so the Prometheus histogram (stored + folded) only ever grows.
- * One row per series: the bucket bounds in seconds ("0.05" … "10"), "+Inf" (the count) and "sum_ms".
+ * What /api/metrics counts instance-wide, kept by statement triggers (migration 0034_webhook_tallies) so a scrape
+ * sums a few rows instead of reading every retained delivery and attempt: each row is the change one statement
+ * made, appended in its writer's transaction — never an update of a shared row, so writers never wait on each other
+ * — and the fold-webhook-tallies job folds them into one row (server/domain/webhooks/jobs.ts). The sum of all rows
+ * is exact in any snapshot.
+ * - `delivered` / `exhausted`: stored deliveries in that status (triggers on webhook_deliveries: inserted, deleted
+ *   — retention, an endpoint or event deleted —, or moved by an update);
+ * - `attempts`, the `le_*` buckets (cumulative: attempts that took at most that long) and `duration_ms` (their
+ *   sum): every attempt with a duration ever logged (a trigger on webhook_attempts' inserts), so the Prometheus
+ *   histogram only ever grows — removing attempts (retention, deletions) takes nothing from it.
+ * The bucket columns are DURATION_BUCKETS (attempt-histogram.ts); the triggers count by the same bounds.
  */
-export const webhookAttemptHistogramBase = pgTable("webhook_attempt_histogram_base", {
-  series: text("series").primaryKey(),
-  value: bigint("value", { mode: "number" }).notNull().default(0),
+const tally = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
+export const webhookTallies = pgTable("webhook_tallies", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  delivered: tally("delivered"),
+  exhausted: tally("exhausted"),
+  attempts: tally("attempts"),
+  le50ms: tally("le_50ms"),
+  le100ms: tally("le_100ms"),
+  le250ms: tally("le_250ms"),
+  le500ms: tally("le_500ms"),
+  le1s: tally("le_1s"),
+  le2500ms: tally("le_2500ms"),
+  le5s: tally("le_5s"),
+  le10s: tally("le_10s"),
+  durationMs: tally("duration_ms"),
 });
 
 export type TWebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -208,4 +228,4 @@ export type TWebhookEventRow = typeof webhookEvents.$inferSelect;
 export type TPackageEventSequenceRow = typeof packageEventSequences.$inferSelect;
 export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type TWebhookAttemptRow = typeof webhookAttempts.$inferSelect;
-export type TWebhookAttemptHistogramBaseRow = typeof webhookAttemptHistogramBase.$inferSelect;
+export type TWebhookTallyRow = typeof webhookTallies.$inferSelect;

@@ -5,20 +5,28 @@
  *   pause drops them itself; this catches those whose worker died while holding them).
  * - prune-deliveries / prune-events: a batch of finished deliveries older than WEBHOOK_RETENTION_DAYS, then of
  *   events no delivery refers to any more, is the due item; one batch per transaction.
+ * - fold-webhook-tallies: the rows the metrics' triggers append (schema: webhookTallies), two or more, are folded
+ *   into one, so a scrape sums a few rows. The sum is exact without it; folding keeps it short.
  */
-import { and, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, getTableColumns, inArray, lt, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/server/db/client";
-import { webhookDeliveries, webhookEvents } from "@/server/db/schema";
+import { webhookDeliveries, webhookEvents, webhookTallies } from "@/server/db/schema";
 import { env } from "@/server/env";
 import { idArray } from "@/server/lib/ids";
 import { defineJob, type TDueItem } from "@/server/lib/jobs";
-import { foldAttemptsIntoHistogram } from "./delivery/attempt-histogram";
 import { dropQueuedDeliveries } from "./delivery/drop-paused-deliveries";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Rows removed per transaction: short transactions, and one array parameter of bounded size. */
 const BATCH = 1000;
+/** Tally rows folded per transaction. */
+const TALLY_BATCH = 10_000;
+
+/** Every counting column of webhook_tallies (all but its id). */
+const TALLY_COLUMNS = Object.values(getTableColumns(webhookTallies))
+  .filter((c) => c !== webhookTallies.id)
+  .map((c) => `"${c.name}"`);
 
 /** A batch of rows, named by its first id. */
 export type TIdBatch = TDueItem & { ids: string[] };
@@ -81,15 +89,12 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
       name: "webhook-prune-deliveries",
       everyMs: 10 * 60_000,
       async due(tx, { at, skip }) {
-        // Locked, so the attempts folded into the histogram are exactly those deleted (a replay cannot turn
-        // one back to PENDING in between).
+        // Locked, so a replay cannot turn one back to PENDING between the choice and the deletion.
         const finished = and(lt(webhookDeliveries.createdAt, cutoff(at)), inArray(webhookDeliveries.status, ["DELIVERED", "EXHAUSTED"]));
         return lockBatch(tx, webhookDeliveries, finished, skip);
       },
       async handle(tx, batch) {
-        const ids = idArray(batch.ids);
-        await foldAttemptsIntoHistogram(tx, sql`select unnest(${ids}::text[])`);
-        await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} = any(${ids}::text[])`);
+        await tx.delete(webhookDeliveries).where(sql`${webhookDeliveries.id} = any(${idArray(batch.ids)}::text[])`);
       },
     }),
 
@@ -102,6 +107,31 @@ export function webhookRetentionJobs(opts: { retentionDays?: number } = {}) {
       async handle(tx, batch) {
         // Checked again: a delivery committed since the claim's snapshot keeps its event.
         await tx.delete(webhookEvents).where(and(sql`${webhookEvents.id} = any(${idArray(batch.ids)}::text[])`, orphanEvents(tx)));
+      },
+    }),
+
+    foldTallies: defineJob<TDueItem & { ids: number[] }>({
+      name: "fold-webhook-tallies",
+      everyMs: 10_000,
+      budget: 10,
+      async due(tx, { skip }) {
+        // Locked, so two workers never fold the same row; a writer's uncommitted row is not seen at all.
+        const t = webhookTallies;
+        const rows = await tx
+          .select({ id: t.id })
+          .from(t)
+          .where(notInArray(t.id, skip.map(Number)))
+          .orderBy(asc(t.id))
+          .limit(TALLY_BATCH)
+          .for("update", { skipLocked: true });
+        // One row is folded already: nothing to do.
+        return rows.length >= 2 ? { id: String(rows[0]!.id), ids: rows.map((r) => r.id) } : undefined;
+      },
+      async handle(tx, batch) {
+        const columns = sql.raw(TALLY_COLUMNS.join(", "));
+        const sums = sql.raw(TALLY_COLUMNS.map((c) => `sum(${c})`).join(", "));
+        await tx.execute(sql`with gone as (delete from webhook_tallies where id = any(${`{${batch.ids.join(",")}}`}::bigint[]) returning *)
+          insert into webhook_tallies (${columns}) select ${sums} from gone`);
       },
     }),
   };

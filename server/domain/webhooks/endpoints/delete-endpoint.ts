@@ -1,8 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { webhookEndpoints } from "@/server/db/schema";
 import { errors } from "@/server/lib/errors";
-import { foldAttemptsIntoHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { findEndpoint } from "./find-endpoint";
 import type { TActor } from "@/server/domain/access/actor";
@@ -13,9 +12,8 @@ export async function deleteEndpoint(db: Db, actor: TActor, input: TEndpointRef)
   const { endpointId } = input;
   return db.transaction(async (tx) => {
     await findEndpoint(tx, actor, endpointId, { forUpdate: true });
-    // Its deliveries go by cascade and their attempts with them (a trigger): keep their durations in the cumulative
-    // metrics histogram.
-    await foldAttemptsIntoHistogram(tx, sql`select id from webhook_deliveries where endpoint_id = ${endpointId}`);
+    // Its deliveries go with it and their attempts with them (triggers); the metrics' tallies follow (their own
+    // triggers), and the attempts stay counted in the cumulative duration histogram.
     const [row] = await tx
       .delete(webhookEndpoints)
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, actor.workspace.id)))

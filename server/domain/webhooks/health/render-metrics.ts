@@ -1,26 +1,31 @@
 /**
  * Prometheus text exposition for operators, instance-wide, computed from the database so every web
- * replica and worker reports the same figures. The attempt-duration histogram is cumulative: stored attempts
- * plus those already pruned or deleted (see attempt-histogram.ts), so its series never go down.
+ * replica and worker reports the same figures. What grows with the retained history (finished deliveries, the
+ * attempt-duration histogram) is read from the tallies triggers keep (attempt-histogram.ts), what is waiting from the
+ * queue: a scrape's cost follows the backlog, not the history. The histogram is cumulative: its series never go down.
  */
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { DELIVERY_STATUSES, packages, webhookDeliveries, webhookEndpoints, webhookQueue } from "@/server/db/schema";
+import { DELIVERY_STATUSES, packages, type TDeliveryStatus, webhookDeliveries, webhookEndpoints, webhookQueue } from "@/server/db/schema";
 import { isFailingSql } from "./failing";
-import { DURATION_BUCKETS_SECONDS, readAttemptHistogram } from "@/server/domain/webhooks/delivery/attempt-histogram";
+import { DURATION_BUCKETS, readWebhookTotals } from "@/server/domain/webhooks/delivery/attempt-histogram";
 
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const lines: string[] = [];
   const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
-  const byStatus = await db
-    .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
-    .from(webhookDeliveries)
+  // The finished ones from the tallies (kept by triggers, a few rows), the waiting ones from the queue, which holds
+  // exactly them: a scrape reads neither every retained delivery nor every stored attempt.
+  const totals = await readWebhookTotals(db);
+  const waiting = await db
+    .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${webhookDeliveries.createdAt})` })
+    .from(webhookQueue)
+    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookQueue.deliveryId))
     .groupBy(webhookDeliveries.status);
+  const byStatus: Record<TDeliveryStatus, number> = { PENDING: 0, DELIVERED: totals.delivered, FAILED: 0, EXHAUSTED: totals.exhausted };
+  for (const w of waiting) if (w.status === "PENDING" || w.status === "FAILED") byStatus[w.status] += Number(w.n);
   metric("foliosign_webhook_deliveries", "gauge", "Stored webhook deliveries by status.");
-  for (const s of DELIVERY_STATUSES) {
-    lines.push(`foliosign_webhook_deliveries{status="${s}"} ${Number(byStatus.find((r) => r.status === s)?.n ?? 0)}`);
-  }
+  for (const s of DELIVERY_STATUSES) lines.push(`foliosign_webhook_deliveries{status="${s}"} ${byStatus[s]}`);
 
   const [states] = await db
     .select({
@@ -36,21 +41,20 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   lines.push(`foliosign_webhook_endpoints{state="Paused"} ${paused}`);
   lines.push(`foliosign_webhook_endpoints{state="Failing"} ${failing}`);
 
-  const h = await readAttemptHistogram(db);
   metric("foliosign_webhook_attempt_duration_seconds", "histogram", "Duration of webhook delivery attempts (cumulative since install).");
-  for (const b of DURATION_BUCKETS_SECONDS) lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="${b}"} ${h[String(b)] ?? 0}`);
-  lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${h["+Inf"] ?? 0}`);
-  lines.push(`foliosign_webhook_attempt_duration_seconds_sum ${(h.sum_ms ?? 0) / 1000}`);
-  lines.push(`foliosign_webhook_attempt_duration_seconds_count ${h["+Inf"] ?? 0}`);
+  DURATION_BUCKETS.forEach((b, i) => lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="${b.seconds}"} ${totals.buckets[i]}`));
+  lines.push(`foliosign_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${totals.attempts}`);
+  lines.push(`foliosign_webhook_attempt_duration_seconds_sum ${totals.durationMs / 1000}`);
+  lines.push(`foliosign_webhook_attempt_duration_seconds_count ${totals.attempts}`);
 
   // The backlog is the queue (one row per PENDING or FAILED delivery): its size, and its oldest delivery's age.
-  const [queue] = await db
-    .select({ n: sql<number>`count(*)::int`, oldest: sql<Date | string | null>`min(${webhookDeliveries.createdAt})` })
-    .from(webhookQueue)
-    .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookQueue.deliveryId));
+  const backlog = waiting.reduce((n, w) => n + Number(w.n), 0);
   metric("foliosign_webhook_queue_backlog", "gauge", "Deliveries still to be delivered (PENDING or FAILED awaiting retry).");
-  lines.push(`foliosign_webhook_queue_backlog ${Number(queue?.n ?? 0)}`);
-  const oldest = queue?.oldest ? new Date(queue.oldest) : null;
+  lines.push(`foliosign_webhook_queue_backlog ${backlog}`);
+  const oldest = waiting.reduce<Date | null>((min, w) => {
+    const at = w.oldest ? new Date(w.oldest) : null;
+    return at && (!min || at < min) ? at : min;
+  }, null);
   metric("foliosign_webhook_oldest_pending_age_seconds", "gauge", "Age of the oldest delivery still to be delivered (0 when none).");
   lines.push(`foliosign_webhook_oldest_pending_age_seconds ${oldest ? Math.max(0, Math.floor((at.getTime() - oldest.getTime()) / 1000)) : 0}`);
 
