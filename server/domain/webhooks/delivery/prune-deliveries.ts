@@ -5,7 +5,7 @@ import { webhookRetentionJobs, type TIdBatch } from "@/server/domain/webhooks/jo
 
 /**
  * Retention, all at once: finished deliveries (DELIVERED, EXHAUSTED) older than WEBHOOK_RETENTION_DAYS go, with
- * their attempts (deleted with them by a trigger; their durations folded into the metrics histogram first), then
+ * their attempts (deleted with them by a trigger; they stay counted in the cumulative metrics histogram), then
  * events no delivery refers to any more. Queued deliveries are never pruned. The same declared jobs the worker
  * runs (./jobs.ts), drained here: one batch per transaction.
  */
