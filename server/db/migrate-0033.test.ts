@@ -5,35 +5,23 @@
  * given deliveries with attempts the way the engine stored them then (and an attempt whose delivery is gone, which
  * no page can show and which would block the NOT NULL), and migrated on.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, expect, it } from "vitest";
-import { openPglite, queryRows } from "./client";
-import { migrate, MIGRATIONS_DIR } from "./migrate";
-
-const folder = mkdtempSync(path.join(tmpdir(), "foliosign-migrations-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+import { expect, it } from "vitest";
+import { queryRows } from "./client";
+import { migratedBefore } from "./test-support/migrated-before";
 
 it("gives the attempts stored before it their delivery's endpoint, and drops an attempt whose delivery is gone", async () => {
-  cpSync(MIGRATIONS_DIR, folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number; tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag.startsWith("0033_"));
-  expect(at).toBe(33);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-
-  const handle = await openPglite();
+  const db = await migratedBefore("0033_");
+  expect(db.position).toBe(33);
+  const { handle } = db;
   try {
-    await migrate(handle, folder);
     await handle.db.execute(sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts)
       values ('whd_a', 'ev_1', 'whe_1', 'PACKAGE_SENT', 'DELIVERED', 2), ('whd_b', 'ev_1', 'whe_2', 'PACKAGE_SENT', 'FAILED', 1)`);
     await handle.db.execute(sql`insert into webhook_attempts (id, delivery_id, attempt_number, started_at)
       values ('wha_1', 'whd_a', 1, now()), ('wha_2', 'whd_a', 2, now()), ('wha_3', 'whd_b', 1, now()),
         ('wha_4', 'whd_gone', 1, now())`);
 
-    await migrate(handle);
+    await db.migrateOn();
     const rows = await queryRows<{ id: string; endpoint_id: string }>(handle.db, sql`select id, endpoint_id from webhook_attempts order by id`);
     expect(rows).toEqual([
       { id: "wha_1", endpoint_id: "whe_1" },
@@ -53,6 +41,6 @@ it("gives the attempts stored before it their delivery's endpoint, and drops an 
     expect(indexes.map((i) => i.indexname)).toEqual(["webhook_attempts_delivery_idx", "webhook_attempts_endpoint_idx"]);
     expect(indexes[1]!.indexdef).toContain("(endpoint_id, started_at)");
   } finally {
-    await handle.close();
+    await db.close();
   }
 });

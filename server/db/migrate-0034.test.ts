@@ -5,29 +5,17 @@
  * migrations folder cut there, given deliveries, attempts and folded histogram series as the build before stored
  * them, and migrated on.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { renderMetrics } from "@/server/domain/webhooks/health/render-metrics";
-import { openPglite, queryRows } from "./client";
-import { migrate, MIGRATIONS_DIR } from "./migrate";
-
-const folder = mkdtempSync(path.join(tmpdir(), "foliosign-migrations-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+import { queryRows } from "./client";
+import { migratedBefore } from "./test-support/migrated-before";
 
 it("starts the tallies from the stored deliveries and attempts and the histogram of removed ones", async () => {
-  cpSync(MIGRATIONS_DIR, folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number; tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag.startsWith("0034_"));
-  expect(at).toBe(34);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-
-  const handle = await openPglite();
+  const db = await migratedBefore("0034_");
+  expect(db.position).toBe(34);
+  const { handle } = db;
   try {
-    await migrate(handle, folder);
     await handle.db.execute(sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, status, attempts)
       values ('whd_a', 'ev_1', 'whe_1', 'PACKAGE_SENT', 'DELIVERED', 2), ('whd_b', 'ev_1', 'whe_2', 'PACKAGE_SENT', 'EXHAUSTED', 9),
         ('whd_c', 'ev_2', 'whe_1', 'PACKAGE_SENT', 'DELIVERED', 1), ('whd_d', 'ev_2', 'whe_2', 'PACKAGE_SENT', 'PENDING', 0)`);
@@ -38,7 +26,7 @@ it("starts the tallies from the stored deliveries and attempts and the histogram
     await handle.db.execute(sql`insert into webhook_attempt_histogram_base (series, value)
       values ('0.05', 1), ('0.1', 1), ('0.25', 1), ('0.5', 1), ('1', 1), ('2.5', 1), ('5', 2), ('10', 2), ('+Inf', 2), ('sum_ms', 3020)`);
 
-    await migrate(handle);
+    await db.migrateOn();
     // The figures the build before showed from these rows (its scrape counted the stored rows, plus the base).
     const after = await renderMetrics(handle.db, new Date());
     expect(after).toContain('foliosign_webhook_deliveries{status="DELIVERED"} 2');
@@ -50,6 +38,6 @@ it("starts the tallies from the stored deliveries and attempts and the histogram
     const tables = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from pg_tables where tablename = 'webhook_attempt_histogram_base'`);
     expect(tables[0]!.n).toBe(0);
   } finally {
-    await handle.close();
+    await db.close();
   }
 });
