@@ -201,6 +201,8 @@ export const webhookAttempts = pgTable(
  * is exact in any snapshot.
  * - `delivered` / `exhausted`: stored deliveries in that status (triggers on webhook_deliveries: inserted, deleted
  *   — retention, an endpoint or event deleted —, or moved by an update);
+ * - `delivered_total` / `exhausted_total`: deliveries that reached that status, ever (a counter: removals take
+ *   nothing from it; a replayed delivery that ends again counts again) — migration 0035;
  * - `attempts`, the `le_*` buckets (cumulative: attempts that took at most that long) and `duration_ms` (their
  *   sum): every attempt with a duration ever logged (a trigger on webhook_attempts' inserts), so the Prometheus
  *   histogram only ever grows — removing attempts (retention, deletions) takes nothing from it.
@@ -211,6 +213,8 @@ export const webhookTallies = pgTable("webhook_tallies", {
   id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
   delivered: tally("delivered"),
   exhausted: tally("exhausted"),
+  deliveredTotal: tally("delivered_total"),
+  exhaustedTotal: tally("exhausted_total"),
   attempts: tally("attempts"),
   le50ms: tally("le_50ms"),
   le100ms: tally("le_100ms"),

@@ -25,6 +25,9 @@ export type TWebhookTotals = {
   /** Stored deliveries DELIVERED and EXHAUSTED. */
   delivered: number;
   exhausted: number;
+  /** Deliveries that reached DELIVERED or EXHAUSTED, ever (counters: removals take nothing from them). */
+  deliveredTotal: number;
+  exhaustedTotal: number;
   /** Attempts with a duration ever logged (the histogram's count), per bucket (cumulative), and their sum. */
   attempts: number;
   buckets: number[];
@@ -37,7 +40,8 @@ export async function readWebhookTotals(db: Db): Promise<TWebhookTotals> {
   const total = (column: SQLWrapper) => sql`coalesce(sum(${column}), 0)::text`;
   const [row] = await queryRows<Record<string, string>>(
     db,
-    sql`select ${total(t.delivered)} as delivered, ${total(t.exhausted)} as exhausted, ${total(t.attempts)} as attempts,
+    sql`select ${total(t.delivered)} as delivered, ${total(t.exhausted)} as exhausted,
+      ${total(t.deliveredTotal)} as delivered_total, ${total(t.exhaustedTotal)} as exhausted_total, ${total(t.attempts)} as attempts,
       ${sql.join(
         DURATION_BUCKETS.map((b, i) => sql`${total(b.column)} as ${sql.identifier(`b${i}`)}`),
         sql`, `,
@@ -47,6 +51,8 @@ export async function readWebhookTotals(db: Db): Promise<TWebhookTotals> {
   return {
     delivered: Number(row?.delivered ?? 0),
     exhausted: Number(row?.exhausted ?? 0),
+    deliveredTotal: Number(row?.delivered_total ?? 0),
+    exhaustedTotal: Number(row?.exhausted_total ?? 0),
     attempts: Number(row?.attempts ?? 0),
     buckets: DURATION_BUCKETS.map((_, i) => Number(row?.[`b${i}`] ?? 0)),
     durationMs: Number(row?.duration_ms ?? 0),

@@ -3,8 +3,9 @@
  * (migration 0034_webhook_tallies), not from every stored row. Checked here: after every way a delivery changes
  * state — through the engine's own functions with a local receiver: the fan-out, a success, failures and retries,
  * exhaustion, a replay, a pause, retention, an endpoint deleted — the scrape's figures equal what counting the
- * stored rows gives (and the histogram never goes down when attempts are removed); folding the tallies changes no
- * figure; and, on PostgreSQL, writers never wait on one another for them and a fold never takes an uncommitted row.
+ * stored rows gives (and the histogram never goes down when attempts are removed); the counters of deliveries that
+ * ended (migration 0035) count each ending once, a replayed delivery's again, and never go down; folding the
+ * tallies changes no figure; and, on PostgreSQL, writers never wait on one another for them and a fold never takes an uncommitted row.
  */
 import postgres from "postgres";
 import { sql } from "drizzle-orm";
@@ -63,6 +64,13 @@ async function counted(): Promise<string[]> {
   ];
 }
 
+/** The counters of deliveries that reached DELIVERED and EXHAUSTED, ever. */
+async function finished(): Promise<[number, number]> {
+  const text = await renderMetrics(t.db, clock);
+  const of = (status: string) => Number(new RegExp(`^foliosign_webhook_deliveries_finished_total\\{status="${status}"\\} (\\d+)$`, "m").exec(text)?.[1]);
+  return [of("DELIVERED"), of("EXHAUSTED")];
+}
+
 const tallyRows = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from webhook_tallies`))[0]!.n;
 
 /** Runs the fold job until nothing is due, as a worker's ticks would. */
@@ -94,6 +102,7 @@ it("counts what the stored rows say after every change of a delivery's state, an
     expect.arrayContaining(['foliosign_webhook_deliveries{status="DELIVERED"} 2', "foliosign_webhook_attempt_duration_seconds_count 4"]),
   );
   await expectExact();
+  expect(await finished()).toEqual([2, 0]);
 
   // Retries until the ninth attempt: EXHAUSTED.
   for (let i = 0; i < 8; i++) {
@@ -105,23 +114,28 @@ it("counts what the stored rows say after every change of a delivery's state, an
     expect.arrayContaining(['foliosign_webhook_deliveries{status="EXHAUSTED"} 2', "foliosign_webhook_attempt_duration_seconds_count 20"]),
   );
 
+  expect(await finished()).toEqual([2, 2]);
+
   // Folded into one row: the same figures.
   expect(await tallyRows()).toBeGreaterThan(2);
   const before = await scraped();
   await fold();
   expect(await tallyRows()).toBe(1);
   expect(await scraped()).toEqual(before);
+  expect(await finished()).toEqual([2, 2]);
 
   // A replay (EXHAUSTED → PENDING), one more failure, then a pause (→ EXHAUSTED "endpoint paused").
   const downIds = (await queryRows<{ id: string }>(t.db, sql`select id from webhook_deliveries where endpoint_id = ${down.id}`)).map((r) => r.id);
   for (const deliveryId of downIds) await replayDeliveries(t.db, actor, { endpointId: down.id, deliveryId });
   expect(await scraped()).toContain('foliosign_webhook_deliveries{status="EXHAUSTED"} 0');
   await expectExact();
+  expect(await finished()).toEqual([2, 2]); // a replay takes nothing from the counters
   await deliverDueWebhooks(t.db, deps);
   await expectExact();
   await updateEndpoint(t.db, actor, { endpointId: down.id, enabled: false });
   expect(await scraped()).toContain('foliosign_webhook_deliveries{status="EXHAUSTED"} 2');
   await expectExact();
+  expect(await finished()).toEqual([2, 4]); // the replayed deliveries ended again
 
   // Removing deliveries (retention, then an endpoint deleted with its deliveries) lowers their counts; their
   // attempts leave the stored rows but stay in the cumulative histogram.
@@ -140,6 +154,7 @@ it("counts what the stored rows say after every change of a delivery's state, an
       "foliosign_webhook_attempt_duration_seconds_count 23",
     ]),
   );
+  expect(await finished()).toEqual([3, 4]); // removals take nothing from the counters
   await deleteEndpoint(t.db, actor, { endpointId: up.id });
   const afterDelete = await scraped();
   expect(afterDelete.filter((l) => l.startsWith("foliosign_webhook_deliveries{"))).toEqual(
@@ -148,8 +163,10 @@ it("counts what the stored rows say after every change of a delivery's state, an
   expect(afterDelete).toContain('foliosign_webhook_deliveries{status="DELIVERED"} 0');
   expect(histogram(afterDelete)).toEqual(histogram(afterPrune));
   expect(histogram(await counted())).toContain("foliosign_webhook_attempt_duration_seconds_count 0");
+  expect(await finished()).toEqual([3, 4]);
   await fold();
   expect(await scraped()).toEqual(afterDelete);
+  expect(await finished()).toEqual([3, 4]);
 });
 
 it("leaves a single tally row alone, and folds at most what it locked", async () => {

@@ -26,6 +26,13 @@ export async function renderMetrics(db: Db, at: Date): Promise<string> {
   for (const w of waiting) if (w.status === "PENDING" || w.status === "FAILED") byStatus[w.status] += Number(w.n);
   metric("foliosign_webhook_deliveries", "gauge", "Stored webhook deliveries by status.");
   for (const s of DELIVERY_STATUSES) lines.push(`foliosign_webhook_deliveries{status="${s}"} ${byStatus[s]}`);
+  metric(
+    "foliosign_webhook_deliveries_finished_total",
+    "counter",
+    "Webhook deliveries that reached a final status, since install (a replayed delivery that ends again counts again).",
+  );
+  lines.push(`foliosign_webhook_deliveries_finished_total{status="DELIVERED"} ${totals.deliveredTotal}`);
+  lines.push(`foliosign_webhook_deliveries_finished_total{status="EXHAUSTED"} ${totals.exhaustedTotal}`);
 
   const [states] = await db
     .select({
