@@ -21,12 +21,16 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     SELECT -count(*) FILTER (WHERE status = 'DELIVERED'), -count(*) FILTER (WHERE status = 'EXHAUSTED') INTO d, x FROM old_rows;
   ELSE
-    SELECT count(*) FILTER (WHERE n.status = 'DELIVERED') - count(*) FILTER (WHERE o.status = 'DELIVERED'),
-      count(*) FILTER (WHERE n.status = 'EXHAUSTED') - count(*) FILTER (WHERE o.status = 'EXHAUSTED'),
-      count(*) FILTER (WHERE n.status = 'DELIVERED' AND o.status <> 'DELIVERED'),
-      count(*) FILTER (WHERE n.status = 'EXHAUSTED' AND o.status <> 'EXHAUSTED')
-    INTO d, x, dt, xt
-    FROM new_rows n JOIN old_rows o ON o.id = n.id;
+    SELECT count(*) FILTER (WHERE status = 'DELIVERED'), count(*) FILTER (WHERE status = 'EXHAUSTED') INTO dt, xt FROM new_rows;
+    SELECT dt - count(*) FILTER (WHERE status = 'DELIVERED'), xt - count(*) FILTER (WHERE status = 'EXHAUSTED') INTO d, x FROM old_rows;
+    -- Rows that were in a final status before may have stayed in it: then only the rows that moved into it count
+    -- (found by joining the two). An outcome moves rows from PENDING or FAILED only, and skips the join.
+    IF d <> dt OR x <> xt THEN
+      SELECT count(*) FILTER (WHERE n.status = 'DELIVERED' AND o.status <> 'DELIVERED'),
+        count(*) FILTER (WHERE n.status = 'EXHAUSTED' AND o.status <> 'EXHAUSTED')
+      INTO dt, xt
+      FROM new_rows n JOIN old_rows o ON o.id = n.id;
+    END IF;
   END IF;
   IF d <> 0 OR x <> 0 OR dt <> 0 OR xt <> 0 THEN
     INSERT INTO webhook_tallies (delivered, exhausted, delivered_total, exhausted_total) VALUES (d, x, dt, xt);

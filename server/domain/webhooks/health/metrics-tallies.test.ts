@@ -183,6 +183,23 @@ it("leaves a single tally row alone, and folds at most what it locked", async ()
   expect(rows).toEqual([{ delivered: 4, exhausted: 1, attempts: 2, le_10s: 2, duration_ms: 900 }]);
 });
 
+it("counts a delivery that ends in a statement that also moves another out of that status", async () => {
+  setClock(() => clock);
+  const { actor } = await setupEndpoint(t.db, `${rx.url}/up`);
+  await raisePackageSent(t.db, actor, "pkg_a");
+  await raisePackageSent(t.db, actor, "pkg_b");
+  const [a, b] = (await queryRows<{ id: string }>(t.db, sql`select id from webhook_deliveries order by id`)).map((r) => r.id);
+  await t.db.execute(sql`update webhook_deliveries set status = 'EXHAUSTED' where id = ${a!}`);
+  expect(await finished()).toEqual([0, 1]);
+  // One statement: a leaves EXHAUSTED, b enters it. The stored count stays 1; the counter counts b's ending.
+  await t.db.execute(sql`update webhook_deliveries set status = case when id = ${a!} then 'PENDING' else 'EXHAUSTED' end where id in (${a!}, ${b!})`);
+  expect(await scraped()).toContain('foliosign_webhook_deliveries{status="EXHAUSTED"} 1');
+  expect(await finished()).toEqual([0, 2]);
+  // A statement that leaves a finished delivery finished counts nothing.
+  await t.db.execute(sql`update webhook_deliveries set status = 'EXHAUSTED', updated_at = now() where id = ${b!}`);
+  expect(await finished()).toEqual([0, 2]);
+});
+
 describe.skipIf(!process.env.DATABASE_URL)("writers and the fold, concurrently (PostgreSQL)", () => {
   it("never makes one outcome wait for another's tally, and never folds a row that is not committed", async () => {
     setClock(() => clock);
