@@ -9,6 +9,7 @@
  * peers and builds in the same run.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 
 export const FREQUENCY = 2000;
@@ -36,6 +37,7 @@ export type TPerfGroups = Record<string, number>;
 
 /** Starts `perf record` over the whole machine; `stop()` ends it and returns the postgres samples per group. */
 export async function startPerf(dir: string, name: string): Promise<{ stop(): Promise<TPerfGroups> }> {
+  mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.data`);
   const child: ChildProcess = spawn("perf", ["record", "-a", "-g", "-F", String(FREQUENCY), "-o", file], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
