@@ -206,7 +206,7 @@ export const webhookAttempts = pgTable(
  * - `attempts`, the `le_*` buckets (cumulative: attempts that took at most that long) and `duration_ms` (their
  *   sum): every attempt with a duration ever logged (a trigger on webhook_attempts' inserts), so the Prometheus
  *   histogram only ever grows — removing attempts (retention, deletions) takes nothing from it.
- * The bucket columns are DURATION_BUCKETS (attempt-histogram.ts); the triggers count by the same bounds.
+ * The bucket columns are DURATION_BUCKETS (server/domain/webhooks/health/webhook-totals.ts); the triggers count by the same bounds.
  */
 const tally = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
 export const webhookTallies = pgTable("webhook_tallies", {

@@ -8,7 +8,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { DELIVERY_STATUSES, packages, type TDeliveryStatus, webhookDeliveries, webhookEndpoints, webhookQueue } from "@/server/db/schema";
 import { isFailingSql } from "./failing";
-import { DURATION_BUCKETS, readWebhookTotals } from "@/server/domain/webhooks/delivery/attempt-histogram";
+import { DURATION_BUCKETS, readWebhookTotals } from "./webhook-totals";
 
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
   const lines: string[] = [];

@@ -1,8 +1,9 @@
 /**
- * The attempt-duration histogram for /api/metrics, instance-wide and cumulative: every attempt with a duration
- * ever logged, counted by a trigger as it is inserted into webhook_attempts (migration 0034_webhook_tallies, schema
- * webhookTallies), so removing attempts (retention, an endpoint deleted) takes nothing from it — Prometheus reads a
- * histogram as counters, and no series may go down — and a scrape reads a few rows, not every stored attempt.
+ * The webhook figures /api/metrics reads from the tallies that triggers keep (migrations 0034 and 0035, schema
+ * webhookTallies): the stored deliveries DELIVERED and EXHAUSTED, the counters of deliveries that ended so, and the
+ * attempt-duration histogram — instance-wide and cumulative: every attempt with a duration ever logged, counted as it
+ * is inserted into webhook_attempts, so removing attempts (retention, an endpoint deleted) takes nothing from it
+ * (Prometheus reads a histogram as counters: no series may go down). A scrape sums a few rows, not the history.
  */
 import { sql, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
