@@ -35,7 +35,7 @@ test("the owner's Readiness page: every check with its verdict, a test message o
   await signInAsOwner(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Readiness" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Readiness" })).toBeVisible();
-  const titles = ["Database", "Public URL", "Mail (SMTP)", "Sealing identity", "Time-stamping authority", "File storage", "Webhook egress"];
+  const titles = ["Database", "Public URL", "Mail (SMTP)", "Sealing identity", "Time-stamping authority", "File storage", "Webhook egress", "Backups"];
   await expect(page.getByRole("heading", { level: 2 })).toHaveText(titles);
 
   await expect(card(page, "Database")).toContainText("OK");
@@ -47,6 +47,10 @@ test("the owner's Readiness page: every check with its verdict, a test message o
   await expect(card(page, "Time-stamping authority")).toContainText("No time-stamping authority is configured");
   await expect(card(page, "File storage")).toContainText("A probe file was written, read back intact and deleted.");
   await expect(card(page, "Webhook egress")).toContainText("DNS lookup of localhost");
+  // A fresh embedded installation has no backup yet: a warning that says how to make one.
+  await expect(card(page, "Backups")).toContainText("Warning");
+  await expect(card(page, "Backups")).toContainText("No backup of this installation has been made.");
+  await expect(card(page, "Backups")).toContainText("npm run admin -- backup --out FILE");
   expect(app.sink.received).toEqual([]);
 
   await expectAxeClean(page, "readiness at 1280 px");

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DatabaseInUseError } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
 import { migrate, shippedMigrations } from "@/server/db/migrate";
-import { webhookEndpoints } from "@/server/db/schema";
+import { backups, webhookEndpoints } from "@/server/db/schema";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { createDbFileStore } from "@/server/storage/create-db-file-store";
@@ -119,6 +119,19 @@ describe("backup", () => {
     // The lock was released: `npm start` can open the directory again.
     expect(existsSync(`${source.pgliteDir}.lock`)).toBe(false);
     expect(readdirSync(scratch).filter((f) => f.includes("partial") || f.startsWith(".foliosign-backup-"))).toEqual([]);
+  });
+
+  it("notes each backup it completed in the installation (not in the file), for the Readiness page", async () => {
+    const handle = await openPglite({ dataDir: source.pgliteDir });
+    try {
+      const noted = await handle.db.select().from(backups).orderBy(backups.id);
+      expect(noted[0]).toMatchObject({ file: "full.tgz", bytes: statSync(backupFile).size, withSecrets: true });
+      // Made within the test run: the manifest's time.
+      expect(Math.abs(noted[0]!.madeAt.getTime() - Date.now())).toBeLessThan(10 * 60_000);
+    } finally {
+      await handle.close();
+    }
+    expect(sourceRows.backups).toBe(0);
   });
 
   it("says how far it is while it writes, in megabytes of the data directory", async () => {

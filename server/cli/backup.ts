@@ -37,6 +37,7 @@ import { create as tarCreate, extract as tarExtract } from "tar";
 import { lockPgliteDir } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
 import { appliedMigrations } from "@/server/db/migrate";
+import { backups } from "@/server/db/schema";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { sql } from "drizzle-orm";
 import { UsageError, type TIo, type TOptions } from "./commands";
@@ -194,6 +195,16 @@ function progress(total: number, report: (done: number) => void, everyMs: number
 }
 
 /** `progressEveryMs`: how often a long backup says how far it is (tests make it report at every piece). */
+/** Notes a completed backup in the installation's own database (the Readiness page's Backups check reads it). */
+async function noteBackup(pgliteDir: string, row: typeof backups.$inferInsert): Promise<void> {
+  const handle = await openPglite({ dataDir: pgliteDir });
+  try {
+    await handle.db.insert(backups).values(row);
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo, { progressEveryMs = 5_000 } = {}): Promise<number> {
   const out = opts.out;
   if (!out) throw new UsageError("--out is required");
@@ -258,11 +269,19 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
         createWriteStream(partial, { mode: 0o600, flags: "wx" }),
       );
       renameSync(partial, target);
+      const bytes = statSync(target).size;
+      // The backup is complete: the installation keeps a note of it for the Readiness page. A failure to note it
+      // loses nothing (the file is whole); it is said, and the backup stands.
+      const noted = await noteBackup(inst.pgliteDir, { madeAt: new Date(manifest.createdAt), file: path.basename(target), bytes, withSecrets }).then(
+        () => null,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       io.err(`Backed up ${summary(manifest.rows)} (migration ${manifest.migration.tag ?? manifest.migration.when}): ${megabytes(total)} MB in ${seconds} s.`);
       if (withSecrets) io.err("The file holds ENCRYPTION_KEY: keep it as you keep a password (it was written readable by you only).");
       else io.err("Without secrets: keep ENCRYPTION_KEY yourself — without it this backup's sealing key, webhook secrets and links cannot be read.");
       if (inst.storage === "s3") io.err("STORAGE=s3: the files are in the bucket, not in this backup — back the bucket up too (versioning or replication).");
+      if (noted) io.err(`The backup is complete, but the installation could not note it for the Readiness page: ${noted}`);
       io.out(target);
       return 0;
     } finally {

@@ -17,3 +17,4 @@ export * from "./sign-in";
 export * from "./evidence";
 export * from "./signer-auth";
 export * from "./embedding";
+export * from "./backups";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite, openPostgres } from "@/server/db/client";
-import { webhookEndpoints } from "@/server/db/schema";
+import { backups, webhookEndpoints } from "@/server/db/schema";
 import { startSmtpSink, type TSmtpSink } from "@/server/domain/mail/test-support/smtp-sink";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";
 import type { TResolver } from "@/server/domain/webhooks/delivery/resolver";
@@ -27,6 +27,7 @@ import { checkSealingIdentity } from "./check-sealing-identity";
 import { checkSmtp, sendReadinessTestMessage } from "./check-smtp";
 import { checkStorage } from "./check-storage";
 import { checkWebhookEgress } from "./check-webhook-egress";
+import { checkBackups } from "./check-backups";
 import { readinessContext, runReadiness } from "./run-readiness";
 import type { TReadinessContext } from "./types";
 
@@ -293,6 +294,42 @@ describe("webhook egress", () => {
   });
 });
 
+describe("backups", () => {
+  const DAY = 24 * 3_600_000;
+  const at = new Date("2030-05-10T12:00:00.000Z");
+  const note = (daysAgo: number, withSecrets = true) =>
+    t.db.insert(backups).values({ madeAt: new Date(at.getTime() - daysAgo * DAY), file: `foliosign-${daysAgo}.tgz`, bytes: 12_345_678, withSecrets });
+
+  it("warns when the embedded database was never backed up, saying how", async () => {
+    const c = await checkBackups(ctx({}, { now: () => at }));
+    expect(c).toMatchObject({ status: "warn", verdict: "No backup of this installation has been made." });
+    expect(c.action).toBe("Stop the server and run `npm run admin -- backup --out FILE` (README, Backups); keep the file on another machine.");
+  });
+
+  it("ok with a backup of the last week (the newest is shown), a warning once it is older", async () => {
+    await note(30);
+    await note(2, false);
+    const c = await checkBackups(ctx({}, { now: () => at }));
+    expect(c).toMatchObject({ status: "ok", verdict: "The last backup was made 2 days ago.", action: null });
+    expect(c.facts).toEqual([
+      { label: "Last backup", value: "2030-05-08T12:00:00.000Z (2 days ago)" },
+      { label: "File", value: "foliosign-2.tgz" },
+      { label: "Size", value: "12.3 MB" },
+      { label: "Secrets", value: "not in the file: keep ENCRYPTION_KEY yourself" },
+    ]);
+    const later = await checkBackups(ctx({ STORAGE: "s3", S3_BUCKET: "files" }, { now: () => new Date(at.getTime() + 6 * DAY) }));
+    expect(later).toMatchObject({ status: "warn", verdict: "The last backup is 8 days old: what changed since would be lost with this machine." });
+    expect(later.action).toMatch(/, and back up the S3 bucket's files \(versioning or replication\): they are not in the file\.$/);
+  });
+
+  it("on PostgreSQL says what Foliosign cannot see and what to keep", async () => {
+    const c = await checkBackups(ctx({ DATABASE_URL: "postgres://foliosign@db.internal:5432/foliosign" }));
+    expect(c.status).toBe("ok");
+    expect(c.verdict).toMatch(/^PostgreSQL is backed up with its own tools/);
+    expect(c.action).toMatch(/^Keep ENCRYPTION_KEY and NEXTAUTH_SECRET with the database's backups: /);
+  });
+});
+
 describe("npm run doctor", () => {
   it("prints the JSON report and exits 1 when a check fails, 0 otherwise; --send-test-to must be an address", async () => {
     const lines: string[] = [];
@@ -300,7 +337,16 @@ describe("npm run doctor", () => {
     expect(failing).toBe(1);
     const report = JSON.parse(lines.join("\n")) as { status: string; checks: { name: string; status: string; action: string | null }[] };
     expect(report.status).toBe("fail");
-    expect(report.checks.map((c) => c.name)).toEqual(["database", "public-url", "smtp", "sealing-identity", "time-stamping", "storage", "webhook-egress"]);
+    expect(report.checks.map((c) => c.name)).toEqual([
+      "database",
+      "public-url",
+      "smtp",
+      "sealing-identity",
+      "time-stamping",
+      "storage",
+      "webhook-egress",
+      "backups",
+    ]);
     expect(report.checks.find((c) => c.name === "public-url")).toMatchObject({ status: "fail", action: expect.stringMatching(/^Set PUBLIC_URL/) });
     resetSigningIdentity();
     const passing = await runDoctor(t.db, undefined, { json: false }, () => {}, { env: parseEnv(BASE), resolver: publicDns });

@@ -7,6 +7,7 @@ import { now } from "@/server/lib/clock";
 import { redactCredentials } from "@/server/lib/redact-url";
 import { loadOrCreateSigningIdentity } from "@/server/pdf/load-or-create-signing-identity";
 import { getFileStore } from "@/server/storage/get-file-store";
+import { checkBackups } from "./check-backups";
 import { checkDatabase } from "./check-database";
 import { checkPublicUrl } from "./check-public-url";
 import { checkSealingIdentity } from "./check-sealing-identity";
@@ -99,6 +100,7 @@ export async function runReadiness(ctx: TReadinessContext): Promise<TReadinessRe
     guarded("time-stamping", "Time-stamping authority", () => checkTimeStamping(after)),
     guarded("storage", "File storage", () => checkStorage(after)),
     guarded("webhook-egress", "Webhook egress", () => checkWebhookEgress(after)),
+    guarded("backups", "Backups", () => checkBackups(after)),
   ]);
   const clean = readinessRedactor(ctx);
   const status = checks.reduce<TReadinessStatus>((worst, c) => (RANK[c.status] > RANK[worst] ? c.status : worst), "ok");

@@ -12,7 +12,7 @@ import type { TFileStore } from "@/server/storage/file-store";
 
 export type TReadinessStatus = "ok" | "warn" | "fail";
 
-export const CHECK_NAMES = ["database", "public-url", "smtp", "sealing-identity", "time-stamping", "storage", "webhook-egress"] as const;
+export const CHECK_NAMES = ["database", "public-url", "smtp", "sealing-identity", "time-stamping", "storage", "webhook-egress", "backups"] as const;
 export type TCheckName = (typeof CHECK_NAMES)[number];
 
 export type TReadinessCheck = {
