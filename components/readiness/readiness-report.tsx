@@ -10,6 +10,29 @@ export function ReadinessStatusBadge({ status }: { status: TReadinessStatus }) {
   return <Badge tone={TONE[status]}>{LABEL[status]}</Badge>;
 }
 
+/**
+ * A verdict or an action as written for both the terminal and the page: what stands between backticks is a
+ * command or a name, shown as code here (the doctor prints the backticks as they are).
+ */
+function WithCode({ text }: { text: string }) {
+  const parts = text.split("`");
+  // An odd number of backticks: shown as written rather than guessed at.
+  if (parts.length % 2 === 0) return <>{text}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 ? (
+          <code key={i} className="font-mono text-[0.9em] text-zinc-900">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function CheckCard({ check, extra }: { check: TReadinessCheck; extra?: React.ReactNode }) {
   return (
     <Card>
@@ -18,11 +41,13 @@ function CheckCard({ check, extra }: { check: TReadinessCheck; extra?: React.Rea
           <h2 className="text-base font-semibold text-zinc-900">{check.title}</h2>
           <ReadinessStatusBadge status={check.status} />
         </div>
-        <p className="text-sm break-words text-zinc-800">{check.verdict}</p>
+        <p className="text-sm break-words text-zinc-800">
+          <WithCode text={check.verdict} />
+        </p>
         {check.action ? (
           <p className="text-sm break-words text-zinc-700">
             <span className="font-medium text-zinc-900">What to do: </span>
-            {check.action}
+            <WithCode text={check.action} />
           </p>
         ) : null}
         {check.facts.length > 0 ? (
