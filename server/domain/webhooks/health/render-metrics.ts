@@ -1,7 +1,7 @@
 /**
  * Prometheus text exposition for operators, instance-wide, computed from the database so every web
  * replica and worker reports the same figures. What grows with the retained history (finished deliveries, the
- * attempt-duration histogram) is read from the tallies triggers keep (attempt-histogram.ts), what is waiting from the
+ * attempt-duration histogram) is read from the tallies triggers keep (webhook-totals.ts), what is waiting from the
  * queue: a scrape's cost follows the backlog, not the history. The histogram is cumulative: its series never go down.
  */
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
