@@ -194,7 +194,6 @@ function progress(total: number, report: (done: number) => void, everyMs: number
   });
 }
 
-/** `progressEveryMs`: how often a long backup says how far it is (tests make it report at every piece). */
 /** Notes a completed backup in the installation's own database (the Readiness page's Backups check reads it). */
 async function noteBackup(pgliteDir: string, row: typeof backups.$inferInsert): Promise<void> {
   const handle = await openPglite({ dataDir: pgliteDir });
@@ -205,6 +204,7 @@ async function noteBackup(pgliteDir: string, row: typeof backups.$inferInsert): 
   }
 }
 
+/** `progressEveryMs`: how often a long backup says how far it is (tests make it report at every piece). */
 export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo, { progressEveryMs = 5_000 } = {}): Promise<number> {
   const out = opts.out;
   if (!out) throw new UsageError("--out is required");
