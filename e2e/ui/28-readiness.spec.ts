@@ -50,7 +50,8 @@ test("the owner's Readiness page: every check with its verdict, a test message o
   // A fresh embedded installation has no backup yet: a warning that says how to make one.
   await expect(card(page, "Backups")).toContainText("Warning");
   await expect(card(page, "Backups")).toContainText("No backup of this installation has been made.");
-  await expect(card(page, "Backups")).toContainText("npm run admin -- backup --out FILE");
+  // The command, written between backticks by the check, is shown as code.
+  await expect(card(page, "Backups").locator("code")).toHaveText("npm run admin -- backup --out FILE");
   expect(app.sink.received).toEqual([]);
 
   await expectAxeClean(page, "readiness at 1280 px");
