@@ -7,10 +7,25 @@
  * also carries the next claim when the batch's settled slots make room for one (`claimNext`; the settled
  * attempts leave the in-flight map just after, so for a moment it holds up to `concurrency` + the batch, of
  * which at most `concurrency` are still sending).
- * `stop()` (graceful shutdown): no more claims; attempts in flight are aborted and their claims released
- * (fenced by the token), so the next worker retries them at once instead of after the lease.
+ * Claiming ahead: the worker holds up to `leases` claims (3 × `concurrency`), up to WEBHOOK_LIMITS.claimAhead of
+ * an endpoint that it alone holds (claim-deliveries.ts says when the database allows it). The claims not yet sent
+ * wait in a local queue (`waiting`, oldest first); one starts while its endpoint has fewer than the cap's requests
+ * in flight FROM THIS PROCESS and the process fewer than `concurrency`, and an answer handed to the outcome writer
+ * frees its request's slot at once, so the next waiting claim of that endpoint goes out without a claim in between.
+ * A waiting claim whose lease has less than two deadlines left (it waited ~10 s behind a slow receiver) is given
+ * back instead of sent (release-claim.ts), so every request still ends well inside its lease. The worker's row
+ * in webhook_workers (written every `workerHeartbeatMs`) is what makes it live for the claims' spread of endpoints.
+ * `stop()` (graceful shutdown): no more claims; the waiting claims are given back and attempts in flight are
+ * aborted and their claims released (fenced by the token), so the next worker takes them at once instead of after
+ * the lease; the worker's row is deleted.
  */
+import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { sql } from "drizzle-orm";
+import { queryPrepared } from "@/server/db/driver";
+import { YOUNG_LEASE_LEFT_MS } from "@/server/domain/webhooks/delivery/confirm-claims";
+import { releaseClaim } from "@/server/domain/webhooks/delivery/release-claim";
+import { now } from "@/server/lib/clock";
 import type { DbHandle } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/delivery/claim-deliveries";
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/delivery/outcome-writer";
@@ -24,6 +39,13 @@ import type { TJob } from "./worker";
 export type TDeliveryJobOptions = {
   /** Attempts in flight per process. */
   concurrency?: number;
+  /**
+   * Claims held per process, in flight and waiting to be sent: 3 × `concurrency` by default (claiming ahead); equal
+   * to `concurrency`, no claiming ahead (nor with a lease shorter than 3 deadlines, as some tests set).
+   */
+  leases?: number;
+  /** This worker's id, the prefix of its lease tokens (tests); random by default. */
+  workerId?: string;
   /** An attempt in flight this long (ms) no longer counts toward the claim's low water (see `claimRoom`). */
   longAttemptMs?: number;
   claim?: Omit<TClaimOptions, "limit">;
@@ -33,6 +55,18 @@ export type TDeliveryJobOptions = {
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
   const longAttemptMs = opts.longAttemptMs ?? LONG_ATTEMPT_MS;
+  const leaseMs = opts.claim?.leaseMs ?? WEBHOOK_LIMITS.leaseMs;
+  const leases = leaseMs >= YOUNG_LEASE_LEFT_MS + WEBHOOK_LIMITS.deadlineMs ? Math.max(concurrency, opts.leases ?? 3 * concurrency) : concurrency;
+  const claimsAhead = leases > concurrency;
+  const workerId = opts.workerId ?? randomBytes(6).toString("hex");
+  const perEndpoint = opts.claim?.perEndpointCap ?? WEBHOOK_LIMITS.perEndpointCap;
+  const claimOptions: Omit<TClaimOptions, "limit"> = claimsAhead ? { ahead: WEBHOOK_LIMITS.claimAhead, worker: workerId, ...opts.claim } : { ...opts.claim };
+  // Claims held and not sent yet, oldest first; this process's requests per endpoint (from the start of an attempt
+  // to its answer reaching the writer); claims being given back (stop waits for them).
+  const waiting: TClaim[] = [];
+  const sendingTo = new Map<string, number>();
+  const releasing = new Set<Promise<unknown>>();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
   // In start order (a Map keeps insertion order), so the attempts running longer than `longAttemptMs` are a prefix.
   const inFlight = new Map<string, { done: Promise<void>; startedAt: number }>();
   let wake: ReturnType<typeof setTimeout> | undefined;
@@ -51,12 +85,46 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   // claim starts meanwhile.
   let reserved = 0;
 
+  /** Gives a claim back (fenced by its token): it was never sent, so its attempt is uncounted. */
+  const giveBack = (db: DbHandle["db"], claim: TClaim) => {
+    const done = releaseClaim(db, claim)
+      .catch((err: unknown) => logger().error({ err, deliveryId: claim.id }, "giving a webhook claim back failed; its lease will expire"))
+      .finally(() => releasing.delete(done));
+    releasing.add(done);
+  };
+
+  /** New claims (oldest first): queued, then sent as their endpoints' slots allow. */
+  const accept = (db: DbHandle["db"], claims: readonly TClaim[]) => {
+    if (shutdown.signal.aborted) {
+      for (const claim of claims) giveBack(db, claim);
+      return;
+    }
+    waiting.push(...claims);
+    dispatch(db);
+  };
+
+  /** Starts the waiting claims that fit: fewer than `concurrency` requests out, fewer than the cap to their endpoint. */
+  const dispatch = (db: DbHandle["db"]) => {
+    if (shutdown.signal.aborted) return;
+    const at = now().getTime();
+    for (let i = 0; i < waiting.length && outstanding < concurrency;) {
+      const claim = waiting[i]!;
+      if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint) {
+        i += 1;
+        continue;
+      }
+      waiting.splice(i, 1);
+      if (claimsAhead && claim.leaseEndsAt.getTime() - at < YOUNG_LEASE_LEFT_MS) giveBack(db, claim);
+      else launch(db, claim);
+    }
+  };
+
   const launch = (db: DbHandle["db"], claim: TClaim) => {
     writer ??= createOutcomeWriter(db, {
       random: opts.deps?.random,
       outstanding: () => outstanding,
       claimNext: {
-        options: opts.claim ?? {},
+        options: claimOptions,
         room(settling) {
           if (shutdown.signal.aborted || pumping) return 0;
           const room = Math.max(0, claimRoom(settling));
@@ -65,17 +133,24 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         },
         launch(claims) {
           reserved = 0;
-          for (const claim of claims) launch(db, claim);
+          accept(db, claims);
         },
       },
     });
     gate ??= createSendGate(db);
     const write = writer;
     outstanding += 1;
+    sendingTo.set(claim.endpointId, (sendingTo.get(claim.endpointId) ?? 0) + 1);
     let counted = true;
+    // The request is over (its answer reached the writer, or it ended otherwise): its slot goes to the next waiting claim.
     const settle = () => {
-      if (counted) outstanding -= 1;
+      if (!counted) return;
       counted = false;
+      outstanding -= 1;
+      const left = sendingTo.get(claim.endpointId)! - 1;
+      if (left > 0) sendingTo.set(claim.endpointId, left);
+      else sendingTo.delete(claim.endpointId);
+      dispatch(db);
     };
     const record = (c: TClaim, result: TAttemptResult) => {
       settle();
@@ -114,8 +189,9 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
    */
   const claimRoom = (settling = 0): number => {
     if (reserved > 0) return 0;
-    const room = concurrency - inFlight.size + settling;
-    if (room <= 0 || inFlight.size === settling) return room;
+    const held = inFlight.size + waiting.length;
+    const room = leases - held + settling;
+    if (room <= 0 || held === settling) return room;
     const cutoff = performance.now() - longAttemptMs;
     let long = 0;
     let firstYoung: number | undefined;
@@ -151,8 +227,8 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         while (handle && !shutdown.signal.aborted) {
           const room = claimRoom();
           if (room <= 0) break;
-          const claims = await claimDeliveries(handle.db, { ...opts.claim, limit: room });
-          for (const claim of claims) launch(handle.db, claim);
+          const claims = await claimDeliveries(handle.db, { ...claimOptions, limit: room });
+          accept(handle.db, claims);
           if (claims.length < room) break;
         }
       } while (again && !shutdown.signal.aborted);
@@ -171,16 +247,45 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     async run(h, signal) {
       if (signal.aborted || shutdown.signal.aborted) return;
       handle = h;
+      if (claimsAhead && !heartbeat) {
+        // Live before the first claim, so that claim may already claim ahead.
+        const db = h.db;
+        const beat = () => markAlive(db, workerId).catch((err: unknown) => logger().error({ err }, "writing the webhook worker's heartbeat failed"));
+        heartbeat = setInterval(() => void beat(), WEBHOOK_LIMITS.workerHeartbeatMs);
+        heartbeat.unref?.();
+        await beat();
+      }
       await pump();
     },
     async stop() {
       shutdown.abort();
       clearTimeout(wake);
+      clearInterval(heartbeat);
       if (pumping) await pumping;
-      // Until none is left: a claim sent with a batch of outcomes may launch attempts (which hand their claims
-      // back at once, the shutdown being under way) after this started waiting.
-      while (inFlight.size > 0) await Promise.all([...inFlight.values()].map((a) => a.done));
+      // The claims never sent go back at once.
+      if (handle) for (const claim of waiting.splice(0)) giveBack(handle.db, claim);
+      // Until none is left: a claim sent with a batch of outcomes may arrive (and be given back at once, the
+      // shutdown being under way) after this started waiting.
+      while (inFlight.size > 0 || releasing.size > 0) await Promise.all([...[...inFlight.values()].map((a) => a.done), ...releasing]);
       await writer?.drain();
+      if (heartbeat && handle) await markGone(handle.db, workerId).catch((err: unknown) => logger().error({ err }, "deleting the webhook worker's row failed"));
     },
   };
+}
+
+/** The worker's row in webhook_workers, written now; rows of workers gone for a day are deleted with it. */
+export async function markAlive(db: DbHandle["db"], workerId: string): Promise<void> {
+  const at = now();
+  const longGone = new Date(at.getTime() - 24 * 60 * 60 * 1000).toISOString();
+  await queryPrepared(
+    db,
+    sql`with gone as (delete from webhook_workers where seen_at < ${longGone}::timestamptz)
+    insert into webhook_workers (id, seen_at) values (${workerId}, ${at.toISOString()}::timestamptz)
+    on conflict (id) do update set seen_at = excluded.seen_at`,
+  );
+}
+
+/** A stopped worker's row goes: its endpoints are spread over the others at their next claim. */
+export async function markGone(db: DbHandle["db"], workerId: string): Promise<void> {
+  await queryPrepared(db, sql`delete from webhook_workers where id = ${workerId}`);
 }

@@ -234,3 +234,14 @@ export type TPackageEventSequenceRow = typeof packageEventSequences.$inferSelect
 export type TWebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type TWebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 export type TWebhookTallyRow = typeof webhookTallies.$inferSelect;
+
+/**
+ * The delivery workers alive now: each worker process writes its row every few seconds (webhook-delivery-job.ts)
+ * and deletes it when it stops. A claim reads the live ones (`seen_at` within WEBHOOK_LIMITS.workerAliveMs) to
+ * spread the endpoints a worker may claim ahead for over the live workers (claim-deliveries.ts, "claiming ahead").
+ */
+export const webhookWorkers = pgTable("webhook_workers", {
+  /** The worker's id, also the prefix of its claim tokens. */
+  id: text("id").primaryKey(),
+  seenAt: ts("seen_at").notNull(),
+});

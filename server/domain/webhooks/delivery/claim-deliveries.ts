@@ -26,7 +26,15 @@
  *   endpoint's leases (its in-flight count, its lost ninth attempts and its lost attempts due again) in the
  *   stretch of its due indexes up to the mark — the stretch its candidates' walk reads anyway. A lease that expired is
  *   taken over in place once the retry table says its next attempt is due (greatest(claimed + delay, lease
- *   end)), so a delivery whose worker dies is retried on the schedule — not at every lease expiry.
+ *   end)), so a delivery whose worker dies is retried on the schedule — not at every lease expiry;
+ * - claiming ahead (`ahead`, the worker job): a worker may hold up to `ahead` leases of an endpoint (more than the
+ *   cap) while it is the endpoint's ONLY holder of live leases and the endpoint falls to it among the live workers
+ *   (webhook_workers; endpoints spread by a hash of their id); it sends at most `perEndpointCap` of them at once
+ *   and keeps the rest in its local queue, so a freed slot is filled at once, without a claim. Otherwise an
+ *   endpoint's room is the cap less every live lease, as without it. So whenever two workers hold leases of one
+ *   endpoint, together they hold at most the cap (a worker gets room at an endpoint held by another only below
+ *   the cap, and the other then loses its room ahead): at most `perEndpointCap` requests in flight per endpoint
+ *   across all workers, as before. A worker's lease tokens start with its id, which is how "only holder" is read.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
@@ -104,6 +112,13 @@ export type TClaimOptions = {
   firstAttemptReserve?: number;
   /** Endpoints with queued deliveries one claim looks at, in the round (WEBHOOK_LIMITS.claimWindow). */
   window?: number;
+  /**
+   * Claiming ahead (see the header): the leases this worker may hold of an endpoint it alone holds and that falls
+   * to it among the live workers. Default (and whenever `worker` is not given): the cap, no claiming ahead.
+   */
+  ahead?: number;
+  /** This worker's id (its row in webhook_workers): the prefix of its lease tokens. */
+  worker?: string;
 };
 
 /**
@@ -229,6 +244,10 @@ export function claimStatements(
   const atIso = at.toISOString();
   const leaseEndsAt = new Date(at.getTime() + leaseMs);
   const leaseEnd = leaseEndsAt.toISOString();
+  // Claiming ahead: only with a worker id, and only if it raises the cap. Without it the statement is as before.
+  const ahead = opts.worker ? Math.max(opts.ahead ?? cap, cap) : cap;
+  const claimsAhead = ahead > cap;
+  const tokenPrefix = opts.worker ? `${opts.worker}.` : "";
 
   // One transaction, sent in one round trip (transactionInOneTrip): begin, the lock, the claim, commit. The
   // lock and the claim run as two statements, in order: the claim statement takes its snapshot after the lock
@@ -318,10 +337,31 @@ export function claimStatements(
         or (q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
           and ${retakeDue} <= ${atIso}::timestamptz)`
     : sql``;
-  const roomOf = sql`enabled and ${cap}::int - total > 0`;
+  // Claiming ahead: each endpoint's live leases held by this worker (`mine`, read from the tokens' prefix) and
+  // whether the endpoint falls to this worker among the live ones (`owns`: its id's hash modulo their number is
+  // this worker's place among their ids, and no other worker holds a live lease). Its cap is then `ahead`. Retries
+  // never claim ahead (`retry_room` keeps the cap's share). Without claiming ahead none of this is in the statement.
+  const holderColumn = claimsAhead ? sql`, q.claim_token` : sql``;
+  const mineCount = claimsAhead
+    ? sql`
+          (count(*) filter (where q.locked_until > ${atIso}::timestamptz and starts_with(q.claim_token, ${tokenPrefix}::text)))::int as mine,`
+    : sql``;
+  const aliveSince = new Date(at.getTime() - WEBHOOK_LIMITS.workerAliveMs).toISOString();
+  const liveJoin = claimsAhead
+    ? sql`
+        cross join (select array_agg(w.id order by w.id) as ids from webhook_workers w where w.seen_at > ${aliveSince}::timestamptz) live`
+    : sql``;
+  const ownsColumn = claimsAhead
+    ? sql`,
+        coalesce(l.total = l.mine and array_position(live.ids, ${opts.worker!}::text) - 1
+          = mod(hashtext(e.id)::bigint + 2147483648, cardinality(live.ids)), false) as owns`
+    : sql``;
+  const capOf = claimsAhead ? sql`(case when owns then ${ahead}::int else ${cap}::int end)` : sql`${cap}::int`;
+  const token = opts.worker ? sql`${tokenPrefix}::text || gen_random_uuid()::text` : sql`gen_random_uuid()::text`;
+  const roomOf = sql`enabled and ${capOf} - total > 0`;
   const roomRows = lostLeases
     ? sql`from leases where ${roomOf}`
-    : sql`, (lost or (enabled and least(${retryCap}::int - retries, ${cap}::int - total) > 0 and retake)) is true as unsettled
+    : sql`, (lost or (enabled and least(${retryCap}::int - retries, ${capOf} - total) > 0 and retake)) is true as unsettled
       from leases where ${roomOf} or lost`;
   // The everyday claim hands over when any endpoint has a lease to settle: then it claims nothing and answers the marker.
   const handOver = sql`exists (select 1 from room where unsettled)`;
@@ -341,26 +381,26 @@ export function claimStatements(
     ), queued_endpoints as (
       select endpoint_id from onward order by endpoint_id limit ${window}::int
     ), leases as (
-      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake${ownsColumn}
       from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id
-        left join webhook_flights fl on fl.endpoint_id = e.id
+        left join webhook_flights fl on fl.endpoint_id = e.id${liveJoin}
       cross join lateral (
         select (count(*) filter (where q.locked_until > ${atIso}::timestamptz))::int as total,
-          (count(*) filter (where q.locked_until > ${atIso}::timestamptz and q.lease_attempt > 1))::int as retries,
+          (count(*) filter (where q.locked_until > ${atIso}::timestamptz and q.lease_attempt > 1))::int as retries,${mineCount}
           ${gather} (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt >= ${max}::int) as lost,
           ${gather} (where q.locked_until <= ${atIso}::timestamptz and q.lease_attempt < ${max}::int
             and ${retakeDue} <= ${atIso}::timestamptz) as retake
         from (
-          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until from webhook_queue q
+          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until${holderColumn} from webhook_queue q
           where q.endpoint_id = e.id and q.attempts = 0 and q.next_attempt_at <= fl.leased_through and q.claim_token is not null
           union all
-          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until from webhook_queue q
+          select q.delivery_id, q.lease_attempt, q.claimed_at, q.locked_until${holderColumn} from webhook_queue q
           where q.endpoint_id = e.id and q.attempts > 0 and q.next_attempt_at <= fl.leased_through and q.claim_token is not null
         ) q
       ) l
 ${settleLost}
     ), room as (
-      select endpoint_id, ${cap}::int - total as room, least(${retryCap}::int - retries, ${cap}::int - total) as retry_room, retake
+      select endpoint_id, ${capOf} - total as room, least(${retryCap}::int - retries, ${capOf} - total) as retry_room, retake
       ${roomRows}
     ), cand as (
       select r.endpoint_id, r.room, c.id, c.due_at
@@ -405,7 +445,7 @@ ${logLost}
       -- The lease is the queue row's unindexed columns: a HOT update. It returns what the answer needs of the
       -- grabbed row, so the answer joins no CTE to another (estimated at one row each, they were joined every
       -- row against every row).
-      update webhook_queue q set claim_token = gen_random_uuid()::text, lease_attempt = g.counted + 1,
+      update webhook_queue q set claim_token = ${token}, lease_attempt = g.counted + 1,
         claimed_at = ${atIso}::timestamptz, locked_until = ${leaseEnd}::timestamptz
       from grabbed g
       where q.delivery_id = g.id

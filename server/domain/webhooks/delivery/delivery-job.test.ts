@@ -187,7 +187,8 @@ describe("the webhook delivery job", () => {
         void locked.then(() => answer(200)(req, res));
       });
       const before = rx.received.length;
-      const job = createWebhookDeliveryJob({ concurrency: 4 });
+      // Without claiming ahead (4 leases for 4 slots): the second four are claimed with the first wave's outcomes.
+      const job = createWebhookDeliveryJob({ concurrency: 4, leases: 4 });
       const worker = await startWorker(t.handle, [job], { pollMs: 60_000 });
       try {
         await rx.waitFor(before + 4);
