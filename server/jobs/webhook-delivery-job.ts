@@ -8,13 +8,14 @@
  * attempts leave the in-flight map just after, so for a moment it holds up to `concurrency` + the batch, of
  * which at most `concurrency` are still sending).
  * Claiming ahead: the worker holds up to `leases` claims (3 × `concurrency`), up to WEBHOOK_LIMITS.claimAhead of
- * an endpoint that it alone holds (claim-deliveries.ts says when the database allows it). The claims not yet sent
+ * an endpoint that it alone holds while it is the only live worker (claim-deliveries.ts says when the database
+ * allows it). The claims not yet sent
  * wait in a local queue (`waiting`, oldest first); one starts while its endpoint has fewer than the cap's requests
  * in flight FROM THIS PROCESS and the process fewer than `concurrency`, and an answer handed to the outcome writer
  * frees its request's slot at once, so the next waiting claim of that endpoint goes out without a claim in between.
  * A waiting claim whose lease has less than two deadlines left (it waited ~10 s behind a slow receiver) is given
  * back instead of sent (release-claim.ts), so every request still ends well inside its lease. The worker's row
- * in webhook_workers (written every `workerHeartbeatMs`) is what makes it live for the claims' spread of endpoints.
+ * in webhook_workers (written every `workerHeartbeatMs`) is what tells the claims whether it is the only live one.
  * `stop()` (graceful shutdown): no more claims; the waiting claims are given back and attempts in flight are
  * aborted and their claims released (fenced by the token), so the next worker takes them at once instead of after
  * the lease; the worker's row is deleted.
@@ -85,11 +86,17 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   // claim starts meanwhile.
   let reserved = 0;
 
-  /** Gives a claim back (fenced by its token): it was never sent, so its attempt is uncounted. */
+  /**
+   * Gives a claim back (fenced by its token): it was never sent, so its attempt is uncounted, and it is due at once —
+   * the worker claims again once it is back (a claim started before would not see it).
+   */
   const giveBack = (db: DbHandle["db"], claim: TClaim) => {
     const done = releaseClaim(db, claim)
       .catch((err: unknown) => logger().error({ err, deliveryId: claim.id }, "giving a webhook claim back failed; its lease will expire"))
-      .finally(() => releasing.delete(done));
+      .finally(() => {
+        releasing.delete(done);
+        if (!shutdown.signal.aborted) void pump();
+      });
     releasing.add(done);
   };
 
@@ -285,7 +292,7 @@ export async function markAlive(db: DbHandle["db"], workerId: string): Promise<v
   );
 }
 
-/** A stopped worker's row goes: its endpoints are spread over the others at their next claim. */
+/** A stopped worker's row goes: the others need not wait for it to age out of the live ones. */
 export async function markGone(db: DbHandle["db"], workerId: string): Promise<void> {
   await queryPrepared(db, sql`delete from webhook_workers where id = ${workerId}`);
 }

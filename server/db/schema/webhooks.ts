@@ -237,8 +237,8 @@ export type TWebhookTallyRow = typeof webhookTallies.$inferSelect;
 
 /**
  * The delivery workers alive now: each worker process writes its row every few seconds (webhook-delivery-job.ts)
- * and deletes it when it stops. A claim reads the live ones (`seen_at` within WEBHOOK_LIMITS.workerAliveMs) to
- * spread the endpoints a worker may claim ahead for over the live workers (claim-deliveries.ts, "claiming ahead").
+ * and deletes it when it stops. A claim reads the live ones (`seen_at` within WEBHOOK_LIMITS.workerAliveMs): only the
+ * only live worker claims ahead (claim-deliveries.ts, "claiming ahead").
  */
 export const webhookWorkers = pgTable("webhook_workers", {
   /** The worker's id, also the prefix of its claim tokens. */

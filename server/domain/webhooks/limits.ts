@@ -32,10 +32,10 @@ export const WEBHOOK_LIMITS = {
    */
   claimWindow: 32,
   /**
-   * Claiming ahead (claim-deliveries.ts, webhook-delivery-job.ts): leases a worker may hold of an endpoint it alone
-   * holds (3 × the cap: it sends at most the cap at once and fills a freed slot from the rest without a claim); a
-   * worker process holds 3 × its attempts in flight in all. Drain 1.2 × at 10,000 deliveries (bench/README.md,
-   * "Claiming ahead").
+   * Claiming ahead (claim-deliveries.ts, webhook-delivery-job.ts): leases the only live worker may hold of an
+   * endpoint it alone holds (3 × the cap: it sends at most the cap at once and fills a freed slot from the rest
+   * without a claim); a worker process holds 3 × its attempts in flight in all. Drain 1.14–1.23 × at 10,000
+   * deliveries (bench/README.md, "Claiming ahead").
    */
   claimAhead: 24,
   /** A worker writes its row in webhook_workers this often; a row older than `workerAliveMs` is a dead worker's. */

@@ -1,12 +1,12 @@
 /**
  * Protects claiming ahead (claim-deliveries.ts, "claiming ahead") on the real database with an injected clock:
- * - a worker that alone holds an endpoint's leases, and to which the endpoint falls among the live workers, holds
- *   up to `ahead` of them (its tokens start with its id); retries keep the cap's share;
+ * - the only live worker holds up to `ahead` leases of an endpoint no other worker holds (its tokens start with
+ *   its id); retries keep the cap's share;
  * - the per-endpoint cap across workers: another worker finds no room at an endpoint held beyond the cap; below
- *   it, it takes the rest of the cap, and the first worker then loses its room ahead, so two holders never hold
- *   more than the cap together; once the other's leases end, the first claims ahead again;
- * - an endpoint that falls to another live worker, and any endpoint of a worker that is not live (no row in
- *   webhook_workers, or one older than `workerAliveMs`), is claimed up to the cap only;
+ *   it, it takes the rest of the cap, and neither claims ahead while the other holds a lease there, so two holders
+ *   never hold more than the cap together; once the other's leases end, the one left claims ahead again;
+ * - while another worker is live, and for a worker that is not live (no row in webhook_workers, or one older than
+ *   `workerAliveMs`), every endpoint is claimed up to the cap only;
  * - without a worker id (tools, tests) the claim is the one without claiming ahead.
  */
 import { sql } from "drizzle-orm";
@@ -39,14 +39,8 @@ async function endpointWith(n: number) {
   return { actor, endpoint, ids };
 }
 
-/**
- * Two worker ids, the first of which the endpoint falls to while both are live: the claim's rule (its id's hash
- * modulo the live workers' number is the worker's place among their ids, sorted), computed here by the database.
- */
-async function workersFor(endpointId: string): Promise<[string, string]> {
-  const [row] = await queryRows<{ place: number }>(t.db, sql`select mod(hashtext(${endpointId}::text)::bigint + 2147483648, 2)::int as place`);
-  return row!.place === 0 ? ["wa", "wb"] : ["wb", "wa"];
-}
+/** Two worker ids. */
+const WORKERS: [string, string] = ["wa", "wb"];
 
 const claimAs = (worker: string, limit: number) => claimDeliveries(t.db, { limit, ahead: AHEAD, worker });
 
@@ -63,72 +57,75 @@ async function leasesBy(): Promise<Record<string, number>> {
 const release = (claims: readonly TClaim[]) => Promise.all(claims.map((c) => releaseClaim(t.db, c)));
 
 describe("claiming ahead", () => {
-  it("a lone live worker holds up to `ahead` leases of an endpoint, its tokens prefixed with its id; another finds no room there", async () => {
+  it("the only live worker holds up to `ahead` leases of an endpoint, its tokens prefixed with its id; another finds no room there", async () => {
     useClock();
-    const { endpoint, ids } = await endpointWith(AHEAD + 6);
-    const [a, b] = await workersFor(endpoint.id);
+    const { ids } = await endpointWith(AHEAD + 6);
+    const [a, b] = WORKERS;
     await markAlive(t.db, a);
     const first = await claimAs(a, 100);
-    expect(first.map((c) => c.id)).toEqual(ids.slice(0, AHEAD));
+    expect(first).toHaveLength(AHEAD);
+    expect(new Set(first.map((c) => c.id)).size).toBe(AHEAD);
+    for (const c of first) expect(ids).toContain(c.id);
     for (const c of first) expect(c.token.startsWith(`${a}.`)).toBe(true);
-    // A second live worker: the endpoint is held beyond the cap, so it gets nothing there, and the first, to
-    // which the endpoint still falls, nothing more (it holds `ahead`).
+    expect(await claimAs(a, 100)).toEqual([]);
+    // A second live worker: the endpoint is held beyond the cap, so it gets nothing there; nor does the first,
+    // which is no longer alone (the cap less every lease: none), even with five of its leases given back.
     await markAlive(t.db, b);
     expect(await claimAs(b, 100)).toEqual([]);
-    expect(await claimAs(a, 100)).toEqual([]);
-    expect(await leasesBy()).toEqual({ [a]: AHEAD });
-    // Five of its leases given back: five more, the oldest due (those five again), and it holds `ahead` again.
     await release(first.slice(0, 5));
-    expect((await claimAs(a, 100)).map((c) => c.id)).toEqual(ids.slice(0, 5));
+    expect(await claimAs(a, 100)).toEqual([]);
+    expect(await claimAs(b, 100)).toEqual([]);
+    expect(await leasesBy()).toEqual({ [a]: AHEAD - 5 });
+    // The second stops (its row goes): alone again, the first claims ahead.
+    await markGone(t.db, b);
+    expect(await claimAs(a, 100)).toHaveLength(5);
     expect(await leasesBy()).toEqual({ [a]: AHEAD });
   });
 
-  it("below the cap a second worker takes the rest of the cap, and the first loses its room ahead until the second's leases end", async () => {
+  it("below the cap a second worker takes the rest of the cap; two holders never hold more than the cap together", async () => {
     useClock();
-    const { endpoint } = await endpointWith(40);
-    const [a, b] = await workersFor(endpoint.id);
+    await endpointWith(40);
+    const [a, b] = WORKERS;
     await markAlive(t.db, a);
+    expect(await claimAs(a, 5)).toHaveLength(5);
     await markAlive(t.db, b);
-    const mine = await claimAs(a, 5);
-    expect(mine).toHaveLength(5);
     const theirs = await claimAs(b, 100);
     expect(theirs).toHaveLength(CAP - 5);
-    // Two holders: the endpoint's room is the cap less every lease, for both.
     expect(await claimAs(a, 100)).toEqual([]);
     expect(await claimAs(b, 100)).toEqual([]);
     expect(await leasesBy()).toEqual({ [a]: 5, [b]: CAP - 5 });
-    // One of the second's leases ends: still two holders, one more lease, whoever claims first.
+    // The second stops, but still holds its leases: the first, alone among the live, does not claim ahead of an
+    // endpoint another worker holds — the cap less every lease.
+    await markGone(t.db, b);
+    expect(await claimAs(a, 100)).toEqual([]);
     await release(theirs.slice(0, 1));
     expect(await claimAs(a, 100)).toHaveLength(1);
     expect(await claimAs(a, 100)).toEqual([]);
-    // The second holds none: the endpoint, which falls to the first, is claimed ahead again.
+    // Its last lease there ended: the first holds the endpoint alone, and claims ahead.
     await release(theirs.slice(1));
     expect(await claimAs(a, 100)).toHaveLength(AHEAD - 6);
     expect(await leasesBy()).toEqual({ [a]: AHEAD });
   });
 
-  it("an endpoint that falls to another live worker is claimed up to the cap only", async () => {
+  it("while another worker is live, every endpoint is claimed up to the cap, by either", async () => {
     useClock();
-    const { endpoint } = await endpointWith(40);
-    const [a, b] = await workersFor(endpoint.id);
+    await endpointWith(40);
+    const [a, b] = WORKERS;
     await markAlive(t.db, a);
     await markAlive(t.db, b);
-    const theirs = await claimAs(b, 100);
-    expect(theirs).toHaveLength(CAP);
-    expect(await claimAs(b, 100)).toEqual([]);
-    // The worker it falls to finds it held by another: no room either.
+    const mine = await claimAs(a, 100);
+    expect(mine).toHaveLength(CAP);
     expect(await claimAs(a, 100)).toEqual([]);
-    // The other stops (its row goes, its claims given back): the endpoint falls to the one left, which claims ahead.
-    await release(theirs);
-    await markGone(t.db, b);
-    expect(await claimAs(a, 100)).toHaveLength(AHEAD);
-    expect(await leasesBy()).toEqual({ [a]: AHEAD });
+    expect(await claimAs(b, 100)).toEqual([]);
+    await release(mine.slice(0, 3));
+    expect(await claimAs(b, 100)).toHaveLength(3);
+    expect(await leasesBy()).toEqual({ [a]: CAP - 3, [b]: 3 });
   });
 
   it("a worker that is not live, or no longer, claims up to the cap; a claim without a worker id claims as before", async () => {
     useClock();
-    const { endpoint } = await endpointWith(40);
-    const [a] = await workersFor(endpoint.id);
+    await endpointWith(40);
+    const [a] = WORKERS;
     // No row at all.
     const unlisted = await claimAs(a, 100);
     expect(unlisted).toHaveLength(CAP);
@@ -152,9 +149,9 @@ describe("claiming ahead", () => {
 
   it("retries keep the cap's share: ahead, the endpoint's retries hold at most the retries' room", async () => {
     useClock();
-    const { endpoint, ids } = await endpointWith(40);
+    const { ids } = await endpointWith(40);
     await setDeliveryState(t.db, ids.slice(0, 10), { status: "FAILED", attempts: 1 });
-    const [a] = await workersFor(endpoint.id);
+    const [a] = WORKERS;
     await markAlive(t.db, a);
     const claims = await claimAs(a, 100);
     expect(claims.filter((c) => c.attempt > 1)).toHaveLength(RETRY_CAP);
