@@ -27,7 +27,8 @@
  * Then the same-round ratios (ours / peer) and, at the end, the medians of each figure and of the ratios.
  *
  * Settings, for all three: 64 attempts in flight per process, a pool of 10 connections per process.
- * - ours: the worker as it ships (createWebhookDeliveryJob, startWorker; 10 endpoints, per-endpoint cap 8);
+ * - ours: the worker as it ships (createWebhookDeliveryJob, startWorker; 10 endpoints, per-endpoint cap 8; with one
+ *   worker process it is the only live worker and claims ahead, up to 24 leases an endpoint);
  * - graphile-worker: concurrentJobs 64, localQueue.size 500, completeJobBatchDelay 0, failJobBatchDelay 0;
  * - pg-boss: localConcurrency 2 × batchSize 32, burstWhenBatchFull (a batch completes when its 32 are done).
  *
