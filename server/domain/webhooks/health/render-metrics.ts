@@ -10,7 +10,16 @@ import { DELIVERY_STATUSES, packages, type TDeliveryStatus, webhookDeliveries, w
 import { isFailingSql } from "./failing";
 import { DURATION_BUCKETS, readWebhookTotals } from "./webhook-totals";
 
+/**
+ * The scrape's reads run in one read-only REPEATABLE READ transaction: every figure comes from one snapshot. Read one
+ * after the other, a delivery that finished between the tallies' read and the queue's was in neither (the deliveries
+ * by status dipped by one) or, the other way round, in both (health/metrics-snapshot.test.ts).
+ */
 export async function renderMetrics(db: Db, at: Date): Promise<string> {
+  return db.transaction((tx) => renderFrom(tx, at), { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function renderFrom(db: Db, at: Date): Promise<string> {
   const lines: string[] = [];
   const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
