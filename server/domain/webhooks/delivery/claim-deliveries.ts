@@ -340,10 +340,10 @@ export function claimStatements(
           and ${retakeDue} <= ${atIso}::timestamptz)`
     : sql``;
   // Claiming ahead: each endpoint's live leases held by this worker (`mine`, read from the tokens' prefix), and
-  // whether this worker is the only live one (`alone`: the one row in webhook_workers seen lately is its own). Its
-  // room at an endpoint is then `ahead` less its leases there if no other worker holds a live lease there;
-  // otherwise, and whenever another worker is live, the cap less every live lease. Retries never claim ahead
-  // (`retry_room` keeps the cap's share). Without claiming ahead none of this is in the statement.
+  // whether this worker is the only live one (`alone`: the one row in webhook_workers seen lately is its own). When
+  // it is, and no other worker holds a live lease at the endpoint (`goes_ahead`: all its live leases are this
+  // worker's), the endpoint's room is `ahead` less those leases; otherwise the cap less every live lease. Retries
+  // never claim ahead (`retry_room` keeps the cap's share). Without claiming ahead none of this is in the statement.
   const holderColumn = claimsAhead ? sql`, q.claim_token` : sql``;
   const mineCount = claimsAhead
     ? sql`
@@ -355,8 +355,8 @@ export function claimStatements(
         cross join (select array_agg(w.id) = array[${opts.worker!}::text] as alone from webhook_workers w
           where w.seen_at > ${aliveSince}::timestamptz) live`
     : sql``;
-  const ownsColumn = claimsAhead ? sql`, coalesce(live.alone and l.total = l.mine, false) as ahead` : sql``;
-  const capOf = claimsAhead ? sql`(case when ahead then ${ahead}::int else ${cap}::int end)` : sql`${cap}::int`;
+  const aheadColumn = claimsAhead ? sql`, coalesce(live.alone and l.total = l.mine, false) as goes_ahead` : sql``;
+  const capOf = claimsAhead ? sql`(case when goes_ahead then ${ahead}::int else ${cap}::int end)` : sql`${cap}::int`;
   const token = opts.worker ? sql`${tokenPrefix}::text || gen_random_uuid()::text` : sql`gen_random_uuid()::text`;
   const roomOf = sql`enabled and ${capOf} - total > 0`;
   const roomRows = lostLeases
@@ -381,7 +381,7 @@ export function claimStatements(
     ), queued_endpoints as (
       select endpoint_id from onward order by endpoint_id limit ${window}::int
     ), leases as (
-      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake${ownsColumn}
+      select e.id as endpoint_id, e.enabled, l.total, l.retries, l.lost, l.retake${aheadColumn}
       from queued_endpoints qe join webhook_endpoints e on e.id = qe.endpoint_id
         left join webhook_flights fl on fl.endpoint_id = e.id${liveJoin}
       cross join lateral (
