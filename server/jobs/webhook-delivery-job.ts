@@ -22,9 +22,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { sql } from "drizzle-orm";
-import { queryPrepared } from "@/server/db/driver";
-import { YOUNG_LEASE_LEFT_MS } from "@/server/domain/webhooks/delivery/confirm-claims";
+import { isYoungClaim, YOUNG_LEASE_LEFT_MS } from "@/server/domain/webhooks/delivery/confirm-claims";
+import { markAlive, markGone } from "@/server/domain/webhooks/delivery/live-workers";
 import { releaseClaim } from "@/server/domain/webhooks/delivery/release-claim";
 import { now } from "@/server/lib/clock";
 import type { DbHandle } from "@/server/db/client";
@@ -113,7 +112,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   /** Starts the waiting claims that fit: fewer than `concurrency` requests out, fewer than the cap to their endpoint. */
   const dispatch = (db: DbHandle["db"]) => {
     if (shutdown.signal.aborted) return;
-    const at = now().getTime();
+    const at = now();
     for (let i = 0; i < waiting.length && outstanding < concurrency;) {
       const claim = waiting[i]!;
       if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint) {
@@ -121,7 +120,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
         continue;
       }
       waiting.splice(i, 1);
-      if (claimsAhead && claim.leaseEndsAt.getTime() - at < YOUNG_LEASE_LEFT_MS) giveBack(db, claim);
+      if (claimsAhead && !isYoungClaim(claim, at)) giveBack(db, claim);
       else launch(db, claim);
     }
   };
@@ -278,21 +277,4 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       if (heartbeat && handle) await markGone(handle.db, workerId).catch((err: unknown) => logger().error({ err }, "deleting the webhook worker's row failed"));
     },
   };
-}
-
-/** The worker's row in webhook_workers, written now; rows of workers gone for a day are deleted with it. */
-export async function markAlive(db: DbHandle["db"], workerId: string): Promise<void> {
-  const at = now();
-  const longGone = new Date(at.getTime() - 24 * 60 * 60 * 1000).toISOString();
-  await queryPrepared(
-    db,
-    sql`with gone as (delete from webhook_workers where seen_at < ${longGone}::timestamptz)
-    insert into webhook_workers (id, seen_at) values (${workerId}, ${at.toISOString()}::timestamptz)
-    on conflict (id) do update set seen_at = excluded.seen_at`,
-  );
-}
-
-/** A stopped worker's row goes: the others need not wait for it to age out of the live ones. */
-export async function markGone(db: DbHandle["db"], workerId: string): Promise<void> {
-  await queryPrepared(db, sql`delete from webhook_workers where id = ${workerId}`);
 }

@@ -14,9 +14,9 @@ import { describe, expect, it } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { markAlive, markGone } from "@/server/jobs/webhook-delivery-job";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { claimDeliveries, type TClaim } from "./claim-deliveries";
+import { markAlive, markGone } from "./live-workers";
 import { releaseClaim } from "./release-claim";
 import { raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
 

@@ -36,10 +36,15 @@ export type TCheckedClaim = Pick<TClaim, "id" | "token" | "endpointId" | "leaseE
 /** Lease left (ms) for a claim to count as young: two attempt deadlines (see above). */
 export const YOUNG_LEASE_LEFT_MS = 2 * WEBHOOK_LIMITS.deadlineMs;
 
+/** Whether a claim is young at `at`: at least YOUNG_LEASE_LEFT_MS of its lease left (the worker sends no older claim it waited with). */
+export function isYoungClaim(claim: Pick<TClaim, "leaseEndsAt">, at: Date): boolean {
+  return claim.leaseEndsAt.getTime() - at.getTime() >= YOUNG_LEASE_LEFT_MS;
+}
+
 export async function confirmClaims(db: Db, claims: readonly TCheckedClaim[]): Promise<TSendVerdict[]> {
   if (claims.length === 0) return [];
   const at = now();
-  if (claims.every((c) => c.leaseEndsAt.getTime() - at.getTime() >= YOUNG_LEASE_LEFT_MS)) {
+  if (claims.every((c) => isYoungClaim(c, at))) {
     const ids = idArray([...new Set(claims.map((c) => c.endpointId))]);
     const rows = await queryPrepared<{ id: string }>(db, sql`select e.id from webhook_endpoints e where e.id = any(${ids}::text[]) and e.enabled`);
     const enabled = new Set(rows.map((r) => r.id));
