@@ -91,11 +91,19 @@ export type TClaim = {
   leaseEndsAt: Date;
 };
 
+/**
+ * The claim statement's rows, by `kind`: a claimed delivery ('claim'); once per event and per endpoint among the
+ * claimed ones, what sending needs of it ('event': the body; 'endpoint': the URL and secrets) — a fan-out's
+ * deliveries share their event and an endpoint's claims its endpoint, so a claim of 64 carries each body once,
+ * not 64 times —; where the round goes on ('round'); and the hand-over ('hand-over').
+ */
 type TClaimedRow = {
-  id: string;
+  kind: "claim" | "event" | "endpoint" | "round" | "hand-over";
+  id: string | null;
   claim_token: string;
   attempts: number;
   endpoint_id: string;
+  event_id: string;
   event: string;
   body: string;
   url: string;
@@ -103,7 +111,7 @@ type TClaimedRow = {
   previous_secret_encrypted: string | null;
   previous_secret_expires_at: string | Date | null;
   due_at: string | Date;
-  /** Only on the round's marker row (whose id is null): where the next claim's window starts. */
+  /** Only on the round's row: where the next claim's window starts. */
   round_after: string | null;
 };
 
@@ -192,41 +200,49 @@ export async function claimWithLostLeases(db: Db, opts: TClaimOptions): Promise<
 /**
  * The claim statement's rows as claims, oldest first; `leaseEndsAt` is the statements' (claimStatements). Null
  * when the everyday claim found lost leases to settle and claimed nothing: claimWithLostLeases is next. Otherwise
- * its marker row moves this process's round of endpoints on (every claim's rows pass through here).
+ * its round row moves this process's round of endpoints on (every claim's rows pass through here).
  */
 export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TClaim[] | null {
   const all = rows as TClaimedRow[];
-  // Rows without an id are markers: the hand-over (no round either), and where the round goes on.
-  if (all.some((r) => r.id === null && r.round_after === null)) return null;
-  const marker = all.find((r) => r.id === null);
-  if (marker) roundAfter = marker.round_after ?? "";
+  if (all.some((r) => r.kind === "hand-over")) return null;
+  const events = new Map<string, TClaimedRow>();
+  const endpoints = new Map<string, TClaimedRow>();
+  const mine: TClaimedRow[] = [];
+  for (const row of all) {
+    if (row.kind === "claim") mine.push(row);
+    else if (row.kind === "event") events.set(row.event_id, row);
+    else if (row.kind === "endpoint") endpoints.set(row.endpoint_id, row);
+    else if (row.kind === "round") roundAfter = row.round_after ?? "";
+  }
   // Rows come back in no particular order; hand them out oldest first, as they were chosen. Each due time is
   // parsed once, not at every comparison (~2 µs per claimed row at 48 rows, micro-measured).
-  const claimed = all
-    .filter((row) => row.id !== null)
+  const claimed = mine
     .map((row) => ({ row, at: new Date(row.due_at).getTime() }))
-    .sort((x, y) => x.at - y.at || (x.row.id < y.row.id ? -1 : x.row.id > y.row.id ? 1 : 0))
+    .sort((x, y) => x.at - y.at || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
     .map((x) => x.row);
-  return claimed.map((c) => ({
-    id: c.id,
-    token: c.claim_token,
-    attempt: c.attempts,
-    endpointId: c.endpoint_id,
-    event: c.event as TEventName,
-    body: c.body,
-    url: c.url,
-    secretEncrypted: c.secret_encrypted,
-    previousSecretEncrypted: c.previous_secret_encrypted,
-    // Raw rows carry timestamps as the driver gives them (a string with drizzle's drivers).
-    previousSecretExpiresAt: c.previous_secret_expires_at === null ? null : new Date(c.previous_secret_expires_at),
-    leaseEndsAt,
-  }));
+  return claimed.map((c) => {
+    const e = endpoints.get(c.endpoint_id)!;
+    return {
+      id: c.id!,
+      token: c.claim_token,
+      attempt: c.attempts,
+      endpointId: c.endpoint_id,
+      event: c.event as TEventName,
+      body: events.get(c.event_id)!.body,
+      url: e.url,
+      secretEncrypted: e.secret_encrypted,
+      previousSecretEncrypted: e.previous_secret_encrypted,
+      // Raw rows carry timestamps as the driver gives them (a string with drizzle's drivers).
+      previousSecretExpiresAt: e.previous_secret_expires_at === null ? null : new Date(e.previous_secret_expires_at),
+      leaseEndsAt,
+    };
+  });
 }
 
 /**
  * The claim's two statements at `at`, and when their leases end (exported for the tests that read the claim's
  * plan). The everyday claim (`lostLeases` false) leaves out the steps that settle lost leases; when it finds a
- * lease to settle it claims nothing and answers one row whose id is null, and `lostLeases: true` builds the
+ * lease to settle it claims nothing and answers its hand-over row, and `lostLeases: true` builds the
  * claim with those steps. Lost leases are rare (a worker died), and a statement pays for its steps on every run,
  * writing or not (the record's update, the queue's delete and the attempt log's insert set up, their indexes
  * opened; the leases listed in arrays): without them, PostgreSQL's CPU per delivery 0.94–0.96 ×, drain
@@ -297,7 +313,7 @@ export function claimStatements(
   // candidates (and re-checked under the row lock), and every lost attempt logged. The everyday claim only asks,
   // per endpoint, whether there is one (`bool_or`): `unsettled` is a lost ninth attempt, or a due lost lease at an
   // endpoint with room for a retry (one the other claim may take over, if its turn has come). If any endpoint has
-  // one, it claims nothing and answers one row whose id is null (see SETTLE_LOST_MS for what the caller does).
+  // one, it claims nothing and answers its hand-over row (see SETTLE_LOST_MS for what the caller does).
   // Its `leases` is then read once, by `room`, and planned inline there.
   const settleLost = lostLeases
     ? sql`    ), lost_leases as (
@@ -363,14 +379,14 @@ export function claimStatements(
     ? sql`from leases where ${roomOf}`
     : sql`, (lost or (enabled and least(${retryCap}::int - retries, ${capOf} - total) > 0 and retake)) is true as unsettled
       from leases where ${roomOf} or lost`;
-  // The everyday claim hands over when any endpoint has a lease to settle: then it claims nothing and answers the marker.
+  // The everyday claim hands over when any endpoint has a lease to settle: then it claims nothing and answers its hand-over row.
   const handOver = sql`exists (select 1 from room where unsettled)`;
   const settledOnly = lostLeases ? sql`` : sql` and not ${handOver}`;
   const unsettledMarker = lostLeases
     ? sql``
     : sql`
     union all
-    select null, null, null, null, null, null, null, null, null, null, null, null where ${handOver}`;
+    select 'hand-over', null, null, null, null, null, null, null, null, null, null, null, null, null where ${handOver}`;
   const claim = sql`
     with recursive ${skipScan("first_queued", sql`q.attempts = 0`)}, ${skipScan("retry_queued", sql`q.attempts > 0`)},
     onward as (
@@ -458,12 +474,22 @@ ${logLost}
       where excluded.leased_through > fl.leased_through
       returning 1
     )
-    select l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, l.endpoint_id, l.event, ev.body, e.url,
-      e.secret_encrypted, e.previous_secret_encrypted, e.previous_secret_expires_at, l.due_at, null as round_after
-    from leased l join webhook_events ev on ev.id = l.event_id join webhook_endpoints e on e.id = l.endpoint_id
+    -- The claimed deliveries, then once each the events and endpoints they need (by primary key, whatever the
+    -- planner estimates of the CTE), then where the round goes on.
+    select 'claim' as kind, l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, l.endpoint_id, l.event_id, l.event,
+      null::text as body, null::text as url, null::text as secret_encrypted, null::text as previous_secret_encrypted,
+      null::timestamptz as previous_secret_expires_at, l.due_at, null::text as round_after
+    from leased l
+    union all
+    select 'event', null, null, null, null, ev.id, null, ev.body, null, null, null, null, null, null
+    from webhook_events ev where ev.id = any(array(select distinct event_id from leased))
+    union all
+    select 'endpoint', null, null, null, e.id, null, null, null, e.url, e.secret_encrypted, e.previous_secret_encrypted,
+      e.previous_secret_expires_at, null, null
+    from webhook_endpoints e where e.id = any(array(select distinct endpoint_id from leased))
     union all
     -- Where this process's round goes on: after the window's last endpoint while there are more, else from the start.
-    select null, null, null, null, null, null, null, null, null, null, null,
+    select 'round', null, null, null, null, null, null, null, null, null, null, null, null,
       case when (select count(*) from onward) > ${window}::int
         then (select endpoint_id from onward order by endpoint_id offset ${window}::int - 1 limit 1) else '' end${unsettledMarker}`;
   return { lock, claim, leaseEndsAt };
