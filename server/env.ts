@@ -58,6 +58,10 @@ const ZEnv = z
     WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+    /** Scheduled backups of the embedded database, made while it runs (README, Backups); unset: none. */
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
     /** The host name the readiness check (npm run doctor, Settings → Readiness) resolves to judge webhook egress; only looked up. */
     READINESS_DNS_PROBE_HOST: z
       .string()

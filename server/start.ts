@@ -28,6 +28,15 @@ async function main(): Promise<void> {
     logger().warn("WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may target private and loopback addresses. Never enable this in production.");
   }
   await checkSealingAtStart(handle.db);
+  if (config.BACKUP_DIR && handle.kind === "postgres") {
+    logger().warn(
+      "BACKUP_DIR is set but the database is PostgreSQL: scheduled backups are of the embedded database only. Back PostgreSQL up with its own tools (README, Backups).",
+    );
+  } else if (config.BACKUP_DIR && !config.RUN_WORKER) {
+    logger().warn("BACKUP_DIR is set but RUN_WORKER=false: the worker makes the scheduled backups, so none will be made.");
+  } else if (config.BACKUP_DIR) {
+    logger().info({ dir: config.BACKUP_DIR, everyHours: config.BACKUP_EVERY_HOURS, keep: config.BACKUP_KEEP }, "scheduled backups on");
+  }
   let worker: TWorker | undefined;
   if (config.RUN_WORKER) {
     worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });

@@ -194,6 +194,35 @@ function progress(total: number, report: (done: number) => void, everyMs: number
   });
 }
 
+/**
+ * Writes the archive of `stage` (which holds the database as `pglite/`, a folder or a link to one) with its
+ * manifest and, unless null, the secrets: gzipped tar under `partial`, readable by the owner only, renamed to
+ * `target` once whole (never over an existing file: `partial` is created exclusively, and `target` was checked).
+ */
+async function writeArchive(
+  stage: string,
+  manifest: TManifest,
+  secrets: TSecrets | null,
+  partial: string,
+  target: string,
+  progressOf: { total: number; report: (done: number) => void; everyMs: number },
+): Promise<void> {
+  writeFileSync(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 2));
+  const entries = [MANIFEST, DATA];
+  if (secrets) {
+    writeFileSync(path.join(stage, SECRETS), JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    entries.splice(1, 0, SECRETS);
+  }
+  await pipeline(
+    tarCreate({ cwd: stage, follow: true, portable: true }, entries),
+    progress(progressOf.total, progressOf.report, progressOf.everyMs),
+    createGzip(),
+    createWriteStream(partial, { mode: 0o600, flags: "wx" }),
+  );
+  if (existsSync(target)) throw new Refusal(`${target} exists: a backup never overwrites a file.`);
+  renameSync(partial, target);
+}
+
 /** Notes a completed backup in the installation's own database (the Readiness page's Backups check reads it). */
 async function noteBackup(pgliteDir: string, row: typeof backups.$inferInsert): Promise<void> {
   const handle = await openPglite({ dataDir: pgliteDir });
@@ -251,24 +280,18 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
       } finally {
         await handle.close();
       }
-      writeFileSync(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 2));
-      const entries = [MANIFEST, DATA];
-      if (withSecrets) {
-        const kept: TSecrets = { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET };
-        writeFileSync(path.join(stage, SECRETS), JSON.stringify(kept, null, 2), { mode: 0o600 });
-        entries.splice(1, 0, SECRETS);
-      }
+      const kept: TSecrets | null = withSecrets
+        ? { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET }
+        : null;
       // The data directory enters the archive as `pglite/` through a link (`follow`), whatever its own name.
       symlinkSync(path.resolve(inst.pgliteDir), path.join(stage, DATA), "dir");
       const total = sizeOf(inst.pgliteDir);
       const started = Date.now();
-      await pipeline(
-        tarCreate({ cwd: stage, follow: true, portable: true }, entries),
-        progress(total, (done) => io.err(`Backing up… ${megabytes(done)} of ${megabytes(total)} MB`), progressEveryMs),
-        createGzip(),
-        createWriteStream(partial, { mode: 0o600, flags: "wx" }),
-      );
-      renameSync(partial, target);
+      await writeArchive(stage, manifest, kept, partial, target, {
+        total,
+        report: (done) => io.err(`Backing up… ${megabytes(done)} of ${megabytes(total)} MB`),
+        everyMs: progressEveryMs,
+      });
       const bytes = statSync(target).size;
       // The backup is complete: the installation keeps a note of it for the Readiness page. A failure to note it
       // loses nothing (the file is whole); it is said, and the backup stands.
@@ -434,4 +457,75 @@ function readManifest(file: string, journal: TInstallation["journal"]): TManifes
     );
   }
   return m as TManifest;
+}
+
+export type TRunningBackup = { file: string; bytes: number; rows: Record<string, number>; withSecrets: boolean; pruned: string[] };
+
+/** Scheduled backups' file names: the time they were made, so they sort oldest first; only such files are pruned. */
+const SCHEDULED = /^foliosign-\d{8}T\d{6}Z\.tgz$/;
+const scheduledName = (at: Date) =>
+  `foliosign-${at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "")}.tgz`;
+
+/**
+ * A backup of the embedded database WHILE it runs (the scheduled backups, server/jobs/backup-job.ts), into `dir`
+ * as `foliosign-<time>.tgz`: the same file `backup` writes, so `restore` (and `restore --check`) read it alike.
+ * The data directory is copied with every query of this process held off (`copyDataDir`: a checkpoint, then a
+ * few seconds of copying for hundreds of megabytes); everything after runs beside the live database: the copy is
+ * opened on its own (which is the check that it opens), its rows counted for the manifest and its data decrypted
+ * with the configured key (else refused: a backup that could not be restored is not a backup), then archived and
+ * noted in the live database. The secrets are in the file when a key is configured (the server always has one).
+ * Then only the newest `keep` scheduled backups in `dir` stay: older ones are deleted (other files never are).
+ */
+export async function backupRunning(live: DbHandle, inst: TInstallation, opts: { dir: string; keep: number; at?: Date }): Promise<TRunningBackup> {
+  if (!live.copyDataDir) throw new Refusal("Only the embedded database (PGlite, on a directory) is backed up while it runs.");
+  const at = opts.at ?? new Date();
+  const dir = path.resolve(opts.dir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = scheduledName(at);
+  const target = path.join(dir, file);
+  if (existsSync(target)) throw new Refusal(`${target} exists: a backup never overwrites a file.`);
+  const partial = `${target}.partial-${process.pid}`;
+  const stage = mkdtempSync(path.join(dir, ".foliosign-backup-"));
+  try {
+    await live.copyDataDir(path.join(stage, DATA));
+    const secrets = configuredKey(inst);
+    const copy = await openPglite({ dataDir: path.join(stage, DATA) });
+    let manifest: TManifest;
+    try {
+      const migration = await migrationOf(copy, inst.journal);
+      if (secrets.key) {
+        await checkKey(copy, secrets.key, (what) => `The ENCRYPTION_KEY from ${secrets.from} does not decrypt ${what}: this backup could not be restored.`);
+      }
+      const rows = await rowsOf(copy);
+      await copy.db.execute(sql`checkpoint`);
+      manifest = { format: FORMAT, version: VERSION, createdAt: at.toISOString(), migration, storage: inst.storage, secrets: Boolean(secrets.key), rows };
+    } finally {
+      await copy.close();
+    }
+    const kept: TSecrets | null = secrets.key
+      ? { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET }
+      : null;
+    const total = sizeOf(path.join(stage, DATA));
+    await writeArchive(stage, manifest, kept, partial, target, { total, report: () => {}, everyMs: Number.POSITIVE_INFINITY });
+    const bytes = statSync(target).size;
+    await live.db.insert(backups).values({ madeAt: at, file, bytes, withSecrets: manifest.secrets });
+    const older = readdirSync(dir)
+      .filter((name) => SCHEDULED.test(name))
+      .sort()
+      .reverse()
+      .slice(Math.max(opts.keep, 1));
+    for (const name of older) rmSync(path.join(dir, name), { force: true });
+    return { file: target, bytes, rows: manifest.rows, withSecrets: manifest.secrets, pruned: older };
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+  }
+}
+
+/** Why a backup was refused (a message for the operator), or null when the error is not a refusal. */
+export function refusalOf(err: unknown): string | null {
+  return err instanceof Refusal ? err.message : null;
 }

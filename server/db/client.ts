@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { env } from "@/server/env";
 import { installGenericPlanClient, preparingClient, type Db, type TDriverClient } from "./driver";
 import * as schema from "./schema";
@@ -32,6 +33,13 @@ export type DbHandle = {
   withMigrationLock?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** PGlite only: a tarball of the data directory (tests restore it instead of migrating again). */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * PGlite on a directory only: copies the data directory to `to` (which must not exist) while the database
+   * runs — a checkpoint first, so little is left to replay; then the copy, with every query and transaction
+   * of this process held off until it is done (PGlite's `runExclusive`), so no file changes while it is read.
+   * The copy opens as the database stood at that moment (what was committed; the rest is rolled back).
+   */
+  copyDataDir?: (to: string) => Promise<void>;
 };
 
 const KEY = Symbol.for("foliosign.db");
@@ -68,6 +76,15 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       if (!client.closed) await client.close();
     },
     dumpDataDir: () => client.dumpDataDir("none"),
+    ...(options.dataDir
+      ? {
+          async copyDataDir(to: string) {
+            const from = options.dataDir!;
+            await client.exec("checkpoint");
+            await client.runExclusive(() => cp(from, to, { recursive: true, errorOnExist: true, force: false }));
+          },
+        }
+      : {}),
   };
 }
 

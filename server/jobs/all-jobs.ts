@@ -5,6 +5,7 @@ import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
 import { idempotencyJobs } from "@/server/http/idempotency/jobs";
 import { signInThrottleJobs } from "@/server/auth/sign-in-throttle-jobs";
 import { runDeclaredJob } from "./run-declared-job";
+import { createBackupJob } from "./backup-job";
 import { createEvidenceJob } from "./evidence-job";
 import { createSealingJob } from "./sealing-job";
 import { createWebhookDeliveryJob } from "./webhook-delivery-job";
@@ -23,5 +24,5 @@ export function allJobs(): TJob[] {
     ...Object.values(fileSweepJobs()),
     ...Object.values(signInThrottleJobs()),
   ];
-  return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob(), createEvidenceJob()];
+  return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob(), createEvidenceJob(), createBackupJob()];
 }

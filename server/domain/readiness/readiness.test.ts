@@ -303,7 +303,26 @@ describe("backups", () => {
   it("warns when the embedded database was never backed up, saying how", async () => {
     const c = await checkBackups(ctx({}, { now: () => at }));
     expect(c).toMatchObject({ status: "warn", verdict: "No backup of this installation has been made." });
-    expect(c.action).toBe("Stop the server and run `npm run admin -- backup --out FILE` (README, Backups); keep the file on another machine.");
+    expect(c.action).toBe(
+      "Set BACKUP_DIR for backups the server makes while it runs, or stop it and run `npm run admin -- backup --out FILE` (README, Backups); keep the files on another machine.",
+    );
+  });
+
+  it("with scheduled backups on, shows the schedule, and when none is recent says where to look", async () => {
+    const vars = { BACKUP_DIR: "/srv/backups", BACKUP_EVERY_HOURS: "6", BACKUP_KEEP: "28" };
+    const none = await checkBackups(ctx(vars, { now: () => at }));
+    expect(none).toMatchObject({ status: "warn", verdict: "No backup of this installation has been made." });
+    expect(none.facts).toEqual([
+      { label: "Database", value: "embedded (PGlite)" },
+      { label: "Scheduled", value: "every 6 hours into /srv/backups, the newest 28 kept" },
+    ]);
+    expect(none.action).toBe(
+      "Scheduled backups are on (every 6 hours into /srv/backups, the newest 28 kept) and none is recent: the server's log says why (`scheduled backup failed`); they need the worker (RUN_WORKER). Copy /srv/backups to another machine.",
+    );
+    await note(0.25);
+    const made = await checkBackups(ctx(vars, { now: () => at }));
+    expect(made).toMatchObject({ status: "ok", verdict: "The last backup was made today.", action: null });
+    expect(made.facts.at(-1)).toEqual({ label: "Scheduled", value: "every 6 hours into /srv/backups, the newest 28 kept" });
   });
 
   it("ok with a backup of the last week (the newest is shown), a warning once it is older", async () => {
@@ -319,7 +338,7 @@ describe("backups", () => {
     ]);
     const later = await checkBackups(ctx({ STORAGE: "s3", S3_BUCKET: "files" }, { now: () => new Date(at.getTime() + 6 * DAY) }));
     expect(later).toMatchObject({ status: "warn", verdict: "The last backup is 8 days old: what changed since would be lost with this machine." });
-    expect(later.action).toMatch(/, and back up the S3 bucket's files \(versioning or replication\): they are not in the file\.$/);
+    expect(later.action).toMatch(/, and back up the S3 bucket's files \(versioning or replication\): they are not in the files\.$/);
   });
 
   it("on PostgreSQL says what Foliosign cannot see and what to keep", async () => {
