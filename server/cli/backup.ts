@@ -487,6 +487,12 @@ export async function backupRunning(live: DbHandle, inst: TInstallation, opts: {
   const file = scheduledName(at);
   const target = path.join(dir, file);
   if (existsSync(target)) throw new Refusal(`${target} exists: a backup never overwrites a file.`);
+  // What a backup killed midway left here (its copy, its unfinished file): only this process can be making one
+  // (the PGlite directory's lock), so whatever is left is stale.
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(".foliosign-backup-") || /^foliosign-\d{8}T\d{6}Z\.tgz\.partial-\d+$/.test(name))
+      rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
   const partial = `${target}.partial-${process.pid}`;
   const stage = mkdtempSync(path.join(dir, ".foliosign-backup-"));
   try {

@@ -10,7 +10,7 @@
  * - nothing is done without BACKUP_DIR, or on a database without a directory to copy.
  * The feature is the embedded database's, so this file uses PGlite whichever driver the run tests.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -115,6 +115,10 @@ describe("scheduled backups of the running embedded database", () => {
 
   it("makes the next one only after BACKUP_EVERY_HOURS, and keeps the newest BACKUP_KEEP of them", async () => {
     writeFileSync(path.join(dir, "notes.txt"), "not a backup");
+    // What a backup killed midway would have left: its copy and its unfinished file.
+    mkdirSync(path.join(dir, ".foliosign-backup-Ab12Cd"));
+    writeFileSync(path.join(dir, ".foliosign-backup-Ab12Cd", "PG_VERSION"), "17");
+    writeFileSync(path.join(dir, "foliosign-20300501T120000Z.tgz.partial-4242"), "half");
     advance(23 * HOUR);
     await job.run(live, signal);
     expect(job.running()).toBeNull();
@@ -125,7 +129,7 @@ describe("scheduled backups of the running embedded database", () => {
     await job.run(live, signal);
     await job.running();
     expect(scheduled()).toEqual(["foliosign-20300502T020000Z.tgz", "foliosign-20300503T020000Z.tgz"]);
-    expect(existsSync(path.join(dir, "notes.txt"))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(["foliosign-20300502T020000Z.tgz", "foliosign-20300503T020000Z.tgz", "notes.txt"]);
     // Every backup made is noted, including the one whose file was since deleted.
     expect((await live.db.select({ file: backups.file }).from(backups)).map((b) => b.file)).toEqual([
       "foliosign-20300501T020000Z.tgz",
