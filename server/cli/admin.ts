@@ -7,7 +7,7 @@
 import { DatabaseInUseError, loadConfig, openDatabase } from "../boot";
 import { closeDb } from "../db/client";
 import { exitWith } from "./exit-with";
-import { shippedMigrations } from "../db/migrate";
+import { installationOf } from "./backup";
 import { runAdmin } from "./run-admin";
 
 async function main(): Promise<number> {
@@ -20,17 +20,7 @@ async function main(): Promise<number> {
         return (await openDatabase()).db;
       },
       io,
-      () => {
-        const e = loadConfig({ generateSecrets: false });
-        return {
-          dataDir: e.DATA_DIR,
-          pgliteDir: e.pgliteDir,
-          databaseUrl: e.DATABASE_URL,
-          storage: e.STORAGE,
-          env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
-          journal: shippedMigrations(),
-        };
-      },
+      () => installationOf(loadConfig({ generateSecrets: false })),
     );
   } catch (err) {
     if (err instanceof DatabaseInUseError) {

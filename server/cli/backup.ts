@@ -36,7 +36,8 @@ import { createGzip } from "node:zlib";
 import { create as tarCreate, extract as tarExtract } from "tar";
 import { lockPgliteDir } from "@/server/boot";
 import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
-import { appliedMigrations } from "@/server/db/migrate";
+import { appliedMigrations, shippedMigrations } from "@/server/db/migrate";
+import type { TEnv } from "@/server/env";
 import { backups } from "@/server/db/schema";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { sql } from "drizzle-orm";
@@ -59,6 +60,18 @@ export type TInstallation = {
   /** The migrations this build knows (drizzle/meta/_journal.json): a newer backup is refused. */
   journal: readonly { tag: string; when: number }[];
 };
+
+/** Where the installation is, from the parsed configuration (the command line and the scheduled backups alike). */
+export function installationOf(e: Pick<TEnv, "DATA_DIR" | "pgliteDir" | "DATABASE_URL" | "STORAGE">): TInstallation {
+  return {
+    dataDir: e.DATA_DIR,
+    pgliteDir: e.pgliteDir,
+    databaseUrl: e.DATABASE_URL,
+    storage: e.STORAGE,
+    env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
+    journal: shippedMigrations(),
+  };
+}
 
 type TSecrets = { NEXTAUTH_SECRET?: string; ENCRYPTION_KEY?: string };
 

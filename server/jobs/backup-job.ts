@@ -13,11 +13,10 @@
 import { desc } from "drizzle-orm";
 import { backups } from "@/server/db/schema";
 import type { DbHandle } from "@/server/db/client";
-import { shippedMigrations } from "@/server/db/migrate";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { logger } from "@/server/lib/logger";
-import { backupRunning, refusalOf, type TInstallation } from "@/server/cli/backup";
+import { backupRunning, installationOf, refusalOf, type TInstallation } from "@/server/cli/backup";
 import type { TJob } from "./worker";
 
 const HOUR = 3_600_000;
@@ -36,14 +35,7 @@ export function configuredBackupSchedule(): TBackupSchedule | null {
     dir: e.BACKUP_DIR,
     everyHours: e.BACKUP_EVERY_HOURS,
     keep: e.BACKUP_KEEP,
-    installation: {
-      dataDir: e.DATA_DIR,
-      pgliteDir: e.pgliteDir,
-      databaseUrl: e.DATABASE_URL,
-      storage: e.STORAGE,
-      env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
-      journal: shippedMigrations(),
-    },
+    installation: installationOf(e),
   };
 }
 
