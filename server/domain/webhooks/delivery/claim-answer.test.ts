@@ -67,4 +67,33 @@ describe("a claim's answer", () => {
     // And they make the four claims.
     expect(claimsFromRows(rows, statements.leaseEndsAt)).toHaveLength(4);
   });
+
+  it("leaves out a claim whose event or endpoint row is missing from the answer, as the inner joins did", () => {
+    const claim = (id: string, event: string, endpoint: string) => ({
+      kind: "claim",
+      id,
+      claim_token: `t_${id}`,
+      attempts: 1,
+      endpoint_id: endpoint,
+      event_id: event,
+      event: "PACKAGE_SENT",
+      due_at: "2030-01-01T00:00:00.000Z",
+    });
+    const rows = [
+      claim("d1", "ev1", "ep1"),
+      claim("d2", "ev2", "ep1"),
+      claim("d3", "ev1", "ep2"),
+      { kind: "event", event_id: "ev1", body: "{}" },
+      {
+        kind: "endpoint",
+        endpoint_id: "ep1",
+        url: "https://93.184.216.34/a",
+        secret_encrypted: "x",
+        previous_secret_encrypted: null,
+        previous_secret_expires_at: null,
+      },
+      { kind: "round", round_after: "" },
+    ];
+    expect(claimsFromRows(rows, new Date())!.map((c) => c.id)).toEqual(["d1"]);
+  });
 });

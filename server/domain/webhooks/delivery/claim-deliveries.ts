@@ -220,15 +220,19 @@ export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TCl
     .map((row) => ({ row, at: new Date(row.due_at).getTime() }))
     .sort((x, y) => x.at - y.at || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
     .map((x) => x.row);
-  return claimed.map((c) => {
-    const e = endpoints.get(c.endpoint_id)!;
+  // Each claim's event and endpoint come from the statement's snapshot, as the claim does; a claim without them
+  // (which the snapshot cannot give) is left out, as the inner joins of the answer once left it out.
+  return claimed.flatMap((c) => {
+    const e = endpoints.get(c.endpoint_id);
+    const ev = events.get(c.event_id);
+    if (!e || !ev) return [];
     return {
       id: c.id!,
       token: c.claim_token,
       attempt: c.attempts,
       endpointId: c.endpoint_id,
       event: c.event as TEventName,
-      body: events.get(c.event_id)!.body,
+      body: ev.body,
       url: e.url,
       secretEncrypted: e.secret_encrypted,
       previousSecretEncrypted: e.previous_secret_encrypted,
