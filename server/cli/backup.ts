@@ -496,6 +496,10 @@ export async function backupRunning(live: DbHandle, inst: TInstallation, opts: {
   if (!live.copyDataDir) throw new Refusal("Only the embedded database (PGlite, on a directory) is backed up while it runs.");
   const at = opts.at ?? new Date();
   const dir = path.resolve(opts.dir);
+  const data = path.resolve(inst.pgliteDir);
+  if (dir === data || dir.startsWith(data + path.sep)) {
+    throw new Refusal(`The backup folder ${dir} is inside the database's folder ${data} (PGLITE_DIR): choose a folder outside it.`);
+  }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = scheduledName(at);
   const target = path.join(dir, file);

@@ -10,7 +10,7 @@
  * - nothing is done without BACKUP_DIR, or on a database without a directory to copy.
  * The feature is the embedded database's, so this file uses PGlite whichever driver the run tests.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -23,7 +23,7 @@ import { setClock } from "@/server/lib/clock";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
-import { restoreCommand, type TInstallation } from "@/server/cli/backup";
+import { backupRunning, restoreCommand, type TInstallation } from "@/server/cli/backup";
 import { BACKUP_RETRY_MS, createBackupJob, type TBackupSchedule } from "./backup-job";
 
 const KEY = process.env.ENCRYPTION_KEY!; // vitest.config.ts
@@ -158,6 +158,14 @@ describe("scheduled backups of the running embedded database", () => {
     await failing.running();
     expect(readdirSync(path.join(blocked, "backups"))).toEqual(["foliosign-20300504T030000Z.tgz"]);
     expect(await notes()).toBe(4);
+  });
+
+  it("refuses a folder inside the database's own folder, and says so", async () => {
+    const inside = path.join(inst.pgliteDir, "backups");
+    await expect(backupRunning(live, inst, { dir: inside, keep: 1, at: clock })).rejects.toThrow(
+      `The backup folder ${inside} is inside the database's folder ${inst.pgliteDir} (PGLITE_DIR): choose a folder outside it.`,
+    );
+    expect(existsSync(inside)).toBe(false);
   });
 
   it("does nothing without BACKUP_DIR, nor on a database without a directory to copy", async () => {
