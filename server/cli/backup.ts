@@ -48,6 +48,8 @@ const VERSION = 1;
 const MANIFEST = "foliosign-backup.json";
 const SECRETS = "secrets.json";
 const DATA = "pglite";
+/** A backup's working folder, beside its file (removed when it ends; a scheduled backup removes one a killed backup left). */
+const STAGE_PREFIX = ".foliosign-backup-";
 
 /** Where the installation is, as the configuration says (admin.ts reads it from the environment). */
 export type TInstallation = {
@@ -111,6 +113,11 @@ function configuredKey(inst: TInstallation): { key?: string; from: string; file:
   if (inst.env.ENCRYPTION_KEY) return { key: inst.env.ENCRYPTION_KEY, from: "ENCRYPTION_KEY in the environment", file };
   if (file?.ENCRYPTION_KEY) return { key: file.ENCRYPTION_KEY, from: path.join(inst.dataDir, SECRETS), file };
   return { from: "nowhere", file };
+}
+
+/** The secrets a backup holds: the configured key, and the session secret from the environment or DATA_DIR. */
+function secretsToKeep(inst: TInstallation, secrets: ReturnType<typeof configuredKey>): TSecrets {
+  return { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET };
 }
 
 const isEmptyDir = (dir: string) => !existsSync(dir) || readdirSync(dir).length === 0;
@@ -266,7 +273,7 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
     const withSecrets = opts["without-secrets"] !== "true";
     const release = lockPgliteDir(inst.pgliteDir);
     const partial = `${target}.partial-${process.pid}`;
-    const stage = mkdtempSync(path.join(path.dirname(target), ".foliosign-backup-"));
+    const stage = mkdtempSync(path.join(path.dirname(target), STAGE_PREFIX));
     try {
       const secrets = configuredKey(inst);
       const handle = await openPglite({ dataDir: inst.pgliteDir });
@@ -293,9 +300,7 @@ export async function backupCommand(inst: TInstallation, opts: TOptions, io: TIo
       } finally {
         await handle.close();
       }
-      const kept: TSecrets | null = withSecrets
-        ? { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET }
-        : null;
+      const kept = withSecrets ? secretsToKeep(inst, secrets) : null;
       // The data directory enters the archive as `pglite/` through a link (`follow`), whatever its own name.
       symlinkSync(path.resolve(inst.pgliteDir), path.join(stage, DATA), "dir");
       const total = sizeOf(inst.pgliteDir);
@@ -476,6 +481,8 @@ export type TRunningBackup = { file: string; bytes: number; rows: Record<string,
 
 /** Scheduled backups' file names: the time they were made, so they sort oldest first; only such files are pruned. */
 const SCHEDULED = /^foliosign-\d{8}T\d{6}Z\.tgz$/;
+/** A scheduled backup's file while it is written (`<file>.partial-<pid>`). */
+const SCHEDULED_PARTIAL = /^foliosign-\d{8}T\d{6}Z\.tgz\.partial-\d+$/;
 const scheduledName = (at: Date) =>
   `foliosign-${at
     .toISOString()
@@ -507,11 +514,10 @@ export async function backupRunning(live: DbHandle, inst: TInstallation, opts: {
   // What a backup killed midway left here (its copy, its unfinished file): only this process can be making one
   // (the PGlite directory's lock), so whatever is left is stale.
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(".foliosign-backup-") || /^foliosign-\d{8}T\d{6}Z\.tgz\.partial-\d+$/.test(name))
-      rmSync(path.join(dir, name), { recursive: true, force: true });
+    if (name.startsWith(STAGE_PREFIX) || SCHEDULED_PARTIAL.test(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
   }
   const partial = `${target}.partial-${process.pid}`;
-  const stage = mkdtempSync(path.join(dir, ".foliosign-backup-"));
+  const stage = mkdtempSync(path.join(dir, STAGE_PREFIX));
   try {
     await live.copyDataDir(path.join(stage, DATA));
     const secrets = configuredKey(inst);
@@ -528,9 +534,7 @@ export async function backupRunning(live: DbHandle, inst: TInstallation, opts: {
     } finally {
       await copy.close();
     }
-    const kept: TSecrets | null = secrets.key
-      ? { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET }
-      : null;
+    const kept = secrets.key ? secretsToKeep(inst, secrets) : null;
     const total = sizeOf(path.join(stage, DATA));
     await writeArchive(stage, manifest, kept, partial, target, { total, report: () => {}, everyMs: Number.POSITIVE_INFINITY });
     const bytes = statSync(target).size;

@@ -29,11 +29,11 @@ export async function checkBackups(ctx: TReadinessContext): Promise<TReadinessCh
       [{ label: "Database", value: "PostgreSQL (DATABASE_URL)" }],
     );
   }
-  const elsewhere = `keep the files on another machine${s3 ? `, and back up ${bucket}: they are not in the files` : ""}`;
+  const andBucket = s3 ? `, and back up ${bucket}: they are not in the files` : "";
   const scheduled = e.BACKUP_DIR ? `every ${e.BACKUP_EVERY_HOURS} hours into ${e.BACKUP_DIR}, the newest ${e.BACKUP_KEEP} kept` : null;
   const action = scheduled
-    ? `Scheduled backups are on (${scheduled}) and none is recent: the server's log says why (\`scheduled backup failed\`); they need the worker (RUN_WORKER). Copy ${e.BACKUP_DIR} to another machine${s3 ? `, and back up ${bucket}: they are not in the files` : ""}.`
-    : `Set BACKUP_DIR for backups the server makes while it runs, or stop it and run \`npm run admin -- backup --out FILE\` (README, Backups); ${elsewhere}.`;
+    ? `Scheduled backups are on (${scheduled}) and none is recent: the server's log says why (\`scheduled backup failed\`); they need the worker (RUN_WORKER). Copy ${e.BACKUP_DIR} to another machine${andBucket}.`
+    : `Set BACKUP_DIR for backups the server makes while it runs, or stop it and run \`npm run admin -- backup --out FILE\` (README, Backups); keep the files on another machine${andBucket}.`;
   if (!ctx.db) return check("backups", TITLE, "warn", "Not checked: the database is not ready (see Database).", null);
   const [last] = await ctx.db.select().from(backups).orderBy(desc(backups.madeAt)).limit(1);
   const schedule = scheduled ? [{ label: "Scheduled", value: scheduled }] : [];

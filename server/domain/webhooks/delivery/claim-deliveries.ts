@@ -207,16 +207,16 @@ export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TCl
   if (all.some((r) => r.kind === "hand-over")) return null;
   const events = new Map<string, TClaimedRow>();
   const endpoints = new Map<string, TClaimedRow>();
-  const mine: TClaimedRow[] = [];
+  const claimRows: TClaimedRow[] = [];
   for (const row of all) {
-    if (row.kind === "claim") mine.push(row);
+    if (row.kind === "claim") claimRows.push(row);
     else if (row.kind === "event") events.set(row.event_id, row);
     else if (row.kind === "endpoint") endpoints.set(row.endpoint_id, row);
     else if (row.kind === "round") roundAfter = row.round_after ?? "";
   }
   // Rows come back in no particular order; hand them out oldest first, as they were chosen. Each due time is
   // parsed once, not at every comparison (~2 µs per claimed row at 48 rows, micro-measured).
-  const claimed = mine
+  const claimed = claimRows
     .map((row) => ({ row, at: new Date(row.due_at).getTime() }))
     .sort((x, y) => x.at - y.at || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
     .map((x) => x.row);
@@ -386,7 +386,7 @@ export function claimStatements(
   // The everyday claim hands over when any endpoint has a lease to settle: then it claims nothing and answers its hand-over row.
   const handOver = sql`exists (select 1 from room where unsettled)`;
   const settledOnly = lostLeases ? sql`` : sql` and not ${handOver}`;
-  const unsettledMarker = lostLeases
+  const handOverRow = lostLeases
     ? sql``
     : sql`
     union all
@@ -495,6 +495,6 @@ ${logLost}
     -- Where this process's round goes on: after the window's last endpoint while there are more, else from the start.
     select 'round', null, null, null, null, null, null, null, null, null, null, null, null,
       case when (select count(*) from onward) > ${window}::int
-        then (select endpoint_id from onward order by endpoint_id offset ${window}::int - 1 limit 1) else '' end${unsettledMarker}`;
+        then (select endpoint_id from onward order by endpoint_id offset ${window}::int - 1 limit 1) else '' end${handOverRow}`;
   return { lock, claim, leaseEndsAt };
 }
