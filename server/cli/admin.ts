@@ -7,7 +7,7 @@
 import { DatabaseInUseError, loadConfig, openDatabase } from "../boot";
 import { closeDb } from "../db/client";
 import { exitWith } from "./exit-with";
-import { installationOf } from "./backup";
+import { installationOf } from "./backup-archive";
 import { runAdmin } from "./run-admin";
 
 async function main(): Promise<number> {

@@ -21,7 +21,8 @@ import { decryptSecretWith } from "@/server/lib/crypto";
 import { createDbFileStore } from "@/server/storage/create-db-file-store";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
-import { backupCommand, restoreCommand, type TInstallation } from "./backup";
+import { backupCommand, restoreCommand } from "./backup";
+import type { TInstallation } from "./backup-archive";
 import { runAdmin } from "./run-admin";
 
 const KEY = process.env.ENCRYPTION_KEY!; // vitest.config.ts: the key the source's secrets are encrypted with
@@ -190,7 +191,9 @@ describe("backup", () => {
   });
 });
 
-describe("restore", () => {
+// Each restore opens the unpacked database (PGlite, seconds each on a busy two-core machine) and some tests
+// run several: more than the default 30 s there (35 s measured with other work running).
+describe("restore", { timeout: 120_000 }, () => {
   it("puts everything back into an empty installation: every table's rows, a file's bytes, a secret that decrypts, the same secrets", async () => {
     const target = installation(fresh("restored"));
     const res = await admin(target, "restore", "--from", backupFile);

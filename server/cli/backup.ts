@@ -2,10 +2,10 @@
  * `npm run admin -- backup --out FILE` and `npm run admin -- restore --from FILE`: the embedded installation
  * (PGlite, and with the default `STORAGE=database` every uploaded and sealed file) in one file, and back.
  *
- * A backup is a gzipped tar of three things: `foliosign-backup.json` (the manifest: when, which migration, the
- * rows of every table), `secrets.json` (NEXTAUTH_SECRET and ENCRYPTION_KEY — without the latter the instance's
- * sealing key, webhook secrets and signing links cannot be read; `--without-secrets` leaves it out) and
- * `pglite/`, the data directory as PGlite left it after a checkpoint. Both commands hold the directory's lock, so
+ * A backup is a gzipped tar of three things (its format and checks: backup-archive.ts): `foliosign-backup.json`
+ * (the manifest: when, which migration, the rows of every table), `secrets.json` (NEXTAUTH_SECRET and
+ * ENCRYPTION_KEY — without the latter the instance's sealing key, webhook secrets and signing links cannot be
+ * read; `--without-secrets` leaves it out) and `pglite/`, the data directory as PGlite left it after a checkpoint. Both commands hold the directory's lock, so
  * `npm start` must be stopped (two processes on one PGlite directory corrupt it).
  *
  * Nothing is lost either way: a backup never overwrites a file and is written under another name until complete;
@@ -13,162 +13,38 @@
  * rows of every table, that the key decrypts the data) and only then renames it into place. PostgreSQL has its own
  * tools (pg_dump, point-in-time recovery): on it both commands refuse and say what to use.
  */
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
-import { create as tarCreate, extract as tarExtract } from "tar";
-import { lockPgliteDir } from "@/server/boot";
-import { openPglite, queryRows, type DbHandle } from "@/server/db/client";
-import { appliedMigrations, shippedMigrations } from "@/server/db/migrate";
-import type { TEnv } from "@/server/env";
-import { backups } from "@/server/db/schema";
-import { decryptSecretWith } from "@/server/lib/crypto";
 import { sql } from "drizzle-orm";
+import { lockPgliteDir } from "@/server/boot";
+import { openPglite } from "@/server/db/client";
+import { backups } from "@/server/db/schema";
+import {
+  checkKey,
+  configuredKey,
+  DATA,
+  FORMAT,
+  HEX_KEY,
+  MANIFEST,
+  migrationOf,
+  readManifest,
+  readSecretsFile,
+  Refusal,
+  rowsOf,
+  SECRETS,
+  secretsToKeep,
+  sizeOf,
+  STAGE_PREFIX,
+  unpack,
+  VERSION,
+  writeArchive,
+  type TInstallation,
+  type TManifest,
+} from "./backup-archive";
 import { UsageError, type TIo, type TOptions } from "./commands";
 
-const FORMAT = "foliosign-backup";
-const VERSION = 1;
-const MANIFEST = "foliosign-backup.json";
-const SECRETS = "secrets.json";
-const DATA = "pglite";
-/** A backup's working folder, beside its file (removed when it ends; a scheduled backup removes one a killed backup left). */
-const STAGE_PREFIX = ".foliosign-backup-";
-
-/** Where the installation is, as the configuration says (admin.ts reads it from the environment). */
-export type TInstallation = {
-  dataDir: string;
-  pgliteDir: string;
-  databaseUrl?: string;
-  storage: "database" | "s3";
-  /** ENCRYPTION_KEY and NEXTAUTH_SECRET as set in the environment (they win over DATA_DIR/secrets.json). */
-  env: { ENCRYPTION_KEY?: string; NEXTAUTH_SECRET?: string };
-  /** The migrations this build knows (drizzle/meta/_journal.json): a newer backup is refused. */
-  journal: readonly { tag: string; when: number }[];
-};
-
-/** Where the installation is, from the parsed configuration (the command line and the scheduled backups alike). */
-export function installationOf(e: Pick<TEnv, "DATA_DIR" | "pgliteDir" | "DATABASE_URL" | "STORAGE">): TInstallation {
-  return {
-    dataDir: e.DATA_DIR,
-    pgliteDir: e.pgliteDir,
-    databaseUrl: e.DATABASE_URL,
-    storage: e.STORAGE,
-    env: { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || undefined, NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || undefined },
-    journal: shippedMigrations(),
-  };
-}
-
-type TSecrets = { NEXTAUTH_SECRET?: string; ENCRYPTION_KEY?: string };
-
-type TManifest = {
-  format: typeof FORMAT;
-  version: typeof VERSION;
-  createdAt: string;
-  migration: { count: number; when: number; tag: string | null };
-  storage: "database" | "s3";
-  secrets: boolean;
-  rows: Record<string, number>;
-};
-
-/** A refusal: printed as it is, exit code 1, nothing changed. */
-class Refusal extends Error {
-  override name = "Refusal";
-}
-
-const HEX_KEY = /^[0-9a-f]{64}$/i;
-
-function readSecretsFile(file: string): TSecrets | null {
-  if (!existsSync(file)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    throw new Refusal(`${file} is not JSON: fix or move it first.`);
-  }
-  const s = (parsed ?? {}) as Record<string, unknown>;
-  const pick = (k: string) => (typeof s[k] === "string" && s[k] !== "" ? (s[k] as string) : undefined);
-  return { NEXTAUTH_SECRET: pick("NEXTAUTH_SECRET"), ENCRYPTION_KEY: pick("ENCRYPTION_KEY") };
-}
-
-/** Which ENCRYPTION_KEY this installation uses, and where it comes from (the environment wins, as at start). */
-function configuredKey(inst: TInstallation): { key?: string; from: string; file: TSecrets | null } {
-  const file = readSecretsFile(path.join(inst.dataDir, SECRETS));
-  if (inst.env.ENCRYPTION_KEY) return { key: inst.env.ENCRYPTION_KEY, from: "ENCRYPTION_KEY in the environment", file };
-  if (file?.ENCRYPTION_KEY) return { key: file.ENCRYPTION_KEY, from: path.join(inst.dataDir, SECRETS), file };
-  return { from: "nowhere", file };
-}
-
-/** The secrets a backup holds: the configured key, and the session secret from the environment or DATA_DIR. */
-function secretsToKeep(inst: TInstallation, secrets: ReturnType<typeof configuredKey>): TSecrets {
-  return { ENCRYPTION_KEY: secrets.key, NEXTAUTH_SECRET: inst.env.NEXTAUTH_SECRET ?? secrets.file?.NEXTAUTH_SECRET };
-}
-
 const isEmptyDir = (dir: string) => !existsSync(dir) || readdirSync(dir).length === 0;
-
-async function rowsOf(handle: DbHandle): Promise<Record<string, number>> {
-  const tables = await queryRows<{ name: string }>(
-    handle.db,
-    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-  );
-  const rows: Record<string, number> = {};
-  for (const { name } of tables) {
-    const [r] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from ${sql.identifier(name)}`);
-    rows[name] = Number(r?.n ?? 0);
-  }
-  return rows;
-}
-
-async function migrationOf(handle: DbHandle, journal: TInstallation["journal"]): Promise<TManifest["migration"]> {
-  let applied: { count: number; last: number | null };
-  try {
-    applied = await appliedMigrations(handle.db);
-  } catch {
-    throw new Refusal("This database was never set up by Foliosign (no migrations recorded): nothing to back up.");
-  }
-  const when = applied.last ?? 0;
-  return { count: applied.count, when, tag: journal.find((j) => j.when === when)?.tag ?? null };
-}
-
-/** One encrypted value of the database (the instance's sealing key, a webhook secret, a signing link), if any. */
-async function sampleCiphertext(handle: DbHandle): Promise<{ what: string; value: string } | null> {
-  const probes = [
-    { what: "the instance sealing key", query: sql`select encrypted_private_key as value from signing_keys limit 1` },
-    { what: "a webhook endpoint's secret", query: sql`select secret_encrypted as value from webhook_endpoints limit 1` },
-  ];
-  for (const p of probes) {
-    const [row] = await queryRows<{ value: string }>(handle.db, p.query);
-    if (row?.value) return { what: p.what, value: row.value };
-  }
-  return null;
-}
-
-/** Refuses when `key` does not decrypt what the database holds (nothing encrypted yet: nothing to check). */
-async function checkKey(handle: DbHandle, key: string, refusal: (what: string) => string): Promise<void> {
-  const sample = await sampleCiphertext(handle);
-  if (!sample) return;
-  try {
-    decryptSecretWith(Buffer.from(key, "hex"), sample.value);
-  } catch {
-    throw new Refusal(refusal(sample.what));
-  }
-}
 
 const count = (rows: Record<string, number>, table: string) => (rows[table] ?? 0).toLocaleString("en");
 const summary = (rows: Record<string, number>) =>
@@ -186,62 +62,7 @@ async function withRefusals(io: TIo, run: () => Promise<number>): Promise<number
   }
 }
 
-/** Bytes of the files under `dir` (links not followed). */
-function sizeOf(dir: string): number {
-  let bytes = 0;
-  for (const name of readdirSync(dir, { recursive: true })) {
-    const st = lstatSync(path.join(dir, String(name)));
-    if (st.isFile()) bytes += st.size;
-  }
-  return bytes;
-}
-
 const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0);
-
-/** Passes the archive through, reporting how much of it has gone by at most every `everyMs`. */
-function progress(total: number, report: (done: number) => void, everyMs: number): Transform {
-  let done = 0;
-  let last = Date.now();
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      done += chunk.length;
-      if (Date.now() - last >= everyMs) {
-        last = Date.now();
-        report(Math.min(done, total));
-      }
-      callback(null, chunk);
-    },
-  });
-}
-
-/**
- * Writes the archive of `stage` (which holds the database as `pglite/`, a folder or a link to one) with its
- * manifest and, unless null, the secrets: gzipped tar under `partial`, readable by the owner only, renamed to
- * `target` once whole (never over an existing file: `partial` is created exclusively, and `target` was checked).
- */
-async function writeArchive(
-  stage: string,
-  manifest: TManifest,
-  secrets: TSecrets | null,
-  partial: string,
-  target: string,
-  progressOf: { total: number; report: (done: number) => void; everyMs: number },
-): Promise<void> {
-  writeFileSync(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 2));
-  const entries = [MANIFEST, DATA];
-  if (secrets) {
-    writeFileSync(path.join(stage, SECRETS), JSON.stringify(secrets, null, 2), { mode: 0o600 });
-    entries.splice(1, 0, SECRETS);
-  }
-  await pipeline(
-    tarCreate({ cwd: stage, follow: true, portable: true }, entries),
-    progress(progressOf.total, progressOf.report, progressOf.everyMs),
-    createGzip(),
-    createWriteStream(partial, { mode: 0o600, flags: "wx" }),
-  );
-  if (existsSync(target)) throw new Refusal(`${target} exists: a backup never overwrites a file.`);
-  renameSync(partial, target);
-}
 
 /** Notes a completed backup in the installation's own database (the Readiness page's Backups check reads it). */
 async function noteBackup(pgliteDir: string, row: typeof backups.$inferInsert): Promise<void> {
@@ -424,135 +245,4 @@ export async function restoreCommand(inst: TInstallation, opts: TOptions, io: TI
       release();
     }
   });
-}
-
-/** Unpacks only what a backup holds: the manifest, the secrets and files and folders under pglite/. */
-async function unpack(source: string, stage: string, report: (done: number, total: number) => void, everyMs: number): Promise<void> {
-  const unexpected: string[] = [];
-  const total = statSync(source).size;
-  try {
-    const unpacker = tarExtract({
-      cwd: stage,
-      strict: true,
-      preservePaths: false,
-      filter: (p, entry) => {
-        const name = p.replace(/^\.\//, "");
-        const type = "type" in entry ? entry.type : undefined;
-        const ok =
-          (type === "File" && (name === MANIFEST || name === SECRETS || name.startsWith(`${DATA}/`))) ||
-          (type === "Directory" && (name === `${DATA}/` || name === DATA || name.startsWith(`${DATA}/`)));
-        if (!ok) unexpected.push(name);
-        return ok;
-      },
-    });
-    await pipeline(
-      createReadStream(source),
-      progress(total, (done) => report(done, total), everyMs),
-      unpacker,
-    );
-  } catch (err) {
-    throw new Refusal(`${source} is not a readable backup (${(err as Error).message}).`);
-  }
-  if (unexpected.length > 0) throw new Refusal(`${source} holds what a Foliosign backup does not (${unexpected.slice(0, 3).join(", ")}): refused.`);
-}
-
-function readManifest(file: string, journal: TInstallation["journal"]): TManifest {
-  if (!existsSync(file)) throw new Refusal("The file has no foliosign-backup.json: not a Foliosign backup.");
-  let m: Partial<TManifest>;
-  try {
-    m = JSON.parse(readFileSync(file, "utf8")) as Partial<TManifest>;
-  } catch {
-    throw new Refusal("Its foliosign-backup.json is not JSON: the file is damaged.");
-  }
-  if (m.format !== FORMAT || typeof m.rows !== "object" || !m.migration || typeof m.migration.when !== "number") {
-    throw new Refusal("Its foliosign-backup.json is not a Foliosign backup manifest.");
-  }
-  if (m.version !== VERSION) throw new Refusal(`The backup's format version ${String(m.version)} is not one this version of Foliosign reads (${VERSION}).`);
-  const latest = journal.at(-1)?.when ?? 0;
-  if (m.migration.when > latest) {
-    throw new Refusal(
-      `The backup was made by a newer version of Foliosign (migration ${m.migration.tag ?? m.migration.when}): upgrade this installation first.`,
-    );
-  }
-  return m as TManifest;
-}
-
-export type TRunningBackup = { file: string; bytes: number; rows: Record<string, number>; withSecrets: boolean; pruned: string[] };
-
-/** Scheduled backups' file names: the time they were made, so they sort oldest first; only such files are pruned. */
-const SCHEDULED = /^foliosign-\d{8}T\d{6}Z\.tgz$/;
-/** A scheduled backup's file while it is written (`<file>.partial-<pid>`). */
-const SCHEDULED_PARTIAL = /^foliosign-\d{8}T\d{6}Z\.tgz\.partial-\d+$/;
-const scheduledName = (at: Date) =>
-  `foliosign-${at
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "")}.tgz`;
-
-/**
- * A backup of the embedded database WHILE it runs (the scheduled backups, server/jobs/backup-job.ts), into `dir`
- * as `foliosign-<time>.tgz`: the same file `backup` writes, so `restore` (and `restore --check`) read it alike.
- * The data directory is copied with every query of this process held off (`copyDataDir`: a checkpoint, then a
- * few seconds of copying for hundreds of megabytes); everything after runs beside the live database: the copy is
- * opened on its own (which is the check that it opens), its rows counted for the manifest and its data decrypted
- * with the configured key (else refused: a backup that could not be restored is not a backup), then archived and
- * noted in the live database. The secrets are in the file when a key is configured (the server always has one).
- * Then only the newest `keep` scheduled backups in `dir` stay: older ones are deleted (other files never are).
- */
-export async function backupRunning(live: DbHandle, inst: TInstallation, opts: { dir: string; keep: number; at?: Date }): Promise<TRunningBackup> {
-  if (!live.copyDataDir) throw new Refusal("Only the embedded database (PGlite, on a directory) is backed up while it runs.");
-  const at = opts.at ?? new Date();
-  const dir = path.resolve(opts.dir);
-  const data = path.resolve(inst.pgliteDir);
-  if (dir === data || dir.startsWith(data + path.sep)) {
-    throw new Refusal(`The backup folder ${dir} is inside the database's folder ${data} (PGLITE_DIR): choose a folder outside it.`);
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = scheduledName(at);
-  const target = path.join(dir, file);
-  if (existsSync(target)) throw new Refusal(`${target} exists: a backup never overwrites a file.`);
-  // What a backup killed midway left here (its copy, its unfinished file): only this process can be making one
-  // (the PGlite directory's lock), so whatever is left is stale.
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(STAGE_PREFIX) || SCHEDULED_PARTIAL.test(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
-  }
-  const partial = `${target}.partial-${process.pid}`;
-  const stage = mkdtempSync(path.join(dir, STAGE_PREFIX));
-  try {
-    await live.copyDataDir(path.join(stage, DATA));
-    const secrets = configuredKey(inst);
-    const copy = await openPglite({ dataDir: path.join(stage, DATA) });
-    let manifest: TManifest;
-    try {
-      const migration = await migrationOf(copy, inst.journal);
-      if (secrets.key) {
-        await checkKey(copy, secrets.key, (what) => `The ENCRYPTION_KEY from ${secrets.from} does not decrypt ${what}: this backup could not be restored.`);
-      }
-      const rows = await rowsOf(copy);
-      await copy.db.execute(sql`checkpoint`);
-      manifest = { format: FORMAT, version: VERSION, createdAt: at.toISOString(), migration, storage: inst.storage, secrets: Boolean(secrets.key), rows };
-    } finally {
-      await copy.close();
-    }
-    const kept = secrets.key ? secretsToKeep(inst, secrets) : null;
-    const total = sizeOf(path.join(stage, DATA));
-    await writeArchive(stage, manifest, kept, partial, target, { total, report: () => {}, everyMs: Number.POSITIVE_INFINITY });
-    const bytes = statSync(target).size;
-    await live.db.insert(backups).values({ madeAt: at, file, bytes, withSecrets: manifest.secrets });
-    const older = readdirSync(dir)
-      .filter((name) => SCHEDULED.test(name))
-      .sort()
-      .reverse()
-      .slice(Math.max(opts.keep, 1));
-    for (const name of older) rmSync(path.join(dir, name), { force: true });
-    return { file: target, bytes, rows: manifest.rows, withSecrets: manifest.secrets, pruned: older };
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
-    rmSync(partial, { force: true });
-  }
-}
-
-/** Why a backup was refused (a message for the operator), or null when the error is not a refusal. */
-export function refusalOf(err: unknown): string | null {
-  return err instanceof Refusal ? err.message : null;
 }

@@ -4,7 +4,8 @@ import type { Db } from "@/server/db/client";
 import { z } from "zod";
 import { AppError, errors } from "@/server/lib/errors";
 import { issuesToDetails } from "@/server/lib/parse";
-import { backupCommand, restoreCommand, type TInstallation } from "./backup";
+import { backupCommand, restoreCommand } from "./backup";
+import type { TInstallation } from "./backup-archive";
 import { createKeyCommand, createOwnerCommand, createWorkspaceCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
 
 const OPTIONS = {

@@ -23,7 +23,9 @@ import { setClock } from "@/server/lib/clock";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
-import { backupRunning, restoreCommand, type TInstallation } from "@/server/cli/backup";
+import { restoreCommand } from "@/server/cli/backup";
+import type { TInstallation } from "@/server/cli/backup-archive";
+import { backupRunning } from "@/server/cli/backup-running";
 import { BACKUP_RETRY_MS, createBackupJob, type TBackupSchedule } from "./backup-job";
 
 const KEY = process.env.ENCRYPTION_KEY!; // vitest.config.ts

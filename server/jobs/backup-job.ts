@@ -1,7 +1,7 @@
 /**
  * Scheduled backups of the embedded database (`BACKUP_DIR`, README "Backups"): every `BACKUP_EVERY_HOURS` the
  * running server writes `foliosign-<time>.tgz` into `BACKUP_DIR` — the file `npm run admin -- backup` writes,
- * made without stopping anything (server/cli/backup.ts, backupRunning) — and keeps the newest `BACKUP_KEEP`.
+ * made without stopping anything (server/cli/backup-running.ts) — and keeps the newest `BACKUP_KEEP`.
  *
  * The schedule is the installation's own note of its backups: one is due when the newest noted backup (made by
  * this job or by the command) is older than the interval, so a restart neither skips one nor makes an extra one.
@@ -16,7 +16,8 @@ import type { DbHandle } from "@/server/db/client";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { logger } from "@/server/lib/logger";
-import { backupRunning, installationOf, refusalOf, type TInstallation } from "@/server/cli/backup";
+import { installationOf, refusalOf, type TInstallation } from "@/server/cli/backup-archive";
+import { backupRunning } from "@/server/cli/backup-running";
 import type { TJob } from "./worker";
 
 const HOUR = 3_600_000;
