@@ -49,8 +49,11 @@ import { exampleOf } from "./test-support/schema-mutations";
 
 const t = useTestDb();
 
-/** Change it to explore other requests; a failure names the seed and the request, so it replays exactly. */
-const SEED = 0x24_2026;
+/**
+ * Set MALFORMED_SEED (a number) to explore other requests; a failure names the seed and the request, so it
+ * replays exactly. CI runs the fixed seed.
+ */
+const SEED = process.env.MALFORMED_SEED ? Number(process.env.MALFORMED_SEED) : 0x24_2026;
 
 // ---------------------------------------------------------------------------------------------------------
 // The workspace every request acts in: one of each resource, so that valid-looking requests go deep.
