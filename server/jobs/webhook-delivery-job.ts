@@ -16,6 +16,11 @@
  * A waiting claim whose lease has less than two deadlines left (it waited ~10 s behind a slow receiver) is given
  * back instead of sent (release-claim.ts), so every request still ends well inside its lease. The worker's row
  * in webhook_workers (written every `workerHeartbeatMs`) is what tells the claims whether it is the only live one.
+ * Order: a package's deliveries to an endpoint go out one at a time, in the order they wait in (due time, then the
+ * package's `sequence`: claim-deliveries.ts), each after the previous one's answer — so while none fails, one
+ * worker's endpoint receives a package's events in order. A failed attempt does not hold the others back: its
+ * retry is due later and arrives after later events (the spec: order by `timestamp`/`sequence`). Deliveries of one
+ * package claimed by two workers are not ordered between them.
  * `stop()` (graceful shutdown): no more claims; the waiting claims are given back and attempts in flight are
  * aborted and their claims released (fenced by the token), so the next worker takes them at once instead of after
  * the lease; the worker's row is deleted.
@@ -52,6 +57,9 @@ export type TDeliveryJobOptions = {
   deps?: Omit<TDeliveryDeps, "signal" | "record" | "confirm">;
 };
 
+/** One package's deliveries to one endpoint: sent one at a time by a worker. */
+const orderKey = (claim: TClaim) => `${claim.endpointId} ${claim.packageId}`;
+
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
   const longAttemptMs = opts.longAttemptMs ?? LONG_ATTEMPT_MS;
@@ -65,6 +73,8 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   // to its answer reaching the writer); claims being given back (stop waits for them).
   const waiting: TClaim[] = [];
   const sendingTo = new Map<string, number>();
+  // The packages with a request out to an endpoint (`orderKey`): their next deliveries there wait for its answer.
+  const sendingPackage = new Set<string>();
   const releasing = new Set<Promise<unknown>>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   // In start order (a Map keeps insertion order), so the attempts running longer than `longAttemptMs` are a prefix.
@@ -109,13 +119,16 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     dispatch(db);
   };
 
-  /** Starts the waiting claims that fit: fewer than `concurrency` requests out, fewer than the cap to their endpoint. */
+  /**
+   * Starts the waiting claims that fit: fewer than `concurrency` requests out, fewer than the cap to their endpoint,
+   * and none of their package to their endpoint (its events go out one at a time, in the order they wait in).
+   */
   const dispatch = (db: DbHandle["db"]) => {
     if (shutdown.signal.aborted) return;
     const at = now();
     for (let i = 0; i < waiting.length && outstanding < concurrency;) {
       const claim = waiting[i]!;
-      if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint) {
+      if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint || (claim.packageId !== null && sendingPackage.has(orderKey(claim)))) {
         i += 1;
         continue;
       }
@@ -147,8 +160,10 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     const write = writer;
     outstanding += 1;
     sendingTo.set(claim.endpointId, (sendingTo.get(claim.endpointId) ?? 0) + 1);
+    if (claim.packageId !== null) sendingPackage.add(orderKey(claim));
     let counted = true;
-    // The request is over (its answer reached the writer, or it ended otherwise): its slot goes to the next waiting claim.
+    // The request is over (its answer reached the writer, or it ended otherwise): its slot goes to the next waiting
+    // claim, and its package's next event to that endpoint may go.
     const settle = () => {
       if (!counted) return;
       counted = false;
@@ -156,6 +171,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       const left = sendingTo.get(claim.endpointId)! - 1;
       if (left > 0) sendingTo.set(claim.endpointId, left);
       else sendingTo.delete(claim.endpointId);
+      if (claim.packageId !== null) sendingPackage.delete(orderKey(claim));
       dispatch(db);
     };
     const record = (c: TClaim, result: TAttemptResult) => {

@@ -936,7 +936,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -969,7 +969,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1004,7 +1004,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1034,7 +1034,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1065,7 +1065,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1094,7 +1094,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1125,7 +1125,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1162,7 +1162,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1197,7 +1197,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1228,7 +1228,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1261,7 +1261,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1293,7 +1293,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1326,7 +1326,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1360,7 +1360,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;
@@ -1395,7 +1395,7 @@ export type components = {
        * @example 2030-01-01T12:00:00.000Z
        */
       timestamp: string;
-      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event (a test workspace's events have one). */
+      /** @description Foliosign addition. A counter per package, not per endpoint: every event of the package takes the next number (1, 2, 3 …), whichever endpoints it is sent to, so an endpoint subscribed to a subset of the events sees gaps as a matter of course. A gap means only that something else happened to this package — an event you are not subscribed to, one still being retried, or one whose retries ran out — and the one right reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in this order; a retried delivery can arrive after later ones (and with several worker processes the order is not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one). */
       sequence?: number;
       data: {
         packageId: string;

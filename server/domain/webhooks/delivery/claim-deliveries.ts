@@ -80,6 +80,12 @@ export type TClaim = {
   endpointId: string;
   event: TEventName;
   body: string;
+  /**
+   * The event's package and its place in the package's events (`sequence`), null for an event of no package: the
+   * worker sends one package's deliveries to an endpoint one at a time, in this order (webhook-delivery-job.ts).
+   */
+  packageId: string | null;
+  sequence: number | null;
   url: string;
   secretEncrypted: string;
   previousSecretEncrypted: string | null;
@@ -106,6 +112,8 @@ type TClaimedRow = {
   event_id: string;
   event: string;
   body: string;
+  package_id: string | null;
+  sequence: number | null;
   url: string;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;
@@ -214,11 +222,13 @@ export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TCl
     else if (row.kind === "endpoint") endpoints.set(row.endpoint_id, row);
     else if (row.kind === "round") roundAfter = row.round_after ?? "";
   }
-  // Rows come back in no particular order; hand them out oldest first, as they were chosen. Each due time is
-  // parsed once, not at every comparison (~2 µs per claimed row at 48 rows, micro-measured).
+  // Rows come back in no particular order; hand them out oldest first, as they were chosen, and among those due
+  // at once (one transaction's events) in their packages' order. Each due time is parsed once, not at every
+  // comparison (~2 µs per claimed row at 48 rows, micro-measured).
+  const sequenceOf = (row: TClaimedRow) => events.get(row.event_id)?.sequence ?? 0;
   const claimed = claimRows
-    .map((row) => ({ row, at: new Date(row.due_at).getTime() }))
-    .sort((x, y) => x.at - y.at || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
+    .map((row) => ({ row, at: new Date(row.due_at).getTime(), sequence: sequenceOf(row) }))
+    .sort((x, y) => x.at - y.at || x.sequence - y.sequence || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
     .map((x) => x.row);
   // Each claim's event and endpoint come from the statement's snapshot, as the claim does; a claim without them
   // (which the snapshot cannot give) is left out, as the inner joins of the answer once left it out.
@@ -233,6 +243,8 @@ export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TCl
       endpointId: c.endpoint_id,
       event: c.event as TEventName,
       body: ev.body,
+      packageId: ev.package_id,
+      sequence: ev.sequence,
       url: e.url,
       secretEncrypted: e.secret_encrypted,
       previousSecretEncrypted: e.previous_secret_encrypted,
@@ -390,7 +402,7 @@ export function claimStatements(
     ? sql``
     : sql`
     union all
-    select 'hand-over', null, null, null, null, null, null, null, null, null, null, null, null, null where ${handOver}`;
+    select 'hand-over', null, null, null, null, null, null, null, null, null, null, null, null, null, null, null where ${handOver}`;
   const claim = sql`
     with recursive ${skipScan("first_queued", sql`q.attempts = 0`)}, ${skipScan("retry_queued", sql`q.attempts > 0`)},
     onward as (
@@ -481,19 +493,19 @@ ${logLost}
     -- The claimed deliveries, then once each the events and endpoints they need (by primary key, whatever the
     -- planner estimates of the CTE), then where the round goes on.
     select 'claim' as kind, l.delivery_id as id, l.claim_token, l.lease_attempt as attempts, l.endpoint_id, l.event_id, l.event,
-      null::text as body, null::text as url, null::text as secret_encrypted, null::text as previous_secret_encrypted,
-      null::timestamptz as previous_secret_expires_at, l.due_at, null::text as round_after
+      null::text as body, null::text as package_id, null::int as sequence, null::text as url, null::text as secret_encrypted,
+      null::text as previous_secret_encrypted, null::timestamptz as previous_secret_expires_at, l.due_at, null::text as round_after
     from leased l
     union all
-    select 'event', null, null, null, null, ev.id, null, ev.body, null, null, null, null, null, null
+    select 'event', null, null, null, null, ev.id, null, ev.body, ev.package_id, ev.sequence, null, null, null, null, null, null
     from webhook_events ev where ev.id = any(array(select distinct event_id from leased))
     union all
-    select 'endpoint', null, null, null, e.id, null, null, null, e.url, e.secret_encrypted, e.previous_secret_encrypted,
+    select 'endpoint', null, null, null, e.id, null, null, null, null, null, e.url, e.secret_encrypted, e.previous_secret_encrypted,
       e.previous_secret_expires_at, null, null
     from webhook_endpoints e where e.id = any(array(select distinct endpoint_id from leased))
     union all
     -- Where this process's round goes on: after the window's last endpoint while there are more, else from the start.
-    select 'round', null, null, null, null, null, null, null, null, null, null, null, null,
+    select 'round', null, null, null, null, null, null, null, null, null, null, null, null, null, null,
       case when (select count(*) from onward) > ${window}::int
         then (select endpoint_id from onward order by endpoint_id offset ${window}::int - 1 limit 1) else '' end${handOverRow}`;
   return { lock, claim, leaseEndsAt };

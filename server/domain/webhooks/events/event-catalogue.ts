@@ -78,8 +78,9 @@ export function envelopeSchema<E extends TEventName>(event: E) {
           "sees gaps as a matter of course. A gap means only that something else happened to this package — an event " +
           "you are not subscribed to, one still being retried, or one whose retries ran out — and the one right " +
           "reaction is the same for all three: re-read the package with `GET /api/v1/packages/{packageId}`. Numbers " +
-          "are never reused, and the order of arrival is not guaranteed. Absent on samples sent with Send test event " +
-          "(a test workspace's events have one).",
+          "are never reused. While its deliveries succeed, an endpoint receives a package's events one at a time in " +
+          "this order; a retried delivery can arrive after later ones (and with several worker processes the order is " +
+          "not kept), so order by it. Absent on samples sent with Send test event (a test workspace's events have one).",
       }),
     data: EVENT_DATA[event],
     test: z
