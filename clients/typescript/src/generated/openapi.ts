@@ -1487,7 +1487,7 @@ export type components = {
            * @default application/pdf
            * @enum {string}
            */
-          contentType: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+          contentType?: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
         }
       | {
           libraryDocumentId: string;
@@ -1673,8 +1673,8 @@ export type components = {
       /** @description Days between later reminders */
       repeatEveryDays: number;
       /**
-       * @description Automatic reminders per recipient at most (default 3)
-       * @default 3
+       * @description Automatic reminders per recipient at most
+       * @example 3
        */
       max: number;
     } | null;
@@ -1929,7 +1929,7 @@ export type components = {
        * @example 2030-01-01T12:00:00Z
        */
       expiresAt?: string;
-      reminders?: components["schemas"]["PackageReminders"];
+      reminders?: components["schemas"]["PackageRemindersInput"];
       /** @description Sign in role order (default) or all at once */
       sequential?: boolean;
       message?: string;
@@ -1946,6 +1946,18 @@ export type components = {
        * @example 2030-01-01T12:00:00Z
        */
       sendAt?: string;
+    };
+    /** @description Automatic reminders for each invited recipient; none while the package is on hold */
+    PackageRemindersInput: {
+      /** @description Days after the invitation before the first reminder */
+      firstAfterDays: number;
+      /** @description Days between later reminders */
+      repeatEveryDays: number;
+      /**
+       * @description Automatic reminders per recipient at most (default 3)
+       * @default 3
+       */
+      max?: number;
     };
     /** @description A blank DRAFT without a template; add documents, then send. `externalId` already used → 409. */
     CreatePackage: {
@@ -1980,14 +1992,14 @@ export type components = {
        * @description Sign in order (default) or all at once
        * @default true
        */
-      sequential: boolean;
+      sequential?: boolean;
       /**
        * Format: date-time
        * @description When the package expires if not completed (it then reads VOID with `expiredAt`, PACKAGE_EXPIRED). Sending past it is 422.
        * @example 2030-01-01T12:00:00Z
        */
       expiresAt?: string;
-      reminders?: components["schemas"]["PackageReminders"];
+      reminders?: components["schemas"]["PackageRemindersInput"];
       /** @description A message shown to the recipients */
       message?: string;
     };
@@ -2177,7 +2189,7 @@ export type components = {
        */
       sendAt?: string;
       sequential?: boolean;
-      reminders?: components["schemas"]["PackageReminders"];
+      reminders?: components["schemas"]["PackageRemindersInput"] | null;
       message?: string | null;
     };
     /** @description An invited recipient whose email changes is invited again (new link, SESSION_SENT). Giving `authentication` unlocks a recipient locked after 5 wrong codes. */
@@ -2296,7 +2308,6 @@ export type components = {
       /** @example contractTerm */
       key: string;
       label: string;
-      /** @default true */
       required: boolean;
     };
     /** @description The app's edit lock, while a member holds it */
@@ -2332,7 +2343,7 @@ export type components = {
       width: number;
       height: number;
       /** @default true */
-      required: boolean;
+      required?: boolean;
       label?: string | null;
       /** @description Pre-fills a text field from the package's merge field value */
       mergeFieldKey?: string | null;
@@ -2387,7 +2398,14 @@ export type components = {
       /** @description Replaces the list */
       mergeFields?: components["schemas"]["MergeField"][];
       /** @description Replaces the list */
-      questions?: components["schemas"]["SenderQuestion"][];
+      questions?: components["schemas"]["SenderQuestionInput"][];
+    };
+    SenderQuestionInput: {
+      /** @example contractTerm */
+      key: string;
+      label: string;
+      /** @default true */
+      required?: boolean;
     };
     UpdateTemplateField: {
       documentId?: string;
@@ -15453,9 +15471,9 @@ export interface operations {
     /** @description The file's raw bytes; the `Content-Type` header is not read */
     requestBody: {
       content: {
-        "application/pdf": string;
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-        "application/octet-stream": string;
+        "application/pdf": Blob | ArrayBuffer | Uint8Array;
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob | ArrayBuffer | Uint8Array;
+        "application/octet-stream": Blob | ArrayBuffer | Uint8Array;
       };
     };
     responses: {
