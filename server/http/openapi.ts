@@ -105,7 +105,9 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
       headers:
         status === 429
           ? ({ ...rateHeaders, "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } } } as typeof rateHeaders)
-          : rateHeaders,
+          : status === 401
+            ? ({ ...rateHeaders, "WWW-Authenticate": { description: "`Bearer`: the scheme of the API key", schema: { type: "string" } } } as typeof rateHeaders)
+            : rateHeaders,
       content: { "application/json": { schema: ZErrorBody } },
     };
   }

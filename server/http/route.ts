@@ -88,6 +88,11 @@ export type TDoor<A> = {
    * header is ignored. Every POST through such a door gets it, without code in the operation.
    */
   idempotencyScope?(actor: A): string;
+  /**
+   * The `WWW-Authenticate` challenge every 401 of this door carries (RFC 9110 §11.6.1; RFC 6750 for `Bearer`):
+   * the scheme its credentials use. The API door's key is a Bearer token; the app's session door has none.
+   */
+  challenge?: string;
   /** The path for the log: a route param may be a credential (an invite token), so the app logs param names. */
   logPath(req: Request, context: TRouteContext): Promise<string>;
 };
@@ -140,6 +145,7 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       // Logged once, on the request line below (a 500 with the error and the operation).
       if (mapped.unexpected) unexpected = err;
       response = mapped.response;
+      if (response.status === 401 && door.challenge) response.headers.set("WWW-Authenticate", door.challenge);
     }
     if (reservation && db) await settleIdempotencyKey(db, reservation, response);
     return finish(response);

@@ -2703,6 +2703,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2887,6 +2889,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3103,6 +3107,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3345,6 +3351,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3567,6 +3575,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3747,6 +3757,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3921,6 +3933,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4103,6 +4117,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4277,6 +4293,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4433,6 +4451,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4601,6 +4621,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4817,6 +4839,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5153,6 +5177,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5420,6 +5446,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5694,6 +5722,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6070,6 +6100,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6305,6 +6337,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6605,6 +6639,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6820,6 +6856,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7025,6 +7063,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7304,6 +7344,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7469,6 +7511,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7770,6 +7814,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7959,6 +8005,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8148,6 +8196,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8320,6 +8370,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8608,6 +8660,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8812,6 +8866,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9008,6 +9064,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9213,6 +9271,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9525,6 +9585,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9830,6 +9892,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10139,6 +10203,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10465,6 +10531,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10791,6 +10859,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11000,6 +11070,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11173,6 +11245,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11427,6 +11501,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11623,6 +11699,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11838,6 +11916,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12046,6 +12126,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12251,6 +12333,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12528,6 +12612,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12697,6 +12783,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12999,6 +13087,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13204,6 +13294,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13434,6 +13526,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13642,6 +13736,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13865,6 +13961,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14087,6 +14185,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14277,6 +14377,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14498,6 +14600,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14670,6 +14774,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14873,6 +14979,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15078,6 +15186,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15309,6 +15419,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
