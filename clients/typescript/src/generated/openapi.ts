@@ -7968,6 +7968,8 @@ export interface operations {
       header?: {
         /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
         "X-Workspace-Id"?: string;
+        /** @description An `ETag` of this file from an earlier answer (or a comma-separated list of them, or `*`): when one matches, the answer is 304 Not Modified with no body (RFC 9110 §13.1.2) */
+        "If-None-Match"?: string;
       };
       path: {
         /** @example pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4 */
@@ -7988,11 +7990,30 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           "application/pdf": string;
         };
+      };
+      /** @description Not Modified: `If-None-Match` matched this file's ETag; no body, the same `ETag` */
+      304: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
@@ -8333,6 +8354,8 @@ export interface operations {
       header?: {
         /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
         "X-Workspace-Id"?: string;
+        /** @description An `ETag` of this file from an earlier answer (or a comma-separated list of them, or `*`): when one matches, the answer is 304 Not Modified with no body (RFC 9110 §13.1.2) */
+        "If-None-Match"?: string;
       };
       path: {
         /** @example pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4 */
@@ -8353,11 +8376,30 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           "application/pdf": string;
         };
+      };
+      /** @description Not Modified: `If-None-Match` matched this file's ETag; no body, the same `ETag` */
+      304: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
