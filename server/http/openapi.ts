@@ -207,23 +207,11 @@ const TAGS = [
 /**
  * zod-to-openapi writes `z.unknown()` as `{ nullable: true }` with no `type`, which OpenAPI 3.0 does not allow
  * (`nullable` only qualifies a `type`). Such a schema means "any JSON value", which is `{}`.
- *
- * It also writes a nullable reference (`ZRegistered.nullable()`) as `allOf: [{ $ref }, { nullable: true }]`, whose
- * second member would become `{}` here and silently drop the null: that one becomes `allOf: [{ $ref }]` with
- * `nullable: true` beside it, which generated clients read as `Ref | null`.
  */
 function dropTypelessNullable(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(dropTypelessNullable);
   if (typeof node !== "object" || node === null) return;
   const o = node as Record<string, unknown>;
-  if (Array.isArray(o.allOf)) {
-    const members = o.allOf as unknown[];
-    const onlyNullable = (m: unknown) => typeof m === "object" && m !== null && Object.keys(m).length === 1 && (m as { nullable?: unknown }).nullable === true;
-    if (members.some(onlyNullable) && members.some((m) => !onlyNullable(m))) {
-      o.allOf = members.filter((m) => !onlyNullable(m));
-      o.nullable = true;
-    }
-  }
   if (o.nullable === true && !("type" in o) && !("$ref" in o) && !("allOf" in o) && !("oneOf" in o) && !("anyOf" in o)) {
     delete o.nullable;
   }

@@ -59,12 +59,11 @@ const remindersDays = {
 };
 
 /** As a request sets them: `max` may be omitted (3). */
-export const ZReminders = z
-  .object({
-    ...remindersDays,
-    max: z.number().int().min(0).max(20).default(3).openapi({ description: "Automatic reminders per recipient at most (default 3)" }),
-  })
-  .openapi("PackageRemindersInput", { description: REMINDERS_DESCRIPTION });
+const remindersInput = {
+  ...remindersDays,
+  max: z.number().int().min(0).max(20).default(3).openapi({ description: "Automatic reminders per recipient at most (default 3)" }),
+};
+export const ZReminders = z.object(remindersInput).openapi("PackageRemindersInput", { description: REMINDERS_DESCRIPTION });
 
 /**
  * As a package answers them: `max` always present (stored with its default applied). A schema apart from the
@@ -202,7 +201,12 @@ export const ZUpdatePackage = z
     expiresAt: ZExpiresAt.nullable().optional(),
     sendAt: ZSendAt.optional().openapi({ description: "SCHEDULED packages only: moves the send (PACKAGE_SCHEDULED again). Schedule a draft with send." }),
     sequential: z.boolean().optional(),
-    reminders: ZReminders.nullable().optional(),
+    // Inline, not PackageRemindersInput: OpenAPI 3.0 has no valid nullable reference (`nullable` needs a `type`).
+    reminders: z
+      .object(remindersInput)
+      .nullable()
+      .optional()
+      .openapi({ description: `${REMINDERS_DESCRIPTION}; null turns them off` }),
     message: z.string().trim().max(5000).nullable().optional(),
   })
   .openapi("UpdatePackage", { description: "DRAFT or SCHEDULED packages only (400 otherwise)" });

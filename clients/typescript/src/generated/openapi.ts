@@ -2189,7 +2189,18 @@ export type components = {
        */
       sendAt?: string;
       sequential?: boolean;
-      reminders?: components["schemas"]["PackageRemindersInput"] | null;
+      /** @description Automatic reminders for each invited recipient; none while the package is on hold; null turns them off */
+      reminders?: {
+        /** @description Days after the invitation before the first reminder */
+        firstAfterDays: number;
+        /** @description Days between later reminders */
+        repeatEveryDays: number;
+        /**
+         * @description Automatic reminders per recipient at most (default 3)
+         * @default 3
+         */
+        max?: number;
+      } | null;
       message?: string | null;
     };
     /** @description An invited recipient whose email changes is invited again (new link, SESSION_SENT). Giving `authentication` unlocks a recipient locked after 5 wrong codes. */
