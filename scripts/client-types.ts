@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { format, resolveConfig } from "prettier";
+import ts from "typescript";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 
 const target = path.resolve("clients/typescript/src/generated/openapi.ts");
@@ -21,7 +22,23 @@ const header =
 
 // A JSON round trip: the builder's object may hold undefined values and shared references; the served document is JSON.
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as OpenAPI3;
-const ast = await openapiTS(document, { exportType: true, silent: true });
+/**
+ * A file sent as a request body (`type: string, format: binary`: the upload PUT) is bytes, not a `string`: what
+ * fetch sends unchanged and the client's body serializer passes through (clients/typescript/src/client.ts). A
+ * file answer keeps openapi-typescript's type: the client reads it with `parseAs: "arrayBuffer"`.
+ */
+const BINARY_BODY = ts.factory.createUnionTypeNode(["Blob", "ArrayBuffer", "Uint8Array"].map((name) => ts.factory.createTypeReferenceNode(name)));
+
+const ast = await openapiTS(document, {
+  exportType: true,
+  silent: true,
+  // openapi-typescript makes a property with a `default` required (`defaultNonNullable`, on by default), also in a
+  // request, where the server fills it in (`sequential`, `contentType`…). Off: such a request property is optional.
+  // An answer's defaulted fields are always there, so the schemas of answers list them in `required` (the
+  // document's own test checks it: server/http/openapi.test.ts).
+  defaultNonNullable: false,
+  transform: (schema, { path }) => (schema.format === "binary" && path?.includes("/requestBody/") ? BINARY_BODY : undefined),
+});
 const generated = await format(header + astToString(ast), { ...(await resolveConfig(target)), filepath: target });
 
 if (process.argv.includes("--check")) {

@@ -187,6 +187,42 @@ describe("unknown /api/v1 paths and methods", () => {
   });
 });
 
+/*
+ * Regression (integrator audit): an upload URL asked with another method than PUT reached Next, which answered an
+ * empty 405 with no Allow header, unlike the JSON 404/405 the README promises for unknown paths and methods.
+ */
+describe("upload URLs asked with another method", () => {
+  it("answer a JSON 405 with Allow: PUT before Next (a path under /uploads that is none a JSON 404); PUT and OPTIONS reach Next", async () => {
+    const reached: string[] = [];
+    const base = await listen(async (req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      res.end("next");
+    });
+    for (const method of ["POST", "DELETE", "GET", "PATCH"]) {
+      const res = await fetch(`${base}/uploads/tok_secret`, { method });
+      expect([method, res.status, res.headers.get("allow"), res.headers.get("content-type")]).toEqual([
+        method,
+        405,
+        "PUT",
+        expect.stringMatching(/^application\/json/),
+      ]);
+      expect(await res.json()).toEqual({ error: "Method not allowed" });
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const head = await fetch(`${base}/uploads/tok_secret`, { method: "HEAD" });
+    expect([head.status, head.headers.get("allow")]).toEqual([405, "PUT"]);
+    for (const path of ["/uploads", "/uploads/tok/extra"]) {
+      const res = await fetch(`${base}${path}`, { method: "PUT", body: "x" });
+      expect([path, res.status, await res.json()]).toEqual([path, 404, { error: "Not found" }]);
+    }
+    expect(reached).toEqual([]);
+
+    expect(await (await fetch(`${base}/uploads/tok_secret`, { method: "PUT", body: "%PDF-" })).text()).toBe("next");
+    expect(await (await fetch(`${base}/uploads/tok_secret`, { method: "OPTIONS" })).text()).toBe("next");
+    expect(reached).toEqual(["PUT /uploads/tok_secret", "OPTIONS /uploads/tok_secret"]);
+  });
+});
+
 /**
  * What Next 16 does with a path (reproduced on a production build, see ./http/unrouted-api.ts `pathDecodes`):
  * a segment matched against a dynamic route is decoded, and when that fails the answer is a plain-text 500 with
@@ -276,8 +312,10 @@ describe("paths that do not decode (issue 24: a plain-text 500 before authentica
       "/packages/%F0%9F%98%80?x=%ff",
       "/uploads/tok%2Fen",
     ];
-    for (const path of paths) expect(await (await rawRequest(base, "GET", path)).body, path).toBe("next");
-    expect(reached).toEqual(paths.map((p) => `GET ${p}`));
+    // An upload URL takes PUT only (another method is answered before Next: see "upload URLs asked with another method").
+    const methodOf = (path: string) => (path.startsWith("/uploads/") ? "PUT" : "GET");
+    for (const path of paths) expect(await (await rawRequest(base, methodOf(path), path)).body, path).toBe("next");
+    expect(reached).toEqual(paths.map((p) => `${methodOf(p)} ${p}`));
   });
 
   it("answer a request target that is not a path (`*`) with a JSON 400; an absolute-form target is checked like a path", async () => {
@@ -319,7 +357,7 @@ describe("every 5xx answer is logged, whoever made it", () => {
     const base = await listen(async () => {
       throw new Error("next exploded");
     });
-    const res = await rawRequest(base, "GET", "/uploads/tok_secret");
+    const res = await rawRequest(base, "PUT", "/uploads/tok_secret");
     expect(res.status).toBe(500);
     expect(JSON.parse(res.body)).toEqual({ error: "Internal error" });
     await new Promise((resolve) => setImmediate(resolve));

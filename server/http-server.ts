@@ -2,7 +2,8 @@
  * Our own HTTP server around Next's request handler. Its jobs beyond serving: record the client's address
  * from the socket in a private header, after deleting any copy the client sent (forwarded headers are
  * believed only when the socket peer is a proxy the operator listed in TRUSTED_PROXIES); answer unknown
- * /api/v1 paths and methods with the API's JSON 404/405 before Next sees them (./http/unrouted-api.ts);
+ * /api/v1 paths and methods, and upload URLs asked with another method than PUT, with the API's JSON 404/405
+ * before Next sees them (./http/unrouted-api.ts);
  * keep paths Next cannot decode away from it (a JSON 400 on /api and /uploads, the app's HTML 404 page
  * elsewhere); and log every 5xx answer, whoever made it (Next makes some without logging anything), once: a
  * 5xx a route already logged on its request line (./http/request-log.ts) or a throw logged here is not logged again.
@@ -14,7 +15,7 @@ import ipaddr from "ipaddr.js";
 import { CLIENT_ADDRESS_HEADER } from "./http/steps/client-address";
 import { addressAllowed } from "./http/steps/authorize";
 import { levelOf, takeLoggedAnswer } from "./http/request-log";
-import { isApiPath, isJsonPath, malformedPathResponse, pathDecodes, unroutedApiResponse } from "./http/unrouted-api";
+import { isApiPath, isJsonPath, isUploadPath, malformedPathResponse, pathDecodes, unroutedApiResponse, unroutedUploadResponse } from "./http/unrouted-api";
 import { logger } from "./lib/logger";
 import { framePolicyFor } from "./http/frame-policy";
 
@@ -120,7 +121,11 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
       }
       req.url = NOT_FOUND_PATH;
     } else {
-      const unrouted = isApiPath(pathname) ? unroutedApiResponse(pathname, method, address) : undefined;
+      const unrouted = isApiPath(pathname)
+        ? unroutedApiResponse(pathname, method, address)
+        : isUploadPath(pathname)
+          ? unroutedUploadResponse(pathname, method)
+          : undefined;
       if (unrouted) {
         void sendResponse(res, unrouted);
         return;

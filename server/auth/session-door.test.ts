@@ -87,6 +87,8 @@ describe("the session door", () => {
     const res = await call(sessionRoute({}, handler));
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "Unauthorized" });
+    // The Bearer challenge is the API door's (a browser session has no scheme to offer).
+    expect(res.headers.get("www-authenticate")).toBeNull();
     expect(handler).not.toHaveBeenCalled();
   });
 

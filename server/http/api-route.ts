@@ -40,6 +40,8 @@ const apiDoor: TDoor<TKeyedActor> = {
   },
   // Idempotency-Keys belong to the API key: two keys (or two integrations) never see each other's answers.
   idempotencyScope: (actor) => actor.apiKey.id,
+  // The spec's scheme: `Authorization: Bearer fsk_…` (the document's bearerAuth).
+  challenge: "Bearer",
   logPath: async (req) => new URL(req.url).pathname,
 };
 

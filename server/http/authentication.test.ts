@@ -1,6 +1,6 @@
 /**
  * Every 401 cause of the spec's authentication table, through a real route handler and database, each
- * answering exactly `{ "error": "Unauthorized" }`; plus the promises around a key's life: revocation is
+ * answering exactly `{ "error": "Unauthorized" }` with `WWW-Authenticate: Bearer`; plus the promises around a key's life: revocation is
  * effective on the very next request, expiry ends the key at its instant, and the last-used time is written
  * at most once a minute (no write per request).
  */
@@ -20,6 +20,8 @@ async function expectUnauthorized(opts: TCallOptions): Promise<void> {
   const res = await callRoute(getAccount, opts);
   expect(res.status).toBe(401);
   expect(await res.json()).toEqual({ error: "Unauthorized" });
+  // Regression (integrator audit): a 401 must say which scheme to authenticate with (RFC 9110 §11.6.1).
+  expect(res.headers.get("www-authenticate")).toBe("Bearer");
 }
 
 async function setup() {
@@ -104,6 +106,20 @@ describe("401 Unauthorized, one case per cause of the spec", () => {
     const { key } = await setup();
     await expectUnauthorized({ key: key.value, headers: { "x-workspace-id": "ws_does_not_exist" } });
     await expectUnauthorized({ key: key.value, headers: { "x-workspace-id": "" } });
+  });
+
+  it("only a 401 carries the challenge: not a 200, a 402 or a 403", async () => {
+    const { org, key } = await setup();
+    expect((await callRoute(getAccount, { key: key.value })).headers.get("www-authenticate")).toBeNull();
+    await t.db.update(organisations).set({ featurePublicApi: false }).where(eq(organisations.id, org.organisationId));
+    const plan = await callRoute(getAccount, { key: key.value });
+    expect([plan.status, plan.headers.get("www-authenticate")]).toEqual([402, null]);
+    await t.db
+      .update(organisations)
+      .set({ featurePublicApi: true, ipAllowlist: ["203.0.113.0/24"] })
+      .where(eq(organisations.id, org.organisationId));
+    const ip = await callRoute(getAccount, { key: key.value, address: "198.51.100.7" });
+    expect([ip.status, ip.headers.get("www-authenticate")]).toEqual([403, null]);
   });
 
   it("X-Workspace-Id repeating the key's own workspace is accepted", async () => {

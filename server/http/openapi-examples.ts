@@ -158,10 +158,10 @@ function stringFor(name: string, context: readonly string[], server: string): st
     case "uploadUrl":
       return `${server}/uploads/Jx3c0q9TQ2m7yJx4pX2b1L0c4v8KfQ5Zr6s8uW1aB3E`;
     case "label":
-      if (inside("questions", "SenderQuestion")) return "Lease term";
+      if (inside("questions", "SenderQuestion", "SenderQuestionInput")) return "Lease term";
       return inside("MergeField", "mergeFields") ? "Customer name" : inside("CustomField") ? "Contract number" : "Signature";
     case "key":
-      return inside("MergeField", "mergeFields") ? "customerName" : inside("questions", "SenderQuestion") ? "term" : "contractNumber";
+      return inside("MergeField", "mergeFields") ? "customerName" : inside("questions", "SenderQuestion", "SenderQuestionInput") ? "term" : "contractNumber";
     case "mergeFieldKey":
       return "customerName";
     case "defaultValue":

@@ -41,3 +41,49 @@ describe("GET /api-reference/openapi.json", () => {
     expect(doc.paths["/api/v1/webhooks"]?.post?.responses["413"]).toBeDefined();
   });
 });
+
+/*
+ * Regression (integrator audit): the typed client is generated with `defaultNonNullable: false`
+ * (scripts/client-types.ts), so a property with a `default` that is not in `required` is optional in the client.
+ * Right for a request (the server fills it in), wrong for an answer, where it is always there. So a schema an
+ * answer uses lists its defaulted properties in `required`; a schema shared by a request and an answer with a
+ * defaulted property (reminders, sender questions) is two schemas (`PackageRemindersInput`, `PackageReminders`).
+ */
+describe("defaults in the document", () => {
+  it("every property with a default that an answer can carry is required there; requests leave theirs optional", async () => {
+    const doc = (await (await GET()).json()) as TDoc & { components: { schemas: Record<string, unknown> } };
+    const schemas = doc.components.schemas;
+    const optionalDefaults = (roots: unknown[]) => {
+      const found: string[] = [];
+      const seenRefs = new Set<string>();
+      const walk = (node: unknown, where: string): void => {
+        if (Array.isArray(node)) return node.forEach((n) => walk(n, where));
+        if (typeof node !== "object" || node === null) return;
+        const o = node as { $ref?: string; properties?: Record<string, { default?: unknown }>; required?: string[] };
+        if (o.$ref) {
+          const name = o.$ref.replace("#/components/schemas/", "");
+          if (seenRefs.has(name)) return;
+          seenRefs.add(name);
+          return walk(schemas[name], name);
+        }
+        for (const [prop, schema] of Object.entries(o.properties ?? {}))
+          if (schema.default !== undefined && !(o.required ?? []).includes(prop)) found.push(`${where}.${prop}`);
+        for (const value of Object.values(o)) walk(value, where);
+      };
+      roots.forEach((root) => walk(root, "(inline)"));
+      return found.sort();
+    };
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(optionalDefaults(ops.map((op) => op.responses))).toEqual([]);
+    // The other side: these requests let the server fill in the default, so the client may leave them out.
+    expect(optionalDefaults(ops.map((op) => op.requestBody))).toEqual(
+      expect.arrayContaining([
+        "AddDocument.contentType",
+        "CreatePackage.sequential",
+        "CreateTemplateField.required",
+        "PackageRemindersInput.max",
+        "SenderQuestionInput.required",
+      ]),
+    );
+  });
+});

@@ -84,6 +84,29 @@ const ZNoBody = zo.object({}).strict().openapi("NoBody", {
 /** A file answer (`binaryResponse`): raw bytes of the declared content type. */
 type TBinarySchema = { type: "string"; format: "binary" };
 
+/**
+ * A stored PDF answer carries an ETag (server/http/file-response.ts `pdfResponse`: the file's SHA-256) and honours
+ * If-None-Match with a 304 (server/http/not-modified.ts); a zip, built as it streams, has none.
+ */
+const hasEtag = (op: TOperation) => op.method === "GET" && op.binaryResponse === "application/pdf";
+
+const etagHeader = {
+  ETag: {
+    description: "The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged",
+    schema: { type: "string" as const },
+  },
+};
+
+const ZIfNoneMatch = zo
+  .string()
+  .optional()
+  .openapi({
+    description:
+      "An `ETag` of this file from an earlier answer (or a comma-separated list of them, or `*`): when one matches, the answer is 304 " +
+      "Not Modified with no body (RFC 9110 §13.1.2)",
+    example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
+  });
+
 function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   const success = op.successStatus ?? 200;
   const idempotent = op.method === "POST";
@@ -93,19 +116,31 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   const responses: Record<string, { description: string; headers?: typeof rateHeaders; content?: Record<string, { schema: z.ZodType | TBinarySchema }> }> = {
     [success]: {
       description: success === 201 ? "Created" : "OK",
-      headers: idempotent ? ({ ...rateHeaders, ...replayedHeader } as typeof rateHeaders) : rateHeaders,
+      headers: idempotent
+        ? ({ ...rateHeaders, ...replayedHeader } as typeof rateHeaders)
+        : hasEtag(op)
+          ? ({ ...rateHeaders, ...etagHeader } as typeof rateHeaders)
+          : rateHeaders,
       content: op.binaryResponse
         ? { [op.binaryResponse]: { schema: { type: "string", format: "binary" } } }
         : { "application/json": { schema: zo.object({ data: op.response }) } },
     },
   };
+  if (hasEtag(op)) {
+    responses[304] = {
+      description: "Not Modified: `If-None-Match` matched this file's ETag; no body, the same `ETag`",
+      headers: { ...rateHeaders, ...etagHeader } as typeof rateHeaders,
+    };
+  }
   for (const status of new Set(statuses)) {
     responses[status] = {
       description: (ERROR_DESCRIPTIONS[status] ?? "Error") + (idempotent ? (IDEMPOTENCY_ERRORS[status] ?? "") : ""),
       headers:
         status === 429
           ? ({ ...rateHeaders, "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } } } as typeof rateHeaders)
-          : rateHeaders,
+          : status === 401
+            ? ({ ...rateHeaders, "WWW-Authenticate": { description: "`Bearer`: the scheme of the API key", schema: { type: "string" } } } as typeof rateHeaders)
+            : rateHeaders,
       content: { "application/json": { schema: ZErrorBody } },
     };
   }
@@ -124,6 +159,7 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
       headers: zo.object({
         "X-Workspace-Id": zo.string().optional().openapi({ description: "Optional; may only repeat the key's own workspace id (anything else is 401)" }),
         ...(idempotent ? { "Idempotency-Key": ZIdempotencyKey } : {}),
+        ...(hasEtag(op) ? { "If-None-Match": ZIfNoneMatch } : {}),
       }),
       body: op.body
         ? { required: true, content: { "application/json": { schema: op.body } } }

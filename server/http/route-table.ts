@@ -9,7 +9,8 @@ export type TRouteMatch = { kind: "ok" } | { kind: "not_found" } | { kind: "meth
 
 type TCompiled = { pattern: RegExp; methods: Set<string> };
 
-export function compileRouteTable(ops: readonly Pick<TOperation, "path" | "method">[]): TCompiled[] {
+/** The routes: operations, or the upload URL (`/uploads/{token}`, PUT), which is no operation. */
+export function compileRouteTable(ops: readonly (Pick<TOperation, "method"> & { path: string })[]): TCompiled[] {
   const byPath = new Map<string, Set<string>>();
   for (const op of ops) {
     const set = byPath.get(op.path) ?? new Set<string>();

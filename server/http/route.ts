@@ -6,8 +6,8 @@
  *   permission, template access) → the body's bytes, read once (413) → the Idempotency-Key, on a door that
  *   scopes one and a POST (./idempotency: 422 bad key or another request, 409 in progress, or the stored answer
  *   replayed) → params/query/body validation (400 bad JSON, 422) → handler → response shaped by the declared
- *   schema → `{ data }`, errors mapped by one table (./errors.ts) → the answer stored under the key, or the
- *   key released.
+ *   schema → `{ data }` (a file answer as it is, or 304 when If-None-Match matches its ETag: ./not-modified.ts),
+ *   errors mapped by one table (./errors.ts) → the answer stored under the key, or the key released.
  *
  * A replay is still a request: it has passed the door (rate limit, key, allowlist), the gates and the key's
  * use-recording like any other, so a key that lost its rights gets 401/403, not yesterday's answer.
@@ -29,6 +29,7 @@ import { readIdempotencyKey } from "./idempotency/read-idempotency-key";
 import { replayResponse } from "./idempotency/replay-response";
 import { reserveIdempotencyKey, type TIdempotencyReservation } from "./idempotency/reserve-idempotency-key";
 import { settleIdempotencyKey } from "./idempotency/settle-idempotency-key";
+import { notModified } from "./not-modified";
 import { logRequest } from "./request-log";
 import { parseJsonBody, readBodyBytes, searchParamsToObject } from "./validation";
 
@@ -88,6 +89,11 @@ export type TDoor<A> = {
    * header is ignored. Every POST through such a door gets it, without code in the operation.
    */
   idempotencyScope?(actor: A): string;
+  /**
+   * The `WWW-Authenticate` challenge every 401 of this door carries (RFC 9110 §11.6.1; RFC 6750 for `Bearer`):
+   * the scheme its credentials use. The API door's key is a Bearer token; the app's session door has none.
+   */
+  challenge?: string;
   /** The path for the log: a route param may be a credential (an invite token), so the app logs param names. */
   logPath(req: Request, context: TRouteContext): Promise<string>;
 };
@@ -126,7 +132,8 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       const body = op.body ? parseOrThrow(op.body, parseJsonBody(rawBody!), "body") : undefined;
       const result = await handler({ db, actor: actorOrNull, req, params, query, body } as THandlerArgs<O, A>);
       if (result instanceof RawResponse) {
-        response = result.response;
+        // A file answer with an ETag honours If-None-Match (./not-modified.ts).
+        response = (await notModified(req, result.response)) ?? result.response;
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       } else if (result instanceof JsonText) {
         response = jsonText(`{"data":${result.text}}`, op.successStatus ?? 200, headers);
@@ -140,6 +147,7 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       // Logged once, on the request line below (a 500 with the error and the operation).
       if (mapped.unexpected) unexpected = err;
       response = mapped.response;
+      if (response.status === 401 && door.challenge) response.headers.set("WWW-Authenticate", door.challenge);
     }
     if (reservation && db) await settleIdempotencyKey(db, reservation, response);
     return finish(response);

@@ -11,6 +11,9 @@
  * route costs one match against the route table. Under `next dev` (no server of ours) unknown paths get
  * Next's own 404.
  *
+ * The upload URL (`PUT /uploads/{token}`, no operation) gets the same: another method is a JSON 405 with `Allow:
+ * PUT`, another path under /uploads a JSON 404 (`unroutedUploadResponse`).
+ *
  * A path with a segment that is not percent-encoded UTF-8 (`/api/v1/packages/%ff`, `/uploads/%`) is refused
  * here too, with a JSON 400, for every JSON path (/api/…, /uploads/…): Next's router decodes each segment
  * it matches against a dynamic route, and a failure there answered a plain-text 500 (see `pathDecodes`).
@@ -68,6 +71,26 @@ export function malformedPathResponse(pathname: string, clientAddress: string | 
   } catch (err) {
     return errorResponse(err, headers).response;
   }
+}
+
+export function isUploadPath(pathname: string): boolean {
+  return pathname === "/uploads" || pathname.startsWith("/uploads/");
+}
+
+/** The upload URL's one route (server/http/upload-route.ts; no operation, declared by openapi-upload.ts). */
+const uploadTable = compileRouteTable([{ path: "/uploads/{token}", method: "PUT" }]);
+
+/**
+ * The answer for an upload URL asked with another method than PUT (405 with `Allow: PUT`; Next's was an empty
+ * 405 without Allow), or a path under /uploads that is no upload URL (404), in the API's error shape; undefined
+ * when the upload route serves it. Not rate-limited, like the upload PUT itself.
+ */
+export function unroutedUploadResponse(pathname: string, method: string): Response | undefined {
+  const match = matchRoute(uploadTable, pathname, method);
+  if (match.kind === "ok") return undefined;
+  const headers = { "X-Request-Id": randomUUID() };
+  const err = match.kind === "not_found" ? errors.routeNotFound() : errors.methodNotAllowed(match.allow);
+  return errorResponse(err, headers).response;
 }
 
 /** The answer for an unknown /api/v1 path or method; undefined when a route serves it. */

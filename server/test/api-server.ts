@@ -1,7 +1,8 @@
 /**
  * The public API over real HTTP on 127.0.0.1 (an ephemeral port), for tests of HTTP clients (the TypeScript
  * client): the server's own front (server/http-server.ts: the client address from the socket, the API's JSON
- * 404/405 for unknown paths) in front of the route handlers of app/api/v1 — each found by its operation's path,
+ * 404/405 for unknown paths) in front of the route handlers of app/api/v1 and the upload URL's PUT
+ * (app/uploads/[token]) — each found by its operation's path,
  * given its params, its request as fetch's `Request` and its answer streamed back, as Next does. No Next build
  * is needed; the database is the process database (useTestDb's), the worker is whatever the test runs itself.
  */
@@ -11,9 +12,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as TNodeReadableStream } from "node:stream/web";
 import { createHttpServer } from "../http-server";
-import type { TRouteHandler } from "../http/route";
+import { PUT as uploadRoute } from "@/app/uploads/[token]/route";
+import type { TRouteContext, TRouteHandler } from "../http/route";
 
-type TRoute = { method: string; pattern: RegExp; names: string[]; handler: TRouteHandler };
+type TRoute = { method: string; pattern: RegExp; names: string[]; handler: (req: Request, context: TRouteContext) => Promise<Response> };
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -35,6 +37,8 @@ async function loadRoutes(): Promise<TRoute[]> {
       routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
     }
   }
+  // The upload URL is no operation (server/http/upload-route.ts): its path is the one openapi-upload.ts declares.
+  routes.push({ method: "PUT", pattern: /^\/uploads\/([^/]+)$/, names: ["token"], handler: uploadRoute });
   // A literal segment wins over a parameter (`/packages/from-template` before `/packages/{packageId}`).
   return routes.sort((a, b) => a.names.length - b.names.length);
 }

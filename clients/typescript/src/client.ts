@@ -5,10 +5,25 @@
  * throws a FoliosignError carrying the API's error body (`{ error, details? }`) otherwise. `api` is the full
  * typed client for every other operation.
  */
-import createClient from "openapi-fetch";
+import createClient, { defaultBodySerializer } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi";
 
 type TSchemas = components["schemas"];
+
+/** A file's bytes, as the upload URL takes them (the document's `format: binary` request bodies). */
+export type TUploadBody = Blob | ArrayBuffer | Uint8Array;
+
+function isBytes(body: unknown): body is TUploadBody {
+  return body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
+}
+
+/**
+ * openapi-fetch JSON-encodes every body by default, which would turn a file's bytes into `{"0":37,"1":80,…}`: bytes
+ * go to fetch unchanged, everything else as the default serializer writes it.
+ */
+function serializeBody(body: unknown): unknown {
+  return isBytes(body) ? body : defaultBodySerializer(body);
+}
 
 export type TFoliosignClientOptions = {
   /** The instance's address, e.g. `https://sign.example.com` (the API lives under `/api/v1`). */
@@ -68,6 +83,7 @@ export function createFoliosignClient(options: TFoliosignClientOptions) {
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${options.apiKey}` },
+    bodySerializer: serializeBody,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const packageId = (id: string) => ({ path: { packageId: id } });
@@ -83,8 +99,29 @@ export function createFoliosignClient(options: TFoliosignClientOptions) {
     },
 
     /** `POST /api/v1/packages/{packageId}/send`: sends a DRAFT now, or at `sendAt`. */
-    async send(id: string, body: TSchemas["SendPackage"] = {}) {
-      return dataOf(await api.POST("/api/v1/packages/{packageId}/send", { params: packageId(id), body }));
+    async send(id: string, body: TSchemas["SendPackage"] = {}, opts: { idempotencyKey?: string } = {}) {
+      const header = opts.idempotencyKey === undefined ? {} : { "Idempotency-Key": opts.idempotencyKey };
+      return dataOf(await api.POST("/api/v1/packages/{packageId}/send", { params: { ...packageId(id), header }, body }));
+    },
+
+    /**
+     * `PUT {uploadUrl}`: a document's bytes to the `uploadUrl` that adding a document (to a package or a template)
+     * answered; returns the document, now UPLOADED. Sent to this client's `baseUrl` (the URL's last segment is its
+     * token, which is the credential: no API key is sent with it), with `contentType` as Content-Type — by default
+     * a Blob's own type, else `application/octet-stream` (the server checks the bytes, not the header).
+     */
+    async upload(uploadUrl: string, bytes: TUploadBody, contentType?: string) {
+      const token = /\/uploads\/([^/]+)$/.exec(new URL(uploadUrl).pathname)?.[1];
+      // The URL is a credential: not repeated in the message.
+      if (token === undefined) throw new TypeError("uploadUrl is not an upload URL (…/uploads/{token})");
+      const type = contentType ?? (bytes instanceof Blob && bytes.type !== "" ? bytes.type : "application/octet-stream");
+      return dataOf(
+        await api.PUT("/uploads/{token}", {
+          params: { path: { token: decodeURIComponent(token) } },
+          body: bytes,
+          headers: { "content-type": type, authorization: null },
+        }),
+      );
     },
 
     /** `POST /api/v1/packages/{packageId}/signing-url`: a signing link for one recipient session of a sent package. */

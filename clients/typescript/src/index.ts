@@ -1,5 +1,5 @@
 /** @foliosign/client: a typed client for the Foliosign API and webhook signature verification (MIT). */
-export { createFoliosignClient, FoliosignError, type TFoliosignClient, type TFoliosignClientOptions } from "./client";
+export { createFoliosignClient, FoliosignError, type TFoliosignClient, type TFoliosignClientOptions, type TUploadBody } from "./client";
 export {
   verifyWebhook,
   WebhookVerificationError,

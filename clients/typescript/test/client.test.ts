@@ -4,9 +4,11 @@
  * loopback receiver for webhooks. The common flow (from template → send → signing URL), downloads of a sealed
  * package, the API's errors as FoliosignError, and verifyWebhook on real deliveries.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { makePdf } from "@/server/domain/documents/test-support/fixtures";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";
 import { sealDuePackages } from "@/server/domain/sealing/seal-due-packages";
@@ -113,6 +115,101 @@ describe("the common flow over HTTP", () => {
     expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
     const zip = await owner.downloadZip(pkgId);
     expect(Buffer.from(zip.subarray(0, 4))).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  });
+});
+
+/** A client whose requests and answers the test can read (the helpers return only `data`). */
+function recordingClient(key: string) {
+  const exchanges: { request: Request; response: Response }[] = [];
+  const client = createFoliosignClient({
+    baseUrl: server.baseUrl,
+    apiKey: key,
+    fetch: async (request) => {
+      const response = await fetch(request.clone());
+      exchanges.push({ request, response });
+      return response;
+    },
+  });
+  return { client, exchanges };
+}
+
+/*
+ * Regression (integrator audit): the client had no way to send a document's bytes (the upload body was typed
+ * `string`, and openapi-fetch JSON-encodes any body), and `send` took no Idempotency-Key. `upload()` PUTs the
+ * bytes unchanged to the upload URL's path on this client's instance, with a Content-Type and no API key;
+ * `send(id, body, { idempotencyKey })` replays like createFromTemplate.
+ */
+describe("uploads and idempotent sends", () => {
+  it("creates a blank package (only title and recipients), adds a document (no contentType) and uploads its bytes", async () => {
+    const { key } = await workspace();
+    const { client, exchanges } = recordingClient(key);
+    const created = await client.api.POST("/api/v1/packages", { body: { title: "Blank lease", recipients: [{ email: "tina@example.com" }] } });
+    expect(created.response.status).toBe(201);
+    const pkg = created.data!.data;
+    expect(pkg.sequential).toBe(true);
+    const pdf = await makePdf(["a4", "letter"]);
+    const added = await client.api.POST("/api/v1/packages/{packageId}/documents", {
+      params: { path: { packageId: pkg.id } },
+      body: { name: "lease.pdf", fileSize: pdf.length },
+    });
+    expect(added.response.status).toBe(201);
+    const { document } = added.data!.data;
+    // null only for a copy of a library document
+    const uploadUrl = added.data!.data.uploadUrl!;
+    expect([document.contentType, document.uploadState]).toEqual(["application/pdf", "AWAITING_UPLOAD"]);
+
+    const uploaded = await client.upload(uploadUrl, pdf, "application/pdf");
+    expect(uploaded).toMatchObject({ id: document.id, uploadState: "UPLOADED", pageCount: 2, sha256: createHash("sha256").update(pdf).digest("hex") });
+    const put = exchanges.at(-1)!.request;
+    expect([put.method, new URL(put.url).pathname, put.headers.get("content-type"), put.headers.get("authorization")]).toEqual([
+      "PUT",
+      new URL(uploadUrl).pathname,
+      "application/pdf",
+      null,
+    ]);
+    // The bytes themselves went over the wire, not their JSON.
+    expect(Buffer.from(await put.arrayBuffer()).equals(pdf)).toBe(true);
+
+    // The URL is single-use: a second PUT is the API's 410 as a FoliosignError.
+    const again = await apiError(client.upload(uploadUrl, pdf));
+    expect([again.status, again.error]).toEqual([410, expect.stringMatching(/\S/)]);
+    expect(exchanges.at(-1)!.request.headers.get("content-type")).toBe("application/octet-stream");
+    await expect(client.upload("https://sign.example.com/api/v1/packages", pdf)).rejects.toThrow(TypeError);
+  });
+
+  it("uploads a Blob with its own type to a template document's upload URL", async () => {
+    const { key } = await workspace();
+    const { client, exchanges } = recordingClient(key);
+    const template = await client.api.POST("/api/v1/templates", { body: { name: "NDA" } });
+    expect(template.response.status).toBe(201);
+    const pdf = await makePdf();
+    const added = await client.api.POST("/api/v1/templates/{templateId}/documents", {
+      params: { path: { templateId: template.data!.data.id } },
+      body: { name: "nda.pdf", fileSize: pdf.length },
+    });
+    expect(added.response.status).toBe(201);
+    const uploaded = await client.upload(added.data!.data.uploadUrl!, new Blob([new Uint8Array(pdf)], { type: "application/pdf" }));
+    expect([uploaded.uploadState, uploaded.pageCount]).toEqual(["UPLOADED", 1]);
+    expect(exchanges.at(-1)!.request.headers.get("content-type")).toBe("application/pdf");
+  });
+
+  it("send(id, body, { idempotencyKey }) sends once: the same key answers the stored answer (Idempotent-Replayed)", async () => {
+    const { key, templateId } = await workspace();
+    const { client, exchanges } = recordingClient(key);
+    const draft = await client.createFromTemplate({ templateId, title: "Lease", recipients: TWO_RECIPIENTS });
+    const first = await client.send(draft.id, {}, { idempotencyKey: "send-lease-1" });
+    expect(first.status).toBe("IN_PROGRESS");
+    const firstExchange = exchanges.at(-1)!;
+    expect(firstExchange.request.headers.get("idempotency-key")).toBe("send-lease-1");
+    expect(firstExchange.response.headers.get("idempotent-replayed")).toBeNull();
+
+    // Without the key this would be a 400 (only a DRAFT can be sent); with it, the first answer again.
+    const replay = await client.send(draft.id, {}, { idempotencyKey: "send-lease-1" });
+    expect(exchanges.at(-1)!.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay).toEqual(first);
+    const unkeyed = await apiError(client.send(draft.id));
+    expect(unkeyed.status).toBe(400);
+    expect(exchanges.at(-1)!.request.headers.get("idempotency-key")).toBeNull();
   });
 });
 

@@ -14,7 +14,7 @@ import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route"
 import { POST as holdRoute } from "@/app/api/v1/packages/[packageId]/hold/route";
 import { GET as auditRoute } from "@/app/api/v1/packages/[packageId]/audit-events/route";
 import { POST as addRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/route";
-import { PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/[sessionId]/route";
+import { DELETE as removeRecipientRoute, PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]/recipients/[sessionId]/route";
 import { POST as bulkRoute } from "@/app/api/v1/packages/bulk-send/route";
 import { memberships, organisations, packageShares, recipientSessions, users } from "@/server/db/schema";
 import { verifyAuditChain } from "@/server/domain/audit/verify-audit-chain";
@@ -120,6 +120,46 @@ describe("PATCH and corrections", () => {
     expect(events[2]!.data).toMatchObject({ sessionId: first!.id, recipientEmail: "tina@example.org" });
     const unknown = await callJson(updateRecipientRoute, { key: s.key, params: { packageId: pkg.id, sessionId: "rcs_unknown" }, body: { name: "x" } });
     expect(unknown.status).toBe(404);
+  });
+});
+
+/*
+ * Regression (integrator audit): adding, changing and removing a recipient moved only the session's updated_at,
+ * so the package's updatedAt stayed put and a client syncing by it (lists sort newest updatedAt first) missed the
+ * correction. Each of the three now moves the package's updatedAt in its transaction.
+ */
+describe("corrections move the package's updatedAt", () => {
+  it("add, change and remove a recipient each set updatedAt to the correction's time and put the package first in the list", async () => {
+    const s = await setup();
+    const start = Date.parse("2030-03-01T09:00:00.000Z");
+    const at = (minutes: number) => new Date(start + minutes * 60_000);
+    setClock(() => at(0));
+    const pkg = (await fromTemplate(s.key, s.templateId, { status: "sent" })).body.data;
+    setClock(() => at(1));
+    const newer = (await fromTemplate(s.key, s.templateId)).body.data;
+    const firstListed = async () => (await callJson<TBody<{ packages: { id: string; updatedAt: string }[] }>>(listRoute, { key: s.key })).body.data.packages[0];
+    expect(await firstListed()).toMatchObject({ id: newer.id });
+
+    const steps: [number, number, () => Promise<{ status: number }>][] = [
+      [10, 201, () => callJson(addRecipientRoute, { key: s.key, params: { packageId: pkg.id }, body: { email: "third@example.com" } })],
+      [
+        20,
+        200,
+        () => callJson(updateRecipientRoute, { key: s.key, params: { packageId: pkg.id, sessionId: pkg.recipientSessions[1]!.id }, body: { name: "Lars L." } }),
+      ],
+      [30, 200, () => callJson(removeRecipientRoute, { key: s.key, params: { packageId: pkg.id, sessionId: pkg.recipientSessions[1]!.id } })],
+    ];
+    for (const [minutes, status, correct] of steps) {
+      setClock(() => at(minutes));
+      expect((await correct()).status).toBe(status);
+      const updatedAt = at(minutes).toISOString();
+      expect((await callJson<TBody<{ updatedAt: string }>>(getRoute, { key: s.key, params: { packageId: pkg.id } })).body.data.updatedAt).toBe(updatedAt);
+      expect(await firstListed()).toEqual(expect.objectContaining({ id: pkg.id, updatedAt }));
+      // The list's newest comes from another package again before the next correction.
+      setClock(() => at(minutes + 5));
+      expect((await callJson(patchRoute, { key: s.key, params: { packageId: newer.id }, body: { title: `Newer ${minutes}` } })).status).toBe(200);
+      expect(await firstListed()).toMatchObject({ id: newer.id });
+    }
   });
 });
 

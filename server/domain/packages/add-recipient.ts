@@ -13,6 +13,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { findPackage } from "./find-package";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
+import { touchPackage } from "./touch-package";
 import type { TAddRecipient, TPackage, TPackageRef } from "./schemas";
 import { authenticationColumns } from "./recipient-authentication";
 
@@ -53,6 +54,6 @@ export async function addRecipient(db: Db, actor: TActor, input: TPackageRef & T
       authentication: session!.authMethod,
       identity: session!.identity !== null,
     });
-    return loadPackageView(tx, pkg);
+    return loadPackageView(tx, await touchPackage(tx, pkg, at));
   });
 }

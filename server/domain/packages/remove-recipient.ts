@@ -9,6 +9,7 @@ import { advancePackage } from "./advance-package";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientCorrection } from "./lock-recipient-correction";
 import { recordSessionEvent } from "./record-session-event";
+import { touchPackage } from "./touch-package";
 import type { TPackageSessionRef } from "./schemas";
 
 /**
@@ -35,6 +36,7 @@ export async function removeRecipient(db: Db, actor: TActor, input: TPackageSess
       .set({ position: sql`${recipientSessions.position} - 1`, updatedAt: at })
       .where(and(eq(recipientSessions.packageId, pkg.id), gt(recipientSessions.position, session.position)));
     await auditChange(tx, actor, pkg, "package.recipient_removed", { sessionId, email: session.email });
+    await touchPackage(tx, pkg, at);
     await advancePackage(tx, pkg, at);
     return { id: sessionId, deleted: true as const };
   });

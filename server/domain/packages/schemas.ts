@@ -52,13 +52,26 @@ export const ZMetadataInput = z.record(z.string(), z.string().max(2000, "At most
   example: { contractNumber: "C-42" },
 });
 
-export const ZReminders = z
-  .object({
-    firstAfterDays: z.number().int().min(1).max(365).openapi({ description: "Days after the invitation before the first reminder" }),
-    repeatEveryDays: z.number().int().min(1).max(365).openapi({ description: "Days between later reminders" }),
-    max: z.number().int().min(0).max(20).default(3).openapi({ description: "Automatic reminders per recipient at most (default 3)" }),
-  })
-  .openapi("PackageReminders", { description: "Automatic reminders for each invited recipient; none while the package is on hold" });
+const REMINDERS_DESCRIPTION = "Automatic reminders for each invited recipient; none while the package is on hold";
+const remindersDays = {
+  firstAfterDays: z.number().int().min(1).max(365).openapi({ description: "Days after the invitation before the first reminder" }),
+  repeatEveryDays: z.number().int().min(1).max(365).openapi({ description: "Days between later reminders" }),
+};
+
+/** As a request sets them: `max` may be omitted (3). */
+const remindersInput = {
+  ...remindersDays,
+  max: z.number().int().min(0).max(20).default(3).openapi({ description: "Automatic reminders per recipient at most (default 3)" }),
+};
+export const ZReminders = z.object(remindersInput).openapi("PackageRemindersInput", { description: REMINDERS_DESCRIPTION });
+
+/**
+ * As a package answers them: `max` always present (stored with its default applied). A schema apart from the
+ * request's so that the document lists `max` as required in answers (a defaulted field is optional in a request).
+ */
+const ZRemindersView = z
+  .object({ ...remindersDays, max: z.number().int().min(0).max(20).openapi({ description: "Automatic reminders per recipient at most", example: 3 }) })
+  .openapi("PackageReminders", { description: REMINDERS_DESCRIPTION });
 
 const ZSendAt = ZInputTime.openapi({ description: "A future time: the package is SCHEDULED and sent then (PACKAGE_SCHEDULED)" });
 const ZExpiresAt = ZInputTime.openapi({
@@ -188,7 +201,12 @@ export const ZUpdatePackage = z
     expiresAt: ZExpiresAt.nullable().optional(),
     sendAt: ZSendAt.optional().openapi({ description: "SCHEDULED packages only: moves the send (PACKAGE_SCHEDULED again). Schedule a draft with send." }),
     sequential: z.boolean().optional(),
-    reminders: ZReminders.nullable().optional(),
+    // Inline, not PackageRemindersInput: OpenAPI 3.0 has no valid nullable reference (`nullable` needs a `type`).
+    reminders: z
+      .object(remindersInput)
+      .nullable()
+      .optional()
+      .openapi({ description: `${REMINDERS_DESCRIPTION}; null turns them off` }),
     message: z.string().trim().max(5000).nullable().optional(),
   })
   .openapi("UpdatePackage", { description: "DRAFT or SCHEDULED packages only (400 otherwise)" });
@@ -347,7 +365,7 @@ export const ZPackage = z
     ...summaryFields,
     message: z.string().nullable(),
     voidReason: z.string().nullable(),
-    reminders: ZReminders.nullable(),
+    reminders: ZRemindersView.nullable(),
     mergeValues: z.record(z.string(), z.string()),
     questions: z.array(z.object({ key: z.string(), label: z.string(), required: z.boolean() })),
     answers: z.record(z.string(), z.string()),

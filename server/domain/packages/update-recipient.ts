@@ -9,6 +9,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { lockRecipientCorrection } from "./lock-recipient-correction";
 import { inviteSession } from "./invite-session";
 import { loadPackageView } from "./load-package-view";
+import { touchPackage } from "./touch-package";
 import type { TPackage, TPackageSessionRef, TUpdateRecipient } from "./schemas";
 import { authenticationColumns } from "./recipient-authentication";
 
@@ -69,6 +70,6 @@ export async function updateRecipient(db: Db, actor: TActor, input: TPackageSess
         via: "correction",
       });
     }
-    return loadPackageView(tx, pkg);
+    return loadPackageView(tx, await touchPackage(tx, pkg, at));
   });
 }

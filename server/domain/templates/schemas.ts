@@ -47,13 +47,16 @@ export const ZMergeField = z
   })
   .openapi("MergeField");
 
-export const ZSenderQuestion = z
-  .object({
-    key: ZKey.openapi({ example: "contractTerm" }),
-    label: z.string().trim().min(1, "Enter the question").max(500),
-    required: z.boolean().default(true),
-  })
-  .openapi("SenderQuestion");
+const senderQuestionText = {
+  key: ZKey.openapi({ example: "contractTerm" }),
+  label: z.string().trim().min(1, "Enter the question").max(500),
+};
+
+/** As a request sets it: `required` may be omitted (true). */
+export const ZSenderQuestion = z.object({ ...senderQuestionText, required: z.boolean().default(true) }).openapi("SenderQuestionInput");
+
+/** As a template answers it: `required` always present (stored with its default applied), so listed as required. */
+const ZSenderQuestionView = z.object({ ...senderQuestionText, required: z.boolean() }).openapi("SenderQuestion");
 
 const uniqueKeys = <T extends { key: string }>(items: T[], ctx: z.RefinementCtx) => {
   const seen = new Set<string>();
@@ -228,7 +231,7 @@ export const ZTemplate = ZTemplateSummary.omit({ documentCount: true, roleCount:
     roles: z.array(ZTemplateRole),
     fields: z.array(ZTemplateField),
     mergeFields: z.array(ZMergeField),
-    questions: z.array(ZSenderQuestion),
+    questions: z.array(ZSenderQuestionView),
     lock: ZLockHolder.nullable().openapi({ description: "The app's edit lock, while a member holds it" }),
     activationBlockers: z.array(z.string()).openapi({ description: "Why the template cannot become ACTIVE yet (empty when it can)" }),
   })

@@ -1487,7 +1487,7 @@ export type components = {
            * @default application/pdf
            * @enum {string}
            */
-          contentType: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+          contentType?: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
         }
       | {
           libraryDocumentId: string;
@@ -1673,8 +1673,8 @@ export type components = {
       /** @description Days between later reminders */
       repeatEveryDays: number;
       /**
-       * @description Automatic reminders per recipient at most (default 3)
-       * @default 3
+       * @description Automatic reminders per recipient at most
+       * @example 3
        */
       max: number;
     } | null;
@@ -1929,7 +1929,7 @@ export type components = {
        * @example 2030-01-01T12:00:00Z
        */
       expiresAt?: string;
-      reminders?: components["schemas"]["PackageReminders"];
+      reminders?: components["schemas"]["PackageRemindersInput"];
       /** @description Sign in role order (default) or all at once */
       sequential?: boolean;
       message?: string;
@@ -1946,6 +1946,18 @@ export type components = {
        * @example 2030-01-01T12:00:00Z
        */
       sendAt?: string;
+    };
+    /** @description Automatic reminders for each invited recipient; none while the package is on hold */
+    PackageRemindersInput: {
+      /** @description Days after the invitation before the first reminder */
+      firstAfterDays: number;
+      /** @description Days between later reminders */
+      repeatEveryDays: number;
+      /**
+       * @description Automatic reminders per recipient at most (default 3)
+       * @default 3
+       */
+      max?: number;
     };
     /** @description A blank DRAFT without a template; add documents, then send. `externalId` already used → 409. */
     CreatePackage: {
@@ -1980,14 +1992,14 @@ export type components = {
        * @description Sign in order (default) or all at once
        * @default true
        */
-      sequential: boolean;
+      sequential?: boolean;
       /**
        * Format: date-time
        * @description When the package expires if not completed (it then reads VOID with `expiredAt`, PACKAGE_EXPIRED). Sending past it is 422.
        * @example 2030-01-01T12:00:00Z
        */
       expiresAt?: string;
-      reminders?: components["schemas"]["PackageReminders"];
+      reminders?: components["schemas"]["PackageRemindersInput"];
       /** @description A message shown to the recipients */
       message?: string;
     };
@@ -2177,7 +2189,18 @@ export type components = {
        */
       sendAt?: string;
       sequential?: boolean;
-      reminders?: components["schemas"]["PackageReminders"];
+      /** @description Automatic reminders for each invited recipient; none while the package is on hold; null turns them off */
+      reminders?: {
+        /** @description Days after the invitation before the first reminder */
+        firstAfterDays: number;
+        /** @description Days between later reminders */
+        repeatEveryDays: number;
+        /**
+         * @description Automatic reminders per recipient at most (default 3)
+         * @default 3
+         */
+        max?: number;
+      } | null;
       message?: string | null;
     };
     /** @description An invited recipient whose email changes is invited again (new link, SESSION_SENT). Giving `authentication` unlocks a recipient locked after 5 wrong codes. */
@@ -2296,7 +2319,6 @@ export type components = {
       /** @example contractTerm */
       key: string;
       label: string;
-      /** @default true */
       required: boolean;
     };
     /** @description The app's edit lock, while a member holds it */
@@ -2332,7 +2354,7 @@ export type components = {
       width: number;
       height: number;
       /** @default true */
-      required: boolean;
+      required?: boolean;
       label?: string | null;
       /** @description Pre-fills a text field from the package's merge field value */
       mergeFieldKey?: string | null;
@@ -2387,7 +2409,14 @@ export type components = {
       /** @description Replaces the list */
       mergeFields?: components["schemas"]["MergeField"][];
       /** @description Replaces the list */
-      questions?: components["schemas"]["SenderQuestion"][];
+      questions?: components["schemas"]["SenderQuestionInput"][];
+    };
+    SenderQuestionInput: {
+      /** @example contractTerm */
+      key: string;
+      label: string;
+      /** @default true */
+      required?: boolean;
     };
     UpdateTemplateField: {
       documentId?: string;
@@ -2685,6 +2714,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2869,6 +2900,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3085,6 +3118,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3327,6 +3362,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3549,6 +3586,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3729,6 +3768,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3903,6 +3944,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4085,6 +4128,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4259,6 +4304,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4415,6 +4462,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4583,6 +4632,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4799,6 +4850,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5135,6 +5188,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5402,6 +5457,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5676,6 +5733,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6052,6 +6111,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6287,6 +6348,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6587,6 +6650,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6802,6 +6867,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7007,6 +7074,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7286,6 +7355,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7451,6 +7522,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7752,6 +7825,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7904,6 +7979,8 @@ export interface operations {
       header?: {
         /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
         "X-Workspace-Id"?: string;
+        /** @description An `ETag` of this file from an earlier answer (or a comma-separated list of them, or `*`): when one matches, the answer is 304 Not Modified with no body (RFC 9110 §13.1.2) */
+        "If-None-Match"?: string;
       };
       path: {
         /** @example pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4 */
@@ -7924,11 +8001,30 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           "application/pdf": string;
         };
+      };
+      /** @description Not Modified: `If-None-Match` matched this file's ETag; no body, the same `ETag` */
+      304: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
@@ -7941,6 +8037,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8130,6 +8228,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8265,6 +8365,8 @@ export interface operations {
       header?: {
         /** @description Optional; may only repeat the key's own workspace id (anything else is 401) */
         "X-Workspace-Id"?: string;
+        /** @description An `ETag` of this file from an earlier answer (or a comma-separated list of them, or `*`): when one matches, the answer is 304 Not Modified with no body (RFC 9110 §13.1.2) */
+        "If-None-Match"?: string;
       };
       path: {
         /** @example pkg_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4 */
@@ -8285,11 +8387,30 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           "application/pdf": string;
         };
+      };
+      /** @description Not Modified: `If-None-Match` matched this file's ETag; no body, the same `ETag` */
+      304: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          /** @description The file's SHA-256 (hex) in quotes, a strong validator: send it back in `If-None-Match` to get 304 while the file is unchanged */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
@@ -8302,6 +8423,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8590,6 +8713,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8794,6 +8919,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8990,6 +9117,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9195,6 +9324,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9507,6 +9638,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9812,6 +9945,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10121,6 +10256,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10447,6 +10584,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10773,6 +10912,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10982,6 +11123,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11155,6 +11298,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11409,6 +11554,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11605,6 +11752,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11820,6 +11969,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12028,6 +12179,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12233,6 +12386,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12510,6 +12665,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12679,6 +12836,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12981,6 +13140,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13186,6 +13347,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13416,6 +13579,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13624,6 +13789,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13847,6 +14014,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14069,6 +14238,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14259,6 +14430,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14480,6 +14653,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14652,6 +14827,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14855,6 +15032,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15060,6 +15239,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15291,6 +15472,8 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description Identifies the request in the server's log */
           "X-Request-Id"?: string;
+          /** @description `Bearer`: the scheme of the API key */
+          "WWW-Authenticate"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15453,9 +15636,9 @@ export interface operations {
     /** @description The file's raw bytes; the `Content-Type` header is not read */
     requestBody: {
       content: {
-        "application/pdf": string;
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-        "application/octet-stream": string;
+        "application/pdf": Blob | ArrayBuffer | Uint8Array;
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob | ArrayBuffer | Uint8Array;
+        "application/octet-stream": Blob | ArrayBuffer | Uint8Array;
       };
     };
     responses: {
