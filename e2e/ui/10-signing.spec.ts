@@ -167,6 +167,53 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
   await expect(page.getByRole("heading", { name: "Everyone has signed" })).toBeVisible();
 });
 
+/**
+ * Keyboard users keep their place (newcomer audit #4): the page unmounts the signature dialog rather than
+ * closing it, which once dropped the focus to <body> after "Use this signature", Cancel or Escape. Each now
+ * hands the focus back to the field that opened the dialog (and "Next field" goes on from there); Decline's
+ * Cancel and Escape go back to Decline.
+ */
+test("keyboard: closing a signing dialog returns the focus to the field that opened it", async ({ page, request }) => {
+  const pkg = await sentPackage(request, "Service agreement — keyboard");
+  await page.goto(await signingUrl(request, pkg, 0));
+  await consent(page);
+  const signature = page.getByRole("button", { name: /^Signature \(required\): / });
+  const address = page.getByLabel("Client address (required)");
+  const dialog = page.getByRole("dialog", { name: "Add your signature" });
+
+  await page.getByRole("button", { name: "Next field" }).press("Enter");
+  await expect(signature).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(signature).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Cancel" }).press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(signature).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Type" }).press("Enter");
+  await dialog.getByLabel("Type your signature").press("ControlOrMeta+a");
+  await page.keyboard.type("Clara Client");
+  await dialog.getByRole("button", { name: "Use this signature" }).press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(signature).toHaveAccessibleName(/signed, press to change/);
+  await expect(signature).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(address).toBeFocused();
+
+  const decline = page.getByRole("button", { name: "Decline" });
+  await decline.press("Enter");
+  const declineDialog = page.getByRole("dialog", { name: "Decline to sign" });
+  await expect(declineDialog.getByLabel("Reason")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(declineDialog).toBeHidden();
+  await expect(decline).toBeFocused();
+});
+
 type TMailRow = { id: string; kind: string; to: { email: string }; status: string };
 const KIND_LABEL: Record<string, string> = {
   INVITATION: "Invitation",
