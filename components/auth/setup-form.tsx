@@ -35,17 +35,36 @@ export function SetupForm() {
       {general ? <Alert tone="error">{general}</Alert> : null}
       <Field label="Organisation name" error={details.organisationName}>
         {(p) => (
-          <Input {...p} name="organisationName" autoComplete="organization" value={values.organisationName} onChange={set("organisationName")} required />
+          <Input
+            {...p}
+            name="organisationName"
+            autoComplete="organization"
+            value={values.organisationName}
+            onChange={set("organisationName")}
+            maxLength={200}
+            required
+          />
         )}
       </Field>
       <Field label="Your name" error={details.name}>
-        {(p) => <Input {...p} name="name" autoComplete="name" value={values.name} onChange={set("name")} required />}
+        {(p) => <Input {...p} name="name" autoComplete="name" value={values.name} onChange={set("name")} maxLength={200} required />}
       </Field>
       <Field label="Email" error={details.email}>
         {(p) => <Input {...p} name="email" type="email" autoComplete="email" value={values.email} onChange={set("email")} required />}
       </Field>
       <Field label="Password" error={details.password} hint="At least 10 characters.">
-        {(p) => <Input {...p} name="password" type="password" autoComplete="new-password" value={values.password} onChange={set("password")} required />}
+        {(p) => (
+          <Input
+            {...p}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={set("password")}
+            maxLength={200}
+            required
+          />
+        )}
       </Field>
       <Button type="submit" className="w-full" pending={setup.isPending}>
         Create organisation and sign in

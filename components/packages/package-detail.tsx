@@ -166,7 +166,7 @@ export function PackageDetail({ packageId, canSend }: { packageId: string; canSe
           ← Packages
         </Link>
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="min-w-0 text-2xl font-semibold tracking-tight break-words text-zinc-900">{pkg.title}</h1>
+          <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere text-zinc-900">{pkg.title}</h1>
           <span data-testid="package-status">
             <PackageStatusBadge pkg={pkg} />
           </span>

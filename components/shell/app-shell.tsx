@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Logo } from "./logo";
@@ -62,6 +62,20 @@ function TestBadge() {
 export function AppShell({ user, organisationName, workspaces, currentWorkspaceId, testMode = false, permissions, children }: TAppShellProps) {
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  // Escape closes the phone menu and puts the focus back on its button (unless a dialog on top takes it).
+  useEffect(() => {
+    if (!menuOpen) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    }
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [menuOpen]);
+
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
       <a
@@ -79,6 +93,7 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
           {testMode ? <TestBadge /> : null}
         </span>
         <button
+          ref={menuButton}
           type="button"
           aria-expanded={menuOpen}
           aria-controls="app-navigation"

@@ -79,7 +79,7 @@ export function SigningEndPage({
         </span>
         <h1 className="text-xl font-semibold text-zinc-900">{page.title}</h1>
         {packageTitle ? (
-          <p className="mt-1 text-sm font-medium text-zinc-600" dir="auto">
+          <p className="mt-1 text-sm font-medium wrap-anywhere text-zinc-600" dir="auto">
             {packageTitle}
           </p>
         ) : null}

@@ -218,7 +218,7 @@ export function SigningPage({ token, initial }: TProps) {
             <h2 id="consent-title" className="text-lg font-semibold text-zinc-900">
               Before you sign
             </h2>
-            <p className="mt-2 text-sm leading-6 text-zinc-700">
+            <p className="mt-2 text-sm leading-6 wrap-anywhere text-zinc-700">
               You are asked to sign <span dir="auto">“{view.packageTitle}”</span> electronically. Your electronic signature has the same effect as one written
               by hand. The time, your address and your browser are recorded with your consent.
             </p>

@@ -49,10 +49,10 @@ export function EditorHeader({
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{template.name}</h1>
+            <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere text-zinc-900">{template.name}</h1>
             <TemplateStatusBadge status={template.status} />
           </div>
-          {template.description ? <p className="max-w-2xl text-sm text-zinc-600">{template.description}</p> : null}
+          {template.description ? <p className="max-w-2xl text-sm wrap-anywhere text-zinc-600">{template.description}</p> : null}
           <SaveState autosave={autosave} />
         </div>
         <div className="flex flex-wrap gap-2">

@@ -25,6 +25,7 @@ const WIDTHS = { sm: "max-w-sm", md: "max-w-lg", lg: "max-w-2xl" } as const;
 export function Dialog({ open, onClose, title, description, children, footer, dismissible = true, size = "md" }: TDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
+  const shown = useRef(false);
   const titleId = useId();
   const descriptionId = useId();
 
@@ -34,13 +35,27 @@ export function Dialog({ open, onClose, title, description, children, footer, di
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
+      shown.current = true;
       // React's autoFocus runs before the dialog is shown (and so does nothing); mark the target instead.
       dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+      shown.current = false;
+      restoreFocus(opener);
     }
   }, [open]);
+
+  // A page may remove the dialog while it is open (`{x ? <Dialog open …/> : null}`) rather than pass
+  // open={false}: the branch above never runs then, and the focus would fall to <body>. Give it back here too.
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (!shown.current) return;
+      shown.current = false;
+      if (dialog?.open) dialog.close();
+      restoreFocus(opener);
+    };
+  }, []);
 
   return (
     <dialog
@@ -74,6 +89,11 @@ export function Dialog({ open, onClose, title, description, children, footer, di
       ) : null}
     </dialog>
   );
+}
+
+/** Focus back on what opened the dialog, if it is still on the page. */
+function restoreFocus(opener: { current: Element | null }) {
+  if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
 }
 
 /** The bottom action row of a dialog (inside the dialog's content when a form owns its buttons). */

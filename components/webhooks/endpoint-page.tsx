@@ -53,12 +53,12 @@ export function EndpointPage({ endpointId }: { endpointId: string }) {
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 space-y-1">
           <div className="flex items-center gap-3">
-            <h1 className="truncate text-2xl font-semibold tracking-tight text-zinc-900">{e.url}</h1>
+            <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere text-zinc-900">{e.url}</h1>
             <span data-testid="endpoint-state">
               <EndpointStateBadge state={e.state} />
             </span>
           </div>
-          <p className="text-sm text-zinc-600">
+          <p className="text-sm wrap-anywhere text-zinc-600">
             {e.description ? `${e.description} · ` : null}
             {e.events.length === 15 ? "All 15 events" : `${e.events.length} of 15 events`} · workspace {e.workspace.name} · added{" "}
             {formatDateTime(e.createdAt, TO_THE_SECOND)}

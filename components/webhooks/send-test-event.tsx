@@ -62,7 +62,7 @@ export function SendTestEvent({ endpointId, subscribed, disabled, onSent }: TPro
       {disabled ? <p className="text-xs text-zinc-600">Resume the endpoint to send a test event.</p> : null}
       {send.isError ? <Alert tone="error">{errorMessage(send.error)}</Alert> : null}
       {send.isSuccess ? (
-        <p className="text-sm text-emerald-700" aria-live="polite">
+        <p className="text-sm wrap-anywhere text-emerald-700" aria-live="polite">
           Test {send.data.event} queued as {send.data.deliveryId}; its result appears below.
         </p>
       ) : null}

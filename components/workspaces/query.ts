@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
 import type { TCreateWorkspace, TWorkspaceItem } from "@/server/domain/organisation/schemas";
@@ -12,33 +13,46 @@ export const workspaceKeys = {
   list: () => [...workspaceKeys.all, "list"] as const,
 };
 
+/**
+ * After a workspace changes, the list query and the shell: the sidebar's switcher (names, "(Test)") and the test
+ * badge and banner are the signed-in layout's server props, so the route is refreshed too.
+ */
+function useWorkspacesChanged() {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  return async () => {
+    router.refresh();
+    await queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true });
+  };
+}
+
 export function useWorkspaces() {
   return useQuery({ queryKey: workspaceKeys.list(), queryFn: () => apiFetch<TWorkspace[]>("/api/app/workspaces") });
 }
 
 export function useCreateWorkspace() {
-  const queryClient = useQueryClient();
+  const changed = useWorkspacesChanged();
   return useMutation({
     mutationFn: (input: TCreateWorkspace) => apiFetch<TWorkspace>("/api/app/workspaces", { method: "POST", body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+    onSuccess: changed,
   });
 }
 
 /** Test mode on or off (owner only): the answer says how many of the workspace's keys were revoked. */
 export function useSetWorkspaceTestMode() {
-  const queryClient = useQueryClient();
+  const changed = useWorkspacesChanged();
   return useMutation({
     mutationFn: ({ id, test }: { id: string; test: boolean }) =>
       apiFetch<TWorkspace & { keysRevoked: number }>(`/api/app/workspaces/${encodeURIComponent(id)}/test-mode`, { method: "PUT", body: { test } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+    onSuccess: changed,
   });
 }
 
 export function useRenameWorkspace() {
-  const queryClient = useQueryClient();
+  const changed = useWorkspacesChanged();
   return useMutation({
     mutationFn: ({ id, ...input }: TCreateWorkspace & { id: string }) =>
       apiFetch<TWorkspace>(`/api/app/workspaces/${encodeURIComponent(id)}`, { method: "PATCH", body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspaceKeys.list(), exact: true }),
+    onSuccess: changed,
   });
 }

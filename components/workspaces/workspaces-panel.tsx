@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
 import { formatDate } from "@/components/lib/format";
@@ -27,7 +26,6 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
   const [switching, setSwitching] = useState<TWorkspace | null>(null);
   const [switched, setSwitched] = useState<string | null>(null);
   const setTestMode = useSetWorkspaceTestMode();
-  const router = useRouter();
 
   return (
     <>
@@ -127,8 +125,6 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
                 const keys = done.keysRevoked === 1 ? "1 API key was revoked" : `${done.keysRevoked} API keys were revoked`;
                 setSwitched(`“${done.name}” is now a ${done.isTest ? "test" : "live"} workspace; ${keys}.`);
                 setSwitching(null);
-                // The shell's banner and badge follow the current workspace's mode.
-                router.refresh();
               },
             },
           )

@@ -5,6 +5,7 @@
  * throttled with the wait in minutes (the limits themselves are tested in vitest on an injected clock).
  */
 import { expect, test } from "@playwright/test";
+import { appRequest } from "../support/app-request";
 import { OWNER, signIn } from "../support/owner";
 import { screenshot } from "../support/screenshot";
 
@@ -25,6 +26,19 @@ test("a fresh instance sends visitors to /setup and validates the form", async (
   await expect(page.getByText("Use at least 10 characters")).toBeVisible();
   await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   await screenshot(page, "setup-errors");
+
+  // Too long: the inputs stop at 200 characters, and the server's answer is a sentence, not zod's
+  // "Too big: expected string to have <=200 characters" (newcomer audit #13).
+  for (const label of ["Organisation name", "Your name", "Password"]) await expect(page.getByLabel(label)).toHaveAttribute("maxlength", "200");
+  const tooLong = await appRequest(page).post("/api/app/setup", {
+    data: { organisationName: "O".repeat(250), name: "N".repeat(250), email: "owner@example.test", password: "p".repeat(250) },
+  });
+  expect(tooLong.status()).toBe(422);
+  expect(((await tooLong.json()) as { details: Record<string, string[]> }).details).toEqual({
+    organisationName: ["Use at most 200 characters"],
+    name: ["Use at most 200 characters"],
+    password: ["Use at most 200 characters"],
+  });
 });
 
 test("setup creates the owner, signs in and shows the shell", async ({ page }) => {

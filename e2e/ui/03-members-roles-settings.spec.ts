@@ -159,6 +159,13 @@ test("workspaces, plan and security", async ({ page }) => {
   await expect(dialog.getByLabel("Slug")).toHaveValue("emea-sales");
   await dialog.getByRole("button", { name: "Create workspace" }).click();
   await expect(dialog).toBeHidden();
+  // The sidebar's switcher lists it at once, without a reload (it was stale until one, newcomer audit #7).
+  const switcherOption = (name: string) =>
+    page
+      .getByTestId("workspace-switcher")
+      .locator("option")
+      .filter({ hasText: new RegExp(`^${name}$`) });
+  await expect(switcherOption("EMEA Sales")).toHaveCount(1);
   const emea = page.getByTestId("workspace-row").filter({ hasText: "EMEA Sales" });
   await emea.getByRole("button", { name: /Rename/ }).click();
   dialog = page.getByRole("dialog", { name: "Rename “EMEA Sales”" });
@@ -170,6 +177,8 @@ test("workspaces, plan and security", async ({ page }) => {
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("workspace-row").filter({ hasText: "EMEA" })).toContainText("emea");
+  await expect(switcherOption("EMEA")).toHaveCount(1);
+  await expect(switcherOption("EMEA Sales")).toHaveCount(0);
   await screenshot(page, "workspaces");
 
   await page.goto("/settings/plan");

@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { signInAsOwner } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
@@ -125,7 +125,9 @@ test("a test event becomes DELIVERED without a reload; the signature debugger ma
   await expect(detail.getByLabel("Request headers")).toContainText(sent.headers["x-foliosign-signature"] as string);
   const ts = sent.headers["x-foliosign-timestamp"] as string;
   await expect(detail.getByTestId("signed-string")).toHaveText(`${ts}.${sent.body}`);
-  await screenshot(page, "webhook-endpoint-delivered");
+  // Also at 390 px: the heading "Delivery whd_…" and the "queued as whd_…" note (long ids) wrap instead of
+  // widening the page (it was 487 px wide, newcomer audit #6); screenshotBoth fails when scrollWidth > 390.
+  await screenshotBoth(page, "webhook-endpoint-delivered");
 
   const digest = createHmac("sha256", secret).update(`${ts}.${sent.body}`).digest("hex");
   const box = detail.getByLabel(/Digest your receiver computed/);

@@ -112,6 +112,14 @@ test("signed in: every page of the app fits at 390 px, with the navigation behin
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
   await expectFits(page, "overview");
+  // Escape closes the open menu and puts the focus back on its button (it stayed open, newcomer audit #16).
+  await menu.click();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  await expect(menu).toBeFocused();
   await menu.click();
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   await expectFits(page, "menu-open");

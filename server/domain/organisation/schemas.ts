@@ -48,10 +48,10 @@ export const ZAccount = z
 // ——— First run and the signed-in member ———
 
 export const ZCreateOwner = z.object({
-  name: z.string().trim().min(1, "Name is required").max(200),
+  name: z.string().trim().min(1, "Name is required").max(200, "Use at most 200 characters"),
   email: z.email(valueError("Enter a valid email address")).transform((e) => e.toLowerCase()),
-  password: z.string().min(10, "Use at least 10 characters").max(200),
-  organisationName: z.string().trim().min(1, "Organisation name is required").max(200),
+  password: z.string().min(10, "Use at least 10 characters").max(200, "Use at most 200 characters"),
+  organisationName: z.string().trim().min(1, "Organisation name is required").max(200, "Use at most 200 characters"),
 });
 export type TCreateOwner = z.output<typeof ZCreateOwner>;
 
