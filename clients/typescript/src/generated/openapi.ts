@@ -1494,7 +1494,7 @@ export type components = {
           name?: string;
         };
     /**
-     * @description Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body.
+     * @description Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body; anything else is 400 or 422.
      * @example {}
      */
     NoBody: Record<string, never>;
@@ -3248,7 +3248,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -3538,6 +3538,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -3608,6 +3625,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -5565,7 +5599,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -6996,6 +7030,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -7066,6 +7117,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -7440,6 +7508,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -7493,6 +7578,23 @@ export interface operations {
       };
       /** @description Not found in the key's workspace (a resource of another workspace is 404 too) */
       404: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -7576,7 +7678,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -8446,7 +8548,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -8579,6 +8681,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -8649,6 +8768,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state; or `A request with this Idempotency-Key is still in progress` */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -8921,7 +9057,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -9184,6 +9320,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -9269,6 +9422,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -9339,7 +9509,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -9668,7 +9838,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -9801,6 +9971,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -9886,6 +10073,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field; `Idempotency-Key was used with a different request`, or a malformed `Idempotency-Key` (`details` at `Idempotency-Key`) */
       422: {
         headers: {
@@ -9956,7 +10160,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -10608,7 +10812,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -12668,6 +12872,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -12753,6 +12974,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -12821,7 +13059,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -13175,6 +13413,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -13260,6 +13515,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -13330,7 +13602,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -13613,6 +13885,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -13683,6 +13972,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -13771,7 +14077,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -14641,6 +14947,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -14694,6 +15017,23 @@ export interface operations {
       };
       /** @description Not found in the key's workspace (a resource of another workspace is 404 too) */
       404: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -14780,7 +15120,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -15002,7 +15342,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -15047,6 +15387,23 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["RotatedWebhookSecret"];
           };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
@@ -15119,6 +15476,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state; or `A request with this Idempotency-Key is still in progress` */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
