@@ -1,5 +1,6 @@
-import type { z } from "zod";
 import { errors, type TErrorDetails } from "./errors";
+import { addOpenApiComponents } from "./openapi-components";
+import { z } from "./zod";
 
 type TIssue = z.core.$ZodIssue;
 type TSchema = z.core.$ZodType;
@@ -229,4 +230,44 @@ export function parseInput<S extends z.ZodType>(
   const nul = nulDetails(result.data, root);
   if (Object.keys(nul).length > 0) return { success: false, details: nul };
   return { success: true, data: result.data };
+}
+
+/** An item of a batch that its own schema refused: what a 422 would say, by paths relative to the item. */
+export class RefusedItem {
+  constructor(readonly details: TErrorDetails) {}
+}
+
+/**
+ * An element of a batch whose fields are checked on their own (a bulk send's items): an object that `schema`
+ * refuses (a wrong field, a NUL or ill-formed string: what `parseInput` checks) does not refuse the request
+ * but becomes a `RefusedItem`, for the domain to report as that item's failure. A value that is not an object
+ * is still the request's own 422 (at its index): there is no item to speak of.
+ *
+ * In the OpenAPI document the element is `schema` itself, the component `refId` (zod-to-openapi documents a
+ * transform by its input, here any object, so the element points at the component, registered here).
+ * `before` are components to register ahead of it: registered schemas are generated before the operations,
+ * and zod-to-openapi builds a shared component from the first place it meets it, description included, so a
+ * component that `schema` uses with a note of its own is listed there to keep its own description.
+ */
+export function checkedOnItsOwn<S extends z.ZodType>(schema: S, refId: string, before: Record<string, z.ZodType> = {}) {
+  addOpenApiComponents((registry) => {
+    for (const [name, component] of Object.entries(before)) registry.register(name, component);
+    registry.register(refId, schema);
+  });
+  const slot = z
+    .looseObject({})
+    .transform((item): z.output<S> | RefusedItem => {
+      const result = parseInput(schema, item, "item");
+      return result.success ? result.data : new RefusedItem(result.details);
+    })
+    .openapi({ type: "object", allOf: [{ $ref: `#/components/schemas/${refId}` }] });
+  itemSchemas.set(slot, schema);
+  return slot;
+}
+
+const itemSchemas = new WeakMap<z.core.$ZodType, z.ZodType>();
+
+/** The item schema behind a `checkedOnItsOwn` element (for tools that walk schemas, such as the tests' generators). */
+export function itemSchemaOf(slot: z.core.$ZodType): z.ZodType | undefined {
+  return itemSchemas.get(slot);
 }
