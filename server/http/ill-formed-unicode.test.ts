@@ -3,7 +3,8 @@
  * reached a jsonb column — merge-field values on from-template and bulk-send items, template merge-field and
  * question labels, signing-group names in the app — was a 500 (PostgreSQL refuses it in jsonb), and in a text
  * column it was silently stored as U+FFFD. The boundary (server/lib/parse.ts, on both doors) now answers 422
- * naming the field by dotted path, and writes nothing; a surrogate PAIR (an emoji) is well-formed and is stored
+ * naming the field by dotted path, and writes nothing (a bulk-send item, checked on its own, fails alone with
+ * that path within the item); a surrogate PAIR (an emoji) is well-formed and is stored
  * exactly. Real routes, real database (PGlite; PostgreSQL with DATABASE_URL).
  */
 import { count, eq } from "drizzle-orm";
@@ -71,15 +72,21 @@ describe("a lone surrogate is a 422 naming the field, on jsonb and text alike", 
     expect(JSON.stringify(ok.body.data)).toContain(`Ann ${EMOJI}`);
   });
 
-  it("bulk send: an item's merge-field value, at items.N.mergeFields.<key>", async () => {
+  // Each bulk item is checked on its own (integrator audit, item 3): the item fails alone, named within it.
+  it("bulk send: an item's merge-field value fails that item, at mergeFields.<key> within it", async () => {
     const s = await setup();
     const res = await callJson<TBody>(bulkSendRoute, {
       key: s.key,
       body: { templateId: s.templateId, items: [{ recipients }, { recipients, mergeFields: { customerName: "\ud800" } }] },
     });
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({ error: "Validation failed", details: { "items.1.mergeFields.customerName": [ILL_FORMED_MESSAGE] } });
-    expect(await packageCount()).toBe(0);
+    expect(res.status).toBe(200);
+    expect((res.body.data as { results: unknown[] }).results[1]).toEqual({
+      index: 1,
+      status: "failed",
+      error: "Validation failed",
+      details: { "mergeFields.customerName": [ILL_FORMED_MESSAGE] },
+    });
+    expect(await packageCount()).toBe(1);
   });
 
   it("a blank package: the title (a text column, which stored U+FFFD) and a metadata key", async () => {

@@ -93,10 +93,10 @@ describe("examples in the OpenAPI document", () => {
       for (const [method, op] of Object.entries(item)) {
         operations += 1;
         const samples = op["x-codeSamples"] ?? [];
-        expect(
-          samples.map((s) => s.label),
-          op.operationId,
-        ).toEqual(["curl"]);
+        const optionalBody =
+          method === "post" && op.requestBody?.required === false && publicOperations.some((o) => o.operationId === op.operationId && o.body);
+        expect(samples.map((s) => s.label)[0], op.operationId).toBe("curl");
+        expect(samples.length, op.operationId).toBe(optionalBody ? 2 : 1);
         const curl = samples[0]!.source;
         let url = server + path;
         for (const p of (op.parameters ?? []).filter((p) => p.in === "path")) {
@@ -107,13 +107,30 @@ describe("examples in the OpenAPI document", () => {
         expect(curl.startsWith(`curl -X ${method.toUpperCase()} "${url}"`), `${op.operationId}: ${curl}`).toBe(true);
         if (path.startsWith("/api/v1/")) expect(curl).toContain(`-H "Authorization: Bearer $FOLIOSIGN_KEY"`);
         else expect(curl).not.toContain("Authorization");
-        if (op.requestBody?.required && op.requestBody.content["application/json"]) {
-          const body = op.requestBody.content["application/json"].example;
-          expect(curl, op.operationId).toContain(`-d '${JSON.stringify(body).replace(/'/g, `'\\''`)}'`);
+        const body = op.requestBody?.content["application/json"]?.example;
+        if (body !== undefined) expect(curl, op.operationId).toContain(`-d '${JSON.stringify(body).replace(/'/g, `'\\''`)}'`);
+        if (optionalBody) {
+          expect(samples[1]!.source.startsWith(`curl -X POST "${url}"`), op.operationId).toBe(true);
+          expect(samples[1]!.source, op.operationId).not.toContain("-d ");
         }
       }
     }
     expect(operations).toBe(publicOperations.length + 1);
+  });
+
+  /*
+   * Regression (integrator audit, item 2): sendPackage's only sample scheduled the send for 2030; sending now
+   * takes no body at all, and the reference shows that call too.
+   */
+  it("sendPackage shows sending now, with no body, beside the scheduled send", async () => {
+    const send = (await served()).paths["/api/v1/packages/{packageId}/send"]!.post!;
+    expect(send.requestBody?.required).toBe(false);
+    const [scheduled, now] = send["x-codeSamples"]!;
+    expect(scheduled!.source).toContain('"sendAt"');
+    expect(now!.label).toBe("curl (send now)");
+    expect(now!.source).toBe(
+      `curl -X POST "${(await served()).servers[0]!.url}/api/v1/packages/${send.parameters![0]!.example as string}/send" \\\n  -H "Authorization: Bearer $FOLIOSIGN_KEY"`,
+    );
   });
 
   it("answers name real events: the test event's example and a webhook's subscriptions", async () => {

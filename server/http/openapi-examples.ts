@@ -381,6 +381,13 @@ function sampleResponse(sampler: Sampler, schema: TSchema, response: z.ZodType |
   return sampled && typeof sampled === "object" && "data" in sampled ? { ...sampled, data: fitToSchema(sampled.data, response) } : sampled;
 }
 
+/** What the second curl sample of an action whose body is optional does without a body, where a label says more. */
+const NO_BODY_LABELS: Record<string, string> = {
+  sendPackage: "curl (send now)",
+  voidPackage: "curl (no reason)",
+  remindPackage: "curl (every open recipient)",
+};
+
 /** Adds the examples and curl samples to a built document, in place; `operations` are the zod schemas to fit. */
 export function addOperationExamples(built: object, operations: readonly TOperation[]): void {
   // The generator's OpenAPIObject, read through the few fields this pass touches.
@@ -401,14 +408,23 @@ export function addOperationExamples(built: object, operations: readonly TOperat
       }
       const json = op.requestBody?.content["application/json"];
       const operation = byId.get(op.operationId ?? "");
-      if (json?.schema && op.requestBody?.required) json.example ??= fitToSchema(sampler.sample(json.schema, "body", []), operation?.body);
+      // Every body of the operation's own gets an example, optional or not (not `NoBody`: nothing to show).
+      if (json?.schema && operation?.body) json.example ??= fitToSchema(sampler.sample(json.schema, "body", []), operation.body);
       for (const [status, response] of Object.entries(op.responses)) {
         const media = response.content?.["application/json"];
         if (!status.startsWith("2") || !media?.schema) continue;
         media.example ??= sampleResponse(sampler, media.schema, operation?.response);
       }
-      const body = op.requestBody?.required ? json?.example : undefined;
+      const body = operation?.body ? json?.example : undefined;
       op["x-codeSamples"] = [{ lang: "Shell", label: "curl", source: curlSample(server, method, path, op, body, pathValues) }];
+      // An action whose body may be left out (send, void, remind) also shows the call without one.
+      if (method === "post" && operation?.body && op.requestBody?.required === false) {
+        op["x-codeSamples"].push({
+          lang: "Shell",
+          label: NO_BODY_LABELS[op.operationId ?? ""] ?? "curl (no body)",
+          source: curlSample(server, method, path, op, undefined, pathValues),
+        });
+      }
     }
   }
 }

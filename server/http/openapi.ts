@@ -12,6 +12,7 @@ import { publicOperations } from "./operations";
 import { z as zo } from "@/server/lib/zod";
 import { registerUploadPath, UPLOADS_TAG } from "./openapi-upload";
 import { addOperationExamples } from "./openapi-examples";
+import { bodyIsOptional, readsJsonBody, ZNoBody } from "./validation";
 
 export const ZErrorBody = zo
   .object({
@@ -71,16 +72,6 @@ const replayedHeader = {
     schema: { type: "string" as const, enum: ["true"] },
   },
 };
-/**
- * What a POST without a body of its own may carry: nothing, or an empty JSON object. The route reads no body for
- * such an operation (server/http/route.ts), so `{}` is accepted and ignored; declaring it lets a client that
- * always sends JSON (and a validating proxy in front of us) call hold, resume, convert or rotate-secret.
- */
-const ZNoBody = zo.object({}).strict().openapi("NoBody", {
-  description: "Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body.",
-  example: {},
-});
-
 /** A file answer (`binaryResponse`): raw bytes of the declared content type. */
 type TBinarySchema = { type: "string"; format: "binary" };
 
@@ -110,8 +101,9 @@ const ZIfNoneMatch = zo
 function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
   const success = op.successStatus ?? 200;
   const idempotent = op.method === "POST";
-  // Every operation with a JSON body can also answer 400 (not JSON) and 413 (over the body cap).
-  const bodyErrors = op.body ? [400, 413] : [];
+  // Every operation whose body the wrapper reads (a JSON body, or `NoBody`: nothing or `{}`) can also answer
+  // 400 (not JSON) and 413 (over the body cap).
+  const bodyErrors = readsJsonBody(op) ? [400, 413] : [];
   const statuses = [401, 402, 403, 422, 429, ...bodyErrors, ...(idempotent ? [409] : []), ...(op.errors ?? []), 500].sort((a, b) => a - b);
   const responses: Record<string, { description: string; headers?: typeof rateHeaders; content?: Record<string, { schema: z.ZodType | TBinarySchema }> }> = {
     [success]: {
@@ -161,10 +153,11 @@ function registerOperation(registry: OpenAPIRegistry, op: TOperation): void {
         ...(idempotent ? { "Idempotency-Key": ZIdempotencyKey } : {}),
         ...(hasEtag(op) ? { "If-None-Match": ZIfNoneMatch } : {}),
       }),
+      // Optional exactly when the route reads an absent body as `{}` (the schema has no required field).
       body: op.body
-        ? { required: true, content: { "application/json": { schema: op.body } } }
+        ? { required: !bodyIsOptional(op.body), content: { "application/json": { schema: op.body } } }
         : op.method === "POST"
-          ? { required: false, description: "None needed; `{}` is accepted and ignored", content: { "application/json": { schema: ZNoBody } } }
+          ? { required: false, description: "None needed: no body, or `{}`", content: { "application/json": { schema: ZNoBody } } }
           : undefined,
     },
     responses,

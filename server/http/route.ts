@@ -3,9 +3,11 @@
  * handler; the wrapper runs, in order:
  *
  *   door (who acts → TActor, or 401/402/403 of the door) → the operation's gates (assertGates: plan, owner,
- *   permission, template access) → the body's bytes, read once (413) → the Idempotency-Key, on a door that
- *   scopes one and a POST (./idempotency: 422 bad key or another request, 409 in progress, or the stored answer
- *   replayed) → params/query/body validation (400 bad JSON, 422) → handler → response shaped by the declared
+ *   permission, template access) → the body's bytes, read once (413), for every operation but a GET and a raw
+ *   upload → the Idempotency-Key, on a door that scopes one and a POST (./idempotency: 422 bad key or another
+ *   request, 409 in progress, or the stored answer replayed) → params/query/body validation (400 bad JSON, 422;
+ *   an operation without a body schema accepts nothing or `{}` only, ./validation.ts `ZNoBody`; an empty body
+ *   is `{}` where the schema has no required field) → handler → response shaped by the declared
  *   schema → `{ data }` (a file answer as it is, or 304 when If-None-Match matches its ETag: ./not-modified.ts),
  *   errors mapped by one table (./errors.ts) → the answer stored under the key, or the key released.
  *
@@ -31,7 +33,7 @@ import { reserveIdempotencyKey, type TIdempotencyReservation } from "./idempoten
 import { settleIdempotencyKey } from "./idempotency/settle-idempotency-key";
 import { notModified } from "./not-modified";
 import { logRequest } from "./request-log";
-import { parseJsonBody, readBodyBytes, searchParamsToObject } from "./validation";
+import { parseBody, parseQuery, readBodyBytes, readsJsonBody } from "./validation";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type TRawParams = Record<string, string | string[]>;
@@ -120,7 +122,7 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       await door.admitted?.(db, actorOrNull);
       const scope = op.method === "POST" && actorOrNull ? door.idempotencyScope?.(actorOrNull) : undefined;
       const idempotencyKey = scope ? readIdempotencyKey(req) : null;
-      const rawBody = op.body ? await readBodyBytes(req, door.bodyLimitBytes()) : undefined;
+      const rawBody = readsJsonBody(op) ? await readBodyBytes(req, door.bodyLimitBytes()) : undefined;
       const claim =
         scope && idempotencyKey
           ? await reserveIdempotencyKey(db, { apiKeyId: scope, key: idempotencyKey, requestHash: hashRequest(req.method, req.url, rawBody) }, now())
@@ -128,8 +130,8 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       reservation = claim?.reservation;
       if (claim?.replay) return finish(replayResponse(claim.replay, headers));
       const params = op.params ? parseOrThrow(op.params, await context.params, "params") : undefined;
-      const query = op.query ? parseOrThrow(op.query, searchParamsToObject(new URL(req.url).searchParams), "query") : undefined;
-      const body = op.body ? parseOrThrow(op.body, parseJsonBody(rawBody!), "body") : undefined;
+      const query = op.query ? parseQuery(op.query, new URL(req.url).searchParams) : undefined;
+      const body = rawBody ? parseBody(op, rawBody) : undefined;
       const result = await handler({ db, actor: actorOrNull, req, params, query, body } as THandlerArgs<O, A>);
       if (result instanceof RawResponse) {
         // A file answer with an ETag honours If-None-Match (./not-modified.ts).

@@ -1,5 +1,6 @@
-import type { z } from "zod";
 import { errors, type TErrorDetails } from "./errors";
+import { addOpenApiComponents } from "./openapi-components";
+import { z } from "./zod";
 
 type TIssue = z.core.$ZodIssue;
 type TSchema = z.core.$ZodType;
@@ -15,17 +16,37 @@ export function issuesToDetails(issues: readonly TIssue[], root: string, schema?
   const details: TErrorDetails = {};
   const add = (path: TPath, message: string) => {
     const key = path.length ? path.map(String).join(".") : root;
-    const list = (details[key] ??= []);
+    const list = messagesAt(details, key);
     if (!list.includes(message)) list.push(message);
   };
   collectIssues(issues, [], schema, value, add);
   return details;
 }
 
+/**
+ * The list of messages at `key`, created as an own property: a key can be what the client sent (an unknown
+ * field such as `__proto__` or `constructor`), which plain indexing would read from, or write to, the prototype.
+ */
+function messagesAt(details: TErrorDetails, key: string): string[] {
+  if (!Object.hasOwn(details, key)) Object.defineProperty(details, key, { value: [], enumerable: true, writable: true, configurable: true });
+  return details[key]!;
+}
+
 /** Issues whose paths are relative to `base`, where `schema` and `value` (when known) are what was parsed. */
 function collectIssues(issues: readonly TIssue[], base: TPath, schema: TSchema | undefined, value: unknown, add: (path: TPath, message: string) => void) {
   for (const issue of issues) {
     const path = [...base, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      // A strict object names each key it does not know at the key's own path, as an unknown merge field or
+      // metadata key is named (`mergeFields.<key>`), not as one line at the object.
+      // A key that could not be a path (NUL, a lone surrogate) is named at the object, as nulDetails names it.
+      for (const key of issue.keys) {
+        const problem = unstorable(key, { nul: NUL_KEY_MESSAGE, illFormed: ILL_FORMED_KEY_MESSAGE });
+        if (problem) add(path, problem);
+        else add([...path, key], UNKNOWN_FIELD_MESSAGE);
+      }
+      continue;
+    }
     if (issue.code !== "invalid_union" || issue.errors.length === 0) {
       add(path, issue.message);
       continue;
@@ -135,6 +156,7 @@ function valueAt(value: unknown, path: TPath): unknown {
   return v;
 }
 
+export const UNKNOWN_FIELD_MESSAGE = "Unknown field";
 export const NUL_MESSAGE = "Must not contain NUL characters";
 export const NUL_KEY_MESSAGE = "Keys must not contain NUL characters";
 export const ILL_FORMED_MESSAGE = "Must be well-formed Unicode (no unpaired UTF-16 surrogate)";
@@ -164,7 +186,7 @@ export function nulDetails(value: unknown, root: string): TErrorDetails {
   const details: TErrorDetails = {};
   const add = (path: readonly string[], message: string) => {
     const key = path.length ? path.join(".") : root;
-    const list = (details[key] ??= []);
+    const list = messagesAt(details, key);
     if (!list.includes(message)) list.push(message);
   };
   const stack: { v: unknown; path: string[] }[] = [{ v: value, path: [] }];
@@ -192,9 +214,60 @@ export function nulDetails(value: unknown, root: string): TErrorDetails {
  * dotted path.
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw errors.validation(issuesToDetails(result.error.issues, root, schema, value));
-  const nul = nulDetails(result.data, root);
-  if (Object.keys(nul).length > 0) throw errors.validation(nul);
+  const result = parseInput(schema, value, root);
+  if (!result.success) throw errors.validation(result.details);
   return result.data;
+}
+
+/** What `parseOrThrow` checks, answered instead of thrown: the parsed value, or the details a 422 would carry. */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  root: string,
+): { success: true; data: z.output<S> } | { success: false; details: TErrorDetails } {
+  const result = schema.safeParse(value);
+  if (!result.success) return { success: false, details: issuesToDetails(result.error.issues, root, schema, value) };
+  const nul = nulDetails(result.data, root);
+  if (Object.keys(nul).length > 0) return { success: false, details: nul };
+  return { success: true, data: result.data };
+}
+
+/** An item of a batch that its own schema refused: what a 422 would say, by paths relative to the item. */
+export class RefusedItem {
+  constructor(readonly details: TErrorDetails) {}
+}
+
+/**
+ * An element of a batch whose fields are checked on their own (a bulk send's items): an object that `schema`
+ * refuses (a wrong field, a NUL or ill-formed string: what `parseInput` checks) does not refuse the request
+ * but becomes a `RefusedItem`, for the domain to report as that item's failure. A value that is not an object
+ * is still the request's own 422 (at its index): there is no item to speak of.
+ *
+ * In the OpenAPI document the element is `schema` itself, the component `refId` (zod-to-openapi documents a
+ * transform by its input, here any object, so the element points at the component, registered here).
+ * `before` are components to register ahead of it: registered schemas are generated before the operations,
+ * and zod-to-openapi builds a shared component from the first place it meets it, description included, so a
+ * component that `schema` uses with a note of its own is listed there to keep its own description.
+ */
+export function checkedOnItsOwn<S extends z.ZodType>(schema: S, refId: string, before: Record<string, z.ZodType> = {}) {
+  addOpenApiComponents((registry) => {
+    for (const [name, component] of Object.entries(before)) registry.register(name, component);
+    registry.register(refId, schema);
+  });
+  const slot = z
+    .looseObject({})
+    .transform((item): z.output<S> | RefusedItem => {
+      const result = parseInput(schema, item, "item");
+      return result.success ? result.data : new RefusedItem(result.details);
+    })
+    .openapi({ type: "object", allOf: [{ $ref: `#/components/schemas/${refId}` }] });
+  itemSchemas.set(slot, schema);
+  return slot;
+}
+
+const itemSchemas = new WeakMap<z.core.$ZodType, z.ZodType>();
+
+/** The item schema behind a `checkedOnItsOwn` element (for tools that walk schemas, such as the tests' generators). */
+export function itemSchemaOf(slot: z.core.$ZodType): z.ZodType | undefined {
+  return itemSchemas.get(slot);
 }

@@ -5,6 +5,7 @@
 import { EVIDENCE_LEVELS } from "@/common/evidence";
 import { PACKAGE_STATUSES, SESSION_STATUSES } from "@/server/db/schema";
 import { pagedSchema, ZPageQuery } from "@/server/lib/pagination";
+import { checkedOnItsOwn } from "@/server/lib/parse";
 import { valueError, z } from "@/server/lib/zod";
 import { ZAddDocument, ZAddedDocument, ZTemplateDocument } from "@/server/domain/templates/schemas";
 import { ZSigningUrlEmbed } from "@/server/domain/embedding/schemas";
@@ -121,7 +122,10 @@ const ZAnswers = z
   .openapi({ description: "Answers to the template's sender questions by question key (unknown key: 422 at `answers.<key>`)" });
 
 const fromTemplateBase = {
-  templateId: z.string().min(1).openapi({ description: "An ACTIVE template of the workspace; otherwise 422 at `templateId`" }),
+  templateId: z.string().min(1).openapi({
+    description:
+      "An ACTIVE template of the workspace. An unknown template, or one of another workspace, is 404 `Template not found`; one that is not ACTIVE is 422 at `templateId`.",
+  }),
   recipients: z.array(ZTemplateRecipient).min(1, "Add at least one recipient").max(100),
   externalId: ZExternalId.optional(),
   metadata: ZMetadataInput.optional(),
@@ -149,22 +153,39 @@ export const ZCreateFromTemplate = z
   });
 export type TCreateFromTemplate = z.output<typeof ZCreateFromTemplate>;
 
-export const ZBulkItem = z.object({
-  title: ZTitle.optional().openapi({ description: "The template's name when omitted" }),
-  recipients: fromTemplateBase.recipients,
-  externalId: fromTemplateBase.externalId,
-  metadata: fromTemplateBase.metadata,
-  mergeFields: fromTemplateBase.mergeFields,
-});
+export const ZBulkItem = z
+  .object({
+    title: ZTitle.optional().openapi({ description: "The template's name when omitted" }),
+    recipients: fromTemplateBase.recipients,
+    externalId: fromTemplateBase.externalId,
+    metadata: fromTemplateBase.metadata,
+    mergeFields: fromTemplateBase.mergeFields,
+  })
+  .openapi("BulkSendItem", {
+    description:
+      "One package to create and send. Checked on its own: an item whose fields are invalid fails alone (its result has `details` by paths within the item, e.g. `recipients.0.email`).",
+  });
 export const ZBulkSend = z
   .object({
-    templateId: fromTemplateBase.templateId,
+    templateId: z.string().min(1).openapi({
+      description:
+        "A template of the workspace: an unknown one, or one of another workspace, is 404 `Template not found` (nothing is sent). One that is not ACTIVE fails every item (`details` at `templateId`).",
+    }),
     answers: ZAnswers.optional(),
-    items: z.array(ZBulkItem).min(1, "Add at least one item").max(100, "At most 100 items"),
+    items: z
+      .array(checkedOnItsOwn(ZBulkItem, "BulkSendItem", { RecipientAuthenticationInput: ZRecipientAuthenticationInput }))
+      .min(1, "Add at least one item")
+      .max(100, "At most 100 items"),
   })
   .openapi("BulkSendPackages", {
     description:
-      "Each item is created and sent in its own transaction; one failing item does not stop the others. Each sent item consumes one package of the allowance.",
+      "Each item is checked, created and sent on its own, in its own transaction; one failing item does not stop the others, " +
+      "and every item gets a result at its `index`. An item whose own fields are invalid (a malformed email, an empty title…) " +
+      'is not created: its result is `{ index, status: "failed", error: "Validation failed", details }` with `details` keyed ' +
+      "by paths within the item (`recipients.0.email`), exactly like an item refused for the template's rules (an unknown " +
+      "`roleIndex`, a missing role, an unknown merge field). The request as a whole is 422 only when its own shape is wrong: " +
+      "`templateId`, `answers`, or `items` (1 to 100 objects; a value that is not an object is 422 at `items.<index>`). " +
+      "Each sent item consumes one package of the allowance.",
   });
 export type TBulkSend = z.output<typeof ZBulkSend>;
 

@@ -10,6 +10,9 @@ export const appVerifySealedPdf = defineOperation({
   method: "POST",
   path: "/api/app/verify",
   summary: "Checks an uploaded PDF against this instance's seals (the raw PDF is the body, up to MAX_VERIFY_BYTES; VERIFY_RATE_LIMIT per minute per address)",
+  // The handler reads the raw bytes itself; declared so the wrapper does not read them as JSON (and, as for
+  // every raw upload of the app's door, a body of another type is 415).
+  rawBodyTypes: ["application/pdf"],
   response: ZVerification,
   errors: [400, 413],
 });

@@ -6,6 +6,7 @@
  * dotted path a 422 must name. Reads zod 4's definitions (`_zod.def`, `_zod.bag`), test-only.
  */
 import type { z } from "zod";
+import { itemSchemaOf } from "@/server/lib/parse";
 
 type TSchema = z.core.$ZodType;
 type TDef = z.core.$ZodTypeDef & Record<string, unknown>;
@@ -73,6 +74,9 @@ function unwrapWrappers(schema: TSchema): TSchema {
  */
 function checkedSides(schema: TSchema): TSchema[] {
   const s = unwrapWrappers(schema);
+  // An element checked on its own (a bulk send's item) is built from its item schema, not the any-object door.
+  const item = itemSchemaOf(s);
+  if (item) return checkedSides(item as unknown as TSchema);
   const d = def(s);
   if (d.type !== "pipe") return [s];
   const from = d.in as TSchema;

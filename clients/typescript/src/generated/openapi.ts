@@ -923,6 +923,74 @@ export type components = {
         [key: string]: string[];
       };
     };
+    /** @description How this signer must authenticate on the signing page; `{ method: NONE }` when omitted */
+    RecipientAuthenticationInput: {
+      method: components["schemas"]["SignerAuthenticationMethod"];
+      /**
+       * @description ACCESS_CODE only, and then required: 4 to 50 characters (surrounding spaces trimmed). Stored only as a hash: never returned, mailed, logged or sent in a webhook — give it to the signer yourself.
+       * @example blue-heron-42
+       */
+      accessCode?: string;
+    };
+    /**
+     * @description How the signer proves who they are before the signing page shows the package. NONE: the signing link alone (default); ACCESS_CODE: a code the sender gives the signer out of band; EMAIL_CODE: a 6-digit code mailed to the recipient's address when they ask for it on the signing page (valid 10 minutes, single use, at most 5 an hour). 5 wrong codes lock the recipient until the sender unlocks or corrects them.
+     * @enum {string}
+     */
+    SignerAuthenticationMethod: "NONE" | "ACCESS_CODE" | "EMAIL_CODE";
+    /** @description One package to create and send. Checked on its own: an item whose fields are invalid fails alone (its result has `details` by paths within the item, e.g. `recipients.0.email`). */
+    BulkSendItem: {
+      /**
+       * @description The template's name when omitted
+       * @example Lease renewal — Flat 4B
+       */
+      title?: string;
+      recipients: {
+        /** @example jane@example.com */
+        email: string;
+        name?: string;
+        /** @description The template role's 0-based position; every role takes exactly one recipient */
+        roleIndex: number;
+        authentication?: components["schemas"]["RecipientAuthenticationInput"] & unknown;
+        identity?: components["schemas"]["SignerIdentityInput"];
+      }[];
+      /**
+       * @description Your own reference; unique among the workspace's packages
+       * @example crm-8812
+       */
+      externalId?: string;
+      /**
+       * @description Custom field values keyed by the key of an ACTIVE custom field definition of the workspace (one for every template, or for this template). An unknown key is 422 at `metadata.<key>`; empty and null values are dropped.
+       * @example {
+       *       "contractNumber": "C-42"
+       *     }
+       */
+      metadata?: {
+        [key: string]: string | null;
+      };
+      /** @description Values of the template's merge fields by key (unknown key: 422 at `mergeFields.<key>`); a field's default applies when omitted */
+      mergeFields?: {
+        [key: string]: string;
+      };
+    };
+    /** @description For an integrator that authenticated the signer itself before handing them a signing URL: recorded and printed on the certificate of completion (independent of `authentication`) */
+    SignerIdentityInput: {
+      /**
+       * @description Free text: how you authenticated the signer, e.g. SSO (Okta)
+       * @example SSO (Okta)
+       */
+      method: string;
+      /**
+       * @description Your reference of that authentication (a SAML assertion or session id), printed on the certificate
+       * @example 8f3a2c9e
+       */
+      assertionId?: string;
+      /**
+       * Format: date-time
+       * @description When you authenticated the signer
+       * @example 2030-01-01T14:02:00Z
+       */
+      authenticatedAt?: string;
+    };
     /** @description The body POSTed to an endpoint subscribed to PACKAGE_SENT. Verify its signature before trusting it. */
     WebhookPayload_PACKAGE_SENT: {
       /**
@@ -1494,7 +1562,7 @@ export type components = {
           name?: string;
         };
     /**
-     * @description Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body.
+     * @description Optional: an empty JSON object `{}` (or no body at all). This operation takes no input in its body; anything else is 400 or 422.
      * @example {}
      */
     NoBody: Record<string, never>;
@@ -1724,11 +1792,6 @@ export type components = {
       /** @description 5 wrong codes were entered: the signer cannot go on until the sender unlocks or corrects the recipient */
       locked: boolean;
     };
-    /**
-     * @description How the signer proves who they are before the signing page shows the package. NONE: the signing link alone (default); ACCESS_CODE: a code the sender gives the signer out of band; EMAIL_CODE: a 6-digit code mailed to the recipient's address when they ask for it on the signing page (valid 10 minutes, single use, at most 5 an hour). 5 wrong codes lock the recipient until the sender unlocks or corrects them.
-     * @enum {string}
-     */
-    SignerAuthenticationMethod: "NONE" | "ACCESS_CODE" | "EMAIL_CODE";
     /** @description The identity the sender asserted for this signer (printed on the certificate); null when none */
     SignerIdentity: {
       method: string;
@@ -1802,34 +1865,6 @@ export type components = {
       authentication?: components["schemas"]["RecipientAuthenticationInput"];
       identity?: components["schemas"]["SignerIdentityInput"];
     };
-    /** @description How this signer must authenticate on the signing page; `{ method: NONE }` when omitted */
-    RecipientAuthenticationInput: {
-      method: components["schemas"]["SignerAuthenticationMethod"];
-      /**
-       * @description ACCESS_CODE only, and then required: 4 to 50 characters (surrounding spaces trimmed). Stored only as a hash: never returned, mailed, logged or sent in a webhook — give it to the signer yourself.
-       * @example blue-heron-42
-       */
-      accessCode?: string;
-    };
-    /** @description For an integrator that authenticated the signer itself before handing them a signing URL: recorded and printed on the certificate of completion (independent of `authentication`) */
-    SignerIdentityInput: {
-      /**
-       * @description Free text: how you authenticated the signer, e.g. SSO (Okta)
-       * @example SSO (Okta)
-       */
-      method: string;
-      /**
-       * @description Your reference of that authentication (a SAML assertion or session id), printed on the certificate
-       * @example 8f3a2c9e
-       */
-      assertionId?: string;
-      /**
-       * Format: date-time
-       * @description When you authenticated the signer
-       * @example 2030-01-01T14:02:00Z
-       */
-      authenticatedAt?: string;
-    };
     BulkSendResult: {
       results: {
         index: number;
@@ -1845,52 +1880,19 @@ export type components = {
         };
       }[];
     };
-    /** @description Each item is created and sent in its own transaction; one failing item does not stop the others. Each sent item consumes one package of the allowance. */
+    /** @description Each item is checked, created and sent on its own, in its own transaction; one failing item does not stop the others, and every item gets a result at its `index`. An item whose own fields are invalid (a malformed email, an empty title…) is not created: its result is `{ index, status: "failed", error: "Validation failed", details }` with `details` keyed by paths within the item (`recipients.0.email`), exactly like an item refused for the template's rules (an unknown `roleIndex`, a missing role, an unknown merge field). The request as a whole is 422 only when its own shape is wrong: `templateId`, `answers`, or `items` (1 to 100 objects; a value that is not an object is 422 at `items.<index>`). Each sent item consumes one package of the allowance. */
     BulkSendPackages: {
-      /** @description An ACTIVE template of the workspace; otherwise 422 at `templateId` */
+      /** @description A template of the workspace: an unknown one, or one of another workspace, is 404 `Template not found` (nothing is sent). One that is not ACTIVE fails every item (`details` at `templateId`). */
       templateId: string;
       /** @description Answers to the template's sender questions by question key (unknown key: 422 at `answers.<key>`) */
       answers?: {
         [key: string]: string;
       };
-      items: {
-        /**
-         * @description The template's name when omitted
-         * @example Lease renewal — Flat 4B
-         */
-        title?: string;
-        recipients: {
-          /** @example jane@example.com */
-          email: string;
-          name?: string;
-          /** @description The template role's 0-based position; every role takes exactly one recipient */
-          roleIndex: number;
-          authentication?: components["schemas"]["RecipientAuthenticationInput"] & unknown;
-          identity?: components["schemas"]["SignerIdentityInput"];
-        }[];
-        /**
-         * @description Your own reference; unique among the workspace's packages
-         * @example crm-8812
-         */
-        externalId?: string;
-        /**
-         * @description Custom field values keyed by the key of an ACTIVE custom field definition of the workspace (one for every template, or for this template). An unknown key is 422 at `metadata.<key>`; empty and null values are dropped.
-         * @example {
-         *       "contractNumber": "C-42"
-         *     }
-         */
-        metadata?: {
-          [key: string]: string | null;
-        };
-        /** @description Values of the template's merge fields by key (unknown key: 422 at `mergeFields.<key>`); a field's default applies when omitted */
-        mergeFields?: {
-          [key: string]: string;
-        };
-      }[];
+      items: components["schemas"]["BulkSendItem"][];
     };
     /** @description Copies the template (documents by reference to the same stored files, roles as recipient sessions, fields, merge values, questions): later template edits do not change the package. An `externalId` the key can see answers 200 with that package; one it cannot see is 409. */
     CreatePackageFromTemplate: {
-      /** @description An ACTIVE template of the workspace; otherwise 422 at `templateId` */
+      /** @description An ACTIVE template of the workspace. An unknown template, or one of another workspace, is 404 `Template not found`; one that is not ACTIVE is 422 at `templateId`. */
       templateId: string;
       recipients: {
         /** @example jane@example.com */
@@ -3283,7 +3285,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -3575,6 +3577,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -3647,6 +3666,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -5365,7 +5401,8 @@ export interface operations {
          *               "name": "Jane Doe",
          *               "roleIndex": 0,
          *               "authentication": {
-         *                 "method": "NONE"
+         *                 "method": "NONE",
+         *                 "accessCode": "blue-heron-42"
          *               },
          *               "identity": {
          *                 "method": "SSO (Okta)",
@@ -5622,7 +5659,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -7063,6 +7100,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -7135,6 +7189,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -7511,6 +7582,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -7566,6 +7654,23 @@ export interface operations {
       };
       /** @description Not found in the key's workspace (a resource of another workspace is 404 too) */
       404: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -7649,7 +7754,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -8569,7 +8674,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -8702,6 +8807,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -8774,6 +8896,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state; or `A request with this Idempotency-Key is still in progress` */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -9048,7 +9187,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -9313,6 +9452,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -9400,6 +9556,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -9470,7 +9643,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -9801,7 +9974,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -9934,6 +10107,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -10021,6 +10211,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field; `Idempotency-Key was used with a different request`, or a malformed `Idempotency-Key` (`details` at `Idempotency-Key`) */
       422: {
         headers: {
@@ -10091,7 +10298,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -10747,7 +10954,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -12825,6 +13032,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -12912,6 +13136,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -12980,7 +13221,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -13336,6 +13577,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -13423,6 +13681,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Payload too large */
+      413: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Validation failed; `details` names each field */
       422: {
         headers: {
@@ -13493,7 +13768,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -13778,6 +14053,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -13850,6 +14142,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -13938,7 +14247,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -14816,6 +15125,23 @@ export interface operations {
           };
         };
       };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
       401: {
         headers: {
@@ -14871,6 +15197,23 @@ export interface operations {
       };
       /** @description Not found in the key's workspace (a resource of another workspace is 404 too) */
       404: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
@@ -14957,7 +15300,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -15181,7 +15524,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description None needed; `{}` is accepted and ignored */
+    /** @description None needed: no body, or `{}` */
     requestBody?: {
       content: {
         "application/json": components["schemas"]["NoBody"];
@@ -15226,6 +15569,23 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["RotatedWebhookSecret"];
           };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON (`Invalid JSON body`) or the action does not fit the resource's state */
+      400: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description `Unauthorized`: missing, malformed, unknown, revoked or expired key; role without API access; issuer removed; or an `X-Workspace-Id` other than the key's workspace */
@@ -15300,6 +15660,23 @@ export interface operations {
       };
       /** @description Conflict with the resource's current state; or `A request with this Idempotency-Key is still in progress` */
       409: {
+        headers: {
+          /** @description Requests allowed per 60-second window per source address (120) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left in the current window */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix time (seconds) when the window resets */
+          "X-RateLimit-Reset"?: number;
+          /** @description Identifies the request in the server's log */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
         headers: {
           /** @description Requests allowed per 60-second window per source address (120) */
           "X-RateLimit-Limit"?: number;
