@@ -6,7 +6,7 @@ import { errorMessage } from "@/components/lib/api-client";
 import { uploadFile } from "@/components/lib/upload-file";
 import { Button } from "@/components/ui/button";
 import { DropArea, UploadList, UploadRow, useFileDrop } from "@/components/ui/file-uploads";
-import { templateKeys, useAddDocument, type TAddedDocument } from "./query";
+import { templateKeys, useAddDocument, useDeleteDocument, type TAddedDocument } from "./query";
 
 const PDF = "application/pdf";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -19,10 +19,14 @@ function contentTypeOf(file: File): typeof PDF | typeof DOCX | null {
   return null;
 }
 
-/** Drop PDF or Word files here, or choose them: each is registered, then uploaded with a progress bar. */
+/**
+ * Drop PDF or Word files here, or choose them: each is registered, then uploaded with a progress bar. A file the
+ * server refuses stays listed with the reason until dismissed; the document registered for it is removed.
+ */
 export function DocumentUpload({ templateId, disabled }: { templateId: string; disabled: boolean }) {
   const qc = useQueryClient();
   const add = useAddDocument(templateId);
+  const remove = useDeleteDocument(templateId);
   const input = useRef<HTMLInputElement>(null);
   const seq = useRef(0);
   const [uploads, setUploads] = useState<TUpload[]>([]);
@@ -46,6 +50,9 @@ export function DocumentUpload({ templateId, disabled }: { templateId: string; d
       setUploads((list) => list.filter((u) => u.key !== key));
     } catch (err) {
       patch(key, { state: "failed", error: errorMessage(err) ?? "Upload failed" });
+      // The refused file's document was registered first: remove it, so no "Waiting for the file…" is left behind
+      // (dropping the file again registers a new one). If even that fails, the document stays, with its Delete.
+      await remove.mutateAsync(added.document.id).catch(() => undefined);
     } finally {
       await qc.invalidateQueries({ queryKey: templateKeys.template(templateId), exact: true });
     }

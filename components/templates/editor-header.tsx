@@ -81,6 +81,14 @@ export function EditorHeader({
           </ul>
         </Alert>
       ) : null}
+      {template.status === "ACTIVE" ? (
+        <Alert tone="info" className="max-w-3xl">
+          <span data-testid="active-template-note">
+            Packages are made from this template. Changes that would stop that — adding a role or a document, removing a role’s only signature field — need{" "}
+            <strong>Back to draft</strong> first.
+          </span>
+        </Alert>
+      ) : null}
     </header>
   );
 }

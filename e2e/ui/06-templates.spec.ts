@@ -62,6 +62,14 @@ test("a PDF is uploaded with a progress bar and drawn page by page", async ({ pa
   await expect.poll(() => page.locator("[data-page='1'] canvas").evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(100);
   await screenshotBoth(page, "template-editor-uploaded");
 
+  // A file the server refuses (not a PDF inside) is listed with the reason, and its document is removed again.
+  await page.getByLabel("Upload documents").setInputFiles({ name: "broken.pdf", mimeType: "application/pdf", buffer: Buffer.from("not a PDF at all\n") });
+  const broken = page.getByRole("list", { name: "Uploads" }).getByRole("listitem").filter({ hasText: "broken.pdf" });
+  await expect(broken.getByRole("alert")).toHaveText("The file is not a PDF or a DOCX document (its content was checked, not its name)");
+  await expect(doc).toHaveCount(1);
+  await expect(page.getByText("Waiting for the file…")).toHaveCount(0);
+  await broken.getByRole("button", { name: "Dismiss" }).click();
+
   // A file that is neither a PDF nor a DOCX is refused in the browser, in the same list as uploads, and dismissed.
   await page.getByLabel("Upload documents").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("notes") });
   const refused = page.getByRole("list", { name: "Uploads" }).getByRole("listitem").filter({ hasText: "notes.txt" });
@@ -80,6 +88,11 @@ test("two roles, a signature for each (keyboard, then drag), moved by arrow keys
     await expect(page.getByLabel(/Name of role/).last()).toHaveValue(name);
   }
   await expect(page.getByTestId("role-row")).toHaveCount(2);
+  // A role with nothing to sign would let its signer "sign" nothing: each needs a required signature field.
+  await expect(page.getByTestId("activation-blockers").getByRole("listitem")).toHaveText([
+    "Give the role “Tenant” a required signature field",
+    "Give the role “Landlord” a required signature field",
+  ]);
   await screenshotBoth(page, "template-editor-roles");
 
   // Keyboard only: choose the type, then the page's "Add" button.
@@ -122,7 +135,20 @@ test("two roles, a signature for each (keyboard, then drag), moved by arrow keys
   await expect(page.getByTestId("activation-blockers")).toHaveCount(0);
   await page.getByRole("button", { name: "Activate" }).click();
   await expect(page.getByRole("button", { name: "Archive" })).toBeVisible();
+  await expect(page.getByTestId("active-template-note")).toBeVisible();
   await screenshotBoth(page, "template-editor-active");
+
+  // While ACTIVE, removing the Landlord's only signature is refused with the reason; the field stays.
+  await landlordField.click();
+  await page.getByRole("button", { name: "Delete field" }).click();
+  const notSaved = page.getByRole("alert").filter({ hasText: "1 change was not saved" });
+  await expect(notSaved).toContainText(
+    "Set the template back to Draft before this change, which would stop it making packages: Give the role “Landlord” a required signature field",
+  );
+  await expect(landlordField).toHaveCount(1);
+  await screenshotBoth(page, "template-editor-active-refused");
+  await notSaved.getByRole("button", { name: "Dismiss" }).click();
+  await expect(notSaved).toHaveCount(0);
 
   await page.goto("/templates");
   const row = page.getByTestId("template-row").filter({ hasText: "Residential lease" });

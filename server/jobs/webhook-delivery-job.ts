@@ -33,6 +33,7 @@ import { releaseClaim } from "@/server/domain/webhooks/delivery/release-claim";
 import { now } from "@/server/lib/clock";
 import type { DbHandle } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "@/server/domain/webhooks/delivery/claim-deliveries";
+import { orderKey } from "@/server/domain/webhooks/delivery/delivery-order";
 import { createOutcomeWriter, type TOutcomeWriter } from "@/server/domain/webhooks/delivery/outcome-writer";
 import { performDelivery, type TDeliveryDeps } from "@/server/domain/webhooks/delivery/perform-delivery";
 import type { TAttemptResult } from "@/server/domain/webhooks/delivery/record-attempt-outcome";
@@ -57,9 +58,6 @@ export type TDeliveryJobOptions = {
   deps?: Omit<TDeliveryDeps, "signal" | "record" | "confirm">;
 };
 
-/** One package's deliveries to one endpoint: sent one at a time by a worker. */
-const orderKey = (claim: TClaim) => `${claim.endpointId} ${claim.packageId}`;
-
 export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const concurrency = opts.concurrency ?? WEBHOOK_LIMITS.workerConcurrency;
   const longAttemptMs = opts.longAttemptMs ?? LONG_ATTEMPT_MS;
@@ -75,6 +73,10 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
   const sendingTo = new Map<string, number>();
   // The packages with a request out to an endpoint (`orderKey`): their next deliveries there wait for its answer.
   const sendingPackage = new Set<string>();
+  const holdsBack = (claim: TClaim) => {
+    const key = orderKey(claim);
+    return key !== null && sendingPackage.has(key);
+  };
   const releasing = new Set<Promise<unknown>>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   // In start order (a Map keeps insertion order), so the attempts running longer than `longAttemptMs` are a prefix.
@@ -128,7 +130,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     const at = now();
     for (let i = 0; i < waiting.length && outstanding < concurrency;) {
       const claim = waiting[i]!;
-      if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint || (claim.packageId !== null && sendingPackage.has(orderKey(claim)))) {
+      if ((sendingTo.get(claim.endpointId) ?? 0) >= perEndpoint || holdsBack(claim)) {
         i += 1;
         continue;
       }
@@ -160,7 +162,8 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
     const write = writer;
     outstanding += 1;
     sendingTo.set(claim.endpointId, (sendingTo.get(claim.endpointId) ?? 0) + 1);
-    if (claim.packageId !== null) sendingPackage.add(orderKey(claim));
+    const key = orderKey(claim);
+    if (key !== null) sendingPackage.add(key);
     let counted = true;
     // The request is over (its answer reached the writer, or it ended otherwise): its slot goes to the next waiting
     // claim, and its package's next event to that endpoint may go.
@@ -171,7 +174,7 @@ export function createWebhookDeliveryJob(opts: TDeliveryJobOptions = {}): TJob {
       const left = sendingTo.get(claim.endpointId)! - 1;
       if (left > 0) sendingTo.set(claim.endpointId, left);
       else sendingTo.delete(claim.endpointId);
-      if (claim.packageId !== null) sendingPackage.delete(orderKey(claim));
+      if (key !== null) sendingPackage.delete(key);
       dispatch(db);
     };
     const record = (c: TClaim, result: TAttemptResult) => {

@@ -4,6 +4,7 @@ import { documents, packages, templates } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertNotLocked } from "@/server/domain/locks/assert-not-locked";
 import { findPackage } from "@/server/domain/packages/find-package";
+import { guardActiveTemplate } from "@/server/domain/templates/find-activation-blockers";
 import { findTemplate } from "@/server/domain/templates/find-template";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
@@ -16,7 +17,10 @@ export type TFoundOwner = {
   columns: { templateId: string | null; packageId: string | null };
   /** `where` condition selecting this owner's documents. */
   owns: SQL;
-  /** Marks the owner changed (templates are listed by `updatedAt`). */
+  /**
+   * Marks the owner changed (templates are listed by `updatedAt`); called after the change, in its transaction.
+   * For an ACTIVE template it refuses (409) a change that would stop it making packages (guardActiveTemplate).
+   */
   touch(db: Db): Promise<void>;
   /** For audit data. */
   ref: Record<string, string>;
@@ -33,10 +37,12 @@ export async function findDocumentOwner(db: Db, actor: TActor, owner: TDocumentO
   if ("templateId" in owner) {
     const template = await findTemplate(db, actor, owner.templateId, { forUpdate: opts.forChange });
     if (opts.forChange) await assertNotLocked(db, actor, { type: "template", id: template.id });
+    const keepsActive = opts.forChange ? await guardActiveTemplate(db, template) : null;
     return {
       columns: { templateId: template.id, packageId: null },
       owns: eq(documents.templateId, template.id),
       touch: async (tx) => {
+        await keepsActive?.();
         await tx.update(templates).set({ updatedAt: now() }).where(eq(templates.id, template.id));
       },
       ref: { templateId: template.id },

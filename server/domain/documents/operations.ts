@@ -5,6 +5,7 @@
  * it is described on `addTemplateDocument`.
  */
 import { appTwin, defineOperation } from "@/server/domain/operation";
+import { KEEP_ACTIVE_RULE } from "@/server/domain/templates/find-activation-blockers";
 import { ZAddDocument, ZAddedDocument, ZDeleted, ZDocumentParams, ZTemplateDocument, ZTemplateParams } from "@/server/domain/templates/schemas";
 import { z } from "@/server/lib/zod";
 
@@ -54,7 +55,7 @@ export const addTemplateDocument = defineOperation({
   method: "POST",
   path: "/api/v1/templates/{templateId}/documents",
   summary: "Add a document (a file to upload, or a library document); returns its single-use upload URL",
-  description: UPLOAD_DESCRIPTION,
+  description: `${UPLOAD_DESCRIPTION}\n\n${KEEP_ACTIVE_RULE}`,
   body: ZAddDocument,
   response: ZAddedDocument,
   successStatus: 201,
@@ -67,6 +68,7 @@ export const deleteTemplateDocument = defineOperation({
   method: "DELETE",
   path: "/api/v1/templates/{templateId}/documents/{documentId}",
   summary: "Delete a document and the fields placed on it",
+  description: KEEP_ACTIVE_RULE,
   params: ZDocumentParams,
   response: ZDeleted,
   errors: [404, 409],

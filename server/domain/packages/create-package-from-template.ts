@@ -4,6 +4,7 @@ import { rowsFromJson } from "@/server/db/json-rows";
 import { documents, organisations, packageFields, packages, recipientSessions, templateFields, templateRoles, templates } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertCan } from "@/server/domain/access/gates";
+import { roleBlockers } from "@/server/domain/templates/find-activation-blockers";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
 import { withEvents } from "@/server/domain/transaction";
 import { now } from "@/server/lib/clock";
@@ -60,6 +61,13 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
   const read = await readTemplate(tx, actor, input.templateId);
   const { template, roles } = read;
   if (template.status !== "ACTIVE") throw errors.validation({ templateId: [`The template is ${template.status}; only ACTIVE templates make packages`] });
+  // An ACTIVE template keeps what activation checked (guardActiveTemplate), but one activated before the
+  // signature-field rule may lack it: such a package would have a signer with nothing to sign. (A document still
+  // uploading is send's 409, as for a package built by hand.)
+  const blockers = roleBlockers(read);
+  if (blockers.length > 0) {
+    throw errors.validation({ templateId: [`The template cannot make packages until it is set back to Draft and fixed: ${blockers.join("; ")}`] });
+  }
 
   // Recipients: one per role, by roleIndex (the role's position).
   const details: TErrorDetails = {};

@@ -16,6 +16,8 @@ import { PATCH as updateRecipientRoute } from "@/app/api/v1/packages/[packageId]
 import { GET as getPackageRoute } from "@/app/api/v1/packages/[packageId]/route";
 import { GET as auditRoute } from "@/app/api/v1/packages/[packageId]/audit-events/route";
 import { POST as addRoleRoute } from "@/app/api/v1/templates/[templateId]/roles/route";
+import { POST as addFieldRoute } from "@/app/api/v1/templates/[templateId]/fields/route";
+import { PATCH as patchTemplateRoute } from "@/app/api/v1/templates/[templateId]/route";
 import { mailMessages, templateRoles, webhookEvents } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { captureLog, type TCapturedLog } from "@/server/test/captured-log";
@@ -147,13 +149,19 @@ describe("recipients' authentication and identity in the API", () => {
 
   it("applies a template role's preset method; an ACCESS_CODE role needs the code from the recipient", async () => {
     const s = await setup();
+    const params = { templateId: s.tpl.templateId };
+    // A role is added to a DRAFT template, given its signature field, and the template activated again.
+    expect((await callJson(patchTemplateRoute, { key: s.key, params, body: { status: "DRAFT" } })).status).toBe(200);
     const role = await callJson<TBody<{ authentication: { method: string } }>>(addRoleRoute, {
       key: s.key,
-      params: { templateId: s.tpl.templateId },
+      params,
       body: { name: "Witness", authentication: { method: "EMAIL_CODE" } },
     });
     expect(role.status).toBe(201);
     expect(role.body.data.authentication).toEqual({ method: "EMAIL_CODE" });
+    const field = { documentId: s.tpl.documentId, roleIndex: 2, type: "signature", page: 1, x: 10, y: 120, width: 100, height: 30 };
+    expect((await callJson(addFieldRoute, { key: s.key, params, body: field })).status).toBe(201);
+    expect((await callJson(patchTemplateRoute, { key: s.key, params, body: { status: "ACTIVE" } })).status).toBe(200);
     const recipients = [
       { email: "a@example.com", roleIndex: 0 },
       { email: "b@example.com", roleIndex: 1 },

@@ -27,13 +27,17 @@ import {
   ZUpdateRole,
   ZUpdateTemplate,
 } from "./schemas";
+import { KEEP_ACTIVE_RULE } from "./find-activation-blockers";
+import { ACTIVATION_REFUSED } from "./update-template";
 
 const read = { tag: "Templates", templateAccess: "USE" } as const;
 const write = { tag: "Templates", templateAccess: "CREATE" } as const;
 
 const LOCKED = "Refused with 409 naming the member while another member holds the template's edit lock in the app.";
 const STATUS_RULES =
-  "Status moves: DRAFT → ACTIVE only with at least one uploaded PDF document, no document still uploading or awaiting DOCX conversion, and at least one role (400 `A template needs at least one uploaded PDF document and one role to become ACTIVE: <reasons>` otherwise; `activationBlockers` on the template lists them); ACTIVE ↔ ARCHIVED; DRAFT → ARCHIVED; ACTIVE or ARCHIVED → DRAFT. Packages already created from the template keep their own copy.";
+  "Status moves: DRAFT (or ARCHIVED) → ACTIVE only with at least one uploaded PDF document, no document still uploading or awaiting DOCX conversion, at least one role, and a required signature field for every role (400 `" +
+  ACTIVATION_REFUSED +
+  ": <reasons>` otherwise; `activationBlockers` on the template lists them); ACTIVE ↔ ARCHIVED; DRAFT → ARCHIVED; ACTIVE or ARCHIVED → DRAFT. Packages already created from the template keep their own copy.";
 const FIELD_RULES =
   "`documentId` must be an uploaded PDF of this template (422 at `documentId`), `page` one of its pages (422 at `page`), the box inside that page as displayed — points from the top-left corner, rotation applied (422 at `x`, `y`, `width` or `height` naming the page size) — `roleIndex` an existing role (422 at `roleIndex`) and `mergeFieldKey`, on a text field only, one of the template's merge fields (422 at `mergeFieldKey`).";
 
@@ -111,7 +115,7 @@ const publicOps = {
     method: "POST",
     path: "/api/v1/templates/{templateId}/fields",
     summary: "Place a field for a role on a page of one of the template's documents",
-    description: `${FIELD_RULES} ${LOCKED}`,
+    description: `${FIELD_RULES} ${LOCKED} ${KEEP_ACTIVE_RULE}`,
     successStatus: 201,
     params: ZTemplateParams,
     body: ZCreateField,
@@ -124,7 +128,7 @@ const publicOps = {
     method: "PATCH",
     path: "/api/v1/templates/{templateId}/fields/{fieldId}",
     summary: "Change a field: move, resize, retype or reassign it",
-    description: `The field as it would be afterwards must meet every rule: ${FIELD_RULES} ${LOCKED}`,
+    description: `The field as it would be afterwards must meet every rule: ${FIELD_RULES} ${LOCKED} ${KEEP_ACTIVE_RULE}`,
     params: ZFieldParams,
     body: ZUpdateField,
     response: ZTemplateField,
@@ -136,7 +140,7 @@ const publicOps = {
     method: "DELETE",
     path: "/api/v1/templates/{templateId}/fields/{fieldId}",
     summary: "Remove a field",
-    description: LOCKED,
+    description: `${LOCKED} ${KEEP_ACTIVE_RULE}`,
     params: ZFieldParams,
     response: ZDeleted,
     errors: [404, 409],
@@ -157,7 +161,7 @@ const publicOps = {
     method: "POST",
     path: "/api/v1/templates/{templateId}/roles",
     summary: "Add a role, last or at `order`",
-    description: `Inserting at \`order\` moves the roles from that position on down one (their \`roleIndex\` grows by one; their fields stay with them). \`order\` beyond the role count is 422. \`signingGroupId\` must be a signing group of the workspace (422). ${LOCKED}`,
+    description: `Inserting at \`order\` moves the roles from that position on down one (their \`roleIndex\` grows by one; their fields stay with them). \`order\` beyond the role count is 422. \`signingGroupId\` must be a signing group of the workspace (422). ${LOCKED} ${KEEP_ACTIVE_RULE}`,
     successStatus: 201,
     params: ZTemplateParams,
     body: ZCreateRole,
@@ -170,7 +174,7 @@ const publicOps = {
     method: "PATCH",
     path: "/api/v1/templates/{templateId}/roles/{roleIndex}",
     summary: "Rename a role, set its signing group, or move it to `order`",
-    description: `Moving a role shifts the roles in between by one; fields stay with their role. \`signingGroupId\` must be a signing group of the workspace (422); null clears it. ${LOCKED}`,
+    description: `Moving a role shifts the roles in between by one; fields stay with their role. \`signingGroupId\` must be a signing group of the workspace (422); null clears it. ${LOCKED} ${KEEP_ACTIVE_RULE}`,
     params: ZRoleParams,
     body: ZUpdateRole,
     response: ZTemplateRole,
@@ -182,7 +186,7 @@ const publicOps = {
     method: "DELETE",
     path: "/api/v1/templates/{templateId}/roles/{roleIndex}",
     summary: "Delete a role and every field assigned to it",
-    description: `The role's fields are deleted with it; the roles after it move up one (their \`roleIndex\` drops by one). ${LOCKED}`,
+    description: `The role's fields are deleted with it; the roles after it move up one (their \`roleIndex\` drops by one). ${LOCKED} ${KEEP_ACTIVE_RULE}`,
     params: ZRoleParams,
     response: ZDeletedRole,
     errors: [404, 409],

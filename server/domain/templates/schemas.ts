@@ -12,7 +12,7 @@ export const ZTime = z.string().openapi({ format: "date-time", example: "2030-01
 
 export const ZTemplateStatus = z.enum(TEMPLATE_STATUSES).openapi({
   description:
-    "DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)",
+    "DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document, one role and a required signature field for every role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)",
 });
 
 export const ZTemplateParams = z.object({ templateId: z.string().min(1).openapi({ example: "tpl_0190f3c2a1b4c5d6e7f8091a2b3c4d5e6f708192a3b4" }) });

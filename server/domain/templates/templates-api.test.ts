@@ -172,7 +172,7 @@ describe("PATCH /api/v1/templates/{templateId}", () => {
     expect(ok.status).toBe(200);
   });
 
-  it("moves status: DRAFT → ACTIVE only with an uploaded PDF and a role (400 with the reasons), ACTIVE ↔ ARCHIVED, back to DRAFT, DRAFT → ARCHIVED", async () => {
+  it("moves status: DRAFT → ACTIVE only with an uploaded PDF, a role and its required signature field (400 with the reasons), ACTIVE ↔ ARCHIVED, back to DRAFT, DRAFT → ARCHIVED", async () => {
     const { org, key } = await templatesOrg(t.db);
     const tpl = (await createVia(key, { name: "NDA" })).body.data;
     const status = (s: string) => callJson<TTemplateBody>(one.PATCH, { key, params: { templateId: tpl.id }, body: { status: s } });
@@ -183,15 +183,22 @@ describe("PATCH /api/v1/templates/{templateId}", () => {
 
     await callJson(rolesRoute.POST, { key, params: { templateId: tpl.id }, body: { name: "Signer" } });
     const pending = await insertDocument(t.db, org, tpl.id, { uploadState: "AWAITING_UPLOAD", name: "annex.pdf" });
-    expect((await status("ACTIVE")).body.error).toBe(`${ACTIVATION_REFUSED}: Upload at least one PDF document; “annex.pdf” is not uploaded yet`);
-    await insertDocument(t.db, org, tpl.id);
-    expect((await status("ACTIVE")).body.error).toBe(`${ACTIVATION_REFUSED}: “annex.pdf” is not uploaded yet`);
+    const unsigned = "Give the role “Signer” a required signature field";
+    expect((await status("ACTIVE")).body.error).toBe(`${ACTIVATION_REFUSED}: Upload at least one PDF document; “annex.pdf” is not uploaded yet; ${unsigned}`);
+    const pdf = await insertDocument(t.db, org, tpl.id);
+    expect((await status("ACTIVE")).body.error).toBe(`${ACTIVATION_REFUSED}: “annex.pdf” is not uploaded yet; ${unsigned}`);
     const { documents } = await import("@/server/db/schema");
     await t.db.delete(documents).where(eq(documents.id, pending));
     const docx = await insertDocument(t.db, org, tpl.id, { docx: true, name: "terms.docx" });
     const got = await callJson<TTemplateBody>(one.GET, { key, params: { templateId: tpl.id } });
-    expect(got.body.data.activationBlockers).toEqual(["Convert “terms.docx” to PDF"]);
+    expect(got.body.data.activationBlockers).toEqual(["Convert “terms.docx” to PDF", unsigned]);
     await t.db.delete(documents).where(eq(documents.id, docx));
+    // An optional signature field is not enough; a required one is.
+    const box = { documentId: pdf, roleIndex: 0, type: "signature", page: 1, x: 50, y: 50, width: 120, height: 40 };
+    const optional = await callJson<{ data: { id: string } }>(fieldsRoute.POST, { key, params: { templateId: tpl.id }, body: { ...box, required: false } });
+    expect(optional.status).toBe(201);
+    expect((await status("ACTIVE")).body.error).toBe(`${ACTIVATION_REFUSED}: ${unsigned}`);
+    expect((await callJson(fieldsRoute.POST, { key, params: { templateId: tpl.id }, body: { ...box, y: 120 } })).status).toBe(201);
 
     expect((await status("ACTIVE")).body.data.status).toBe("ACTIVE");
     expect((await status("ARCHIVED")).body.data.status).toBe("ARCHIVED");

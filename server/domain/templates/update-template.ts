@@ -11,7 +11,7 @@ import { withTemplateEdit } from "./with-template-edit";
 
 export type TUpdateTemplateInput = TTemplateRef & z.output<typeof ZUpdateTemplate>;
 
-export const ACTIVATION_REFUSED = "A template needs at least one uploaded PDF document and one role to become ACTIVE";
+export const ACTIVATION_REFUSED = "A template needs an uploaded PDF document, a role and a required signature field for each role to become ACTIVE";
 
 /**
  * Changes the name, description, status, merge fields or sender questions (lists are replaced whole).

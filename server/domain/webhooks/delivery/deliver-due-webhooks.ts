@@ -1,5 +1,6 @@
 import type { Db } from "@/server/db/client";
 import { claimDeliveries, type TClaim, type TClaimOptions } from "./claim-deliveries";
+import { orderKey } from "./delivery-order";
 import { performDelivery, type TDeliveryDeps } from "./perform-delivery";
 
 /**
@@ -13,8 +14,8 @@ export async function deliverDueWebhooks(db: Db, opts: Partial<TClaimOptions> & 
   const attempt = (claim: TClaim) => performDelivery(db, claim, opts).then((outcome) => ({ claim, outcome }));
   return Promise.all(
     claims.map((claim) => {
-      if (claim.packageId === null) return attempt(claim);
-      const key = `${claim.endpointId} ${claim.packageId}`;
+      const key = orderKey(claim);
+      if (key === null) return attempt(claim);
       // After the previous one, whatever became of it (its failure is reported through its own promise).
       const done = (after.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => attempt(claim));
       after.set(key, done);
