@@ -40,7 +40,7 @@ export default async function OverviewPage() {
         }
       />
       <SealingProblems />
-      {env().TSA_URLS.length === 0 ? <NoTsaNotice /> : null}
+      {env().TSA_URLS.length === 0 ? <NoTsaNotice owner={actor.isOwner} /> : null}
       <Card className="mb-6">
         <CardBody>
           <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -21,8 +21,11 @@ const STATUS_OPTIONS: [TMailStatus, string][] = [
   ["KEPT", "In outbox"],
 ];
 
-/** The Mail page: the workspace's messages, newest first, 25 a page; a row opens the message. */
-export function MailList() {
+/**
+ * The Mail page: the workspace's messages, newest first, 25 a page; a row opens the message. `owner`: the
+ * outbox notice names the server setting (SMTP_URL) for an owner, and whom to ask for a member.
+ */
+export function MailList({ owner }: { owner: boolean }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<TMailStatus | undefined>(undefined);
   const list = useMailList(page, status);
@@ -32,7 +35,14 @@ export function MailList() {
     <div className="space-y-4">
       {data?.transport === "outbox" ? (
         <Alert tone="info" title="No mail server is configured">
-          Messages are kept here instead of being sent. Open one to see it and follow its links. Set <code>SMTP_URL</code> to send mail.
+          Messages are kept here instead of being sent. Open one to see it and follow its links.{" "}
+          {owner ? (
+            <>
+              Set <code>SMTP_URL</code> to send mail.
+            </>
+          ) : (
+            "Your organisation’s owner can set up a mail server."
+          )}
         </Alert>
       ) : null}
       <Card>

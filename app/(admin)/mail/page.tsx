@@ -8,11 +8,11 @@ export const metadata: Metadata = { title: "Mail" };
 
 /** Owners and members who send packages (canSendPackages); others get 403. */
 export default async function MailPage() {
-  await requireActorWhere((actor) => can(actor, "canSendPackages"));
+  const actor = await requireActorWhere((a) => can(a, "canSendPackages"));
   return (
     <>
       <PageHeader title="Mail" description="Every message Foliosign sends for this workspace, with its delivery status." />
-      <MailList />
+      <MailList owner={actor.isOwner} />
     </>
   );
 }

@@ -64,11 +64,13 @@ function blockText(b: TMailBlock): string {
 export function renderMail(mail: { subject: string; blocks: TMailBlock[] }): TRenderedMail {
   const subject = oneLine(mail.subject);
   const footer = "Sent by Foliosign, an electronic signature service.";
+  // The card wraps what has no break point (a one-word title, a long link) on a phone: overflow-wrap for
+  // browsers, word-wrap and word-break for older mail clients (mail-layout.test.ts).
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(subject)}</title></head>` +
     `<body style="margin:0;padding:24px 12px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">` +
-    `<div role="article" aria-label="${escapeHtml(subject)}" style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">` +
+    `<div role="article" aria-label="${escapeHtml(subject)}" style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px;overflow-wrap:anywhere;word-wrap:break-word;word-break:break-word">` +
     mail.blocks.map(blockHtml).join("") +
     `<hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0 12px"><p style="margin:0;font-size:12px;color:#6b7280">${escapeHtml(footer)}</p>` +
     `</div></body></html>`;
