@@ -70,9 +70,10 @@ export function RolesPanel({ canManage }: { canManage: boolean }) {
             <TBody>
               {roles.data.map((role) => (
                 <TR key={role.id} data-testid="role-row">
-                  <TD>
+                  {/* A long name wraps (anywhere, for one with no space) instead of widening the table. */}
+                  <TD className="min-w-32 max-w-64">
                     <span className="inline-flex flex-wrap items-center gap-2">
-                      <span className="font-medium text-zinc-900">{role.name}</span>
+                      <span className="font-medium wrap-anywhere text-zinc-900">{role.name}</span>
                       {role.builtIn ? <Badge tone="neutral">Built-in</Badge> : null}
                     </span>
                   </TD>
