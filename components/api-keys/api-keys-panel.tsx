@@ -65,8 +65,8 @@ export function ApiKeysPanel() {
             <TBody>
               {keys.data.map((key) => (
                 <TR key={key.id} data-testid="api-key-row">
-                  <TD>
-                    <p className="font-medium text-zinc-900">{key.name}</p>
+                  <TD className="min-w-40 max-w-64">
+                    <p className="font-medium wrap-anywhere text-zinc-900">{key.name}</p>
                     <p className="text-xs text-zinc-500" title={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : undefined}>
                       {key.lastUsedAt ? `Last used ${formatRelative(key.lastUsedAt)}` : "Never used"} · {key.workspace.name}
                       {key.status === "ACTIVE" && key.expiresAt ? ` · expires ${formatDateTime(key.expiresAt)}` : null}

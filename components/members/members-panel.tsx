@@ -145,8 +145,8 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendi
       <TBody>
         {members.map((m) => (
           <TR key={m.userId} data-testid="member-row">
-            <TD>
-              <p className="font-medium text-zinc-900">
+            <TD className="min-w-40 max-w-64">
+              <p className="font-medium wrap-anywhere text-zinc-900">
                 {m.name}
                 {m.isOwner ? (
                   <Badge tone="brand" className="ml-2">
@@ -154,7 +154,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendi
                   </Badge>
                 ) : null}
               </p>
-              <p className="text-xs text-zinc-500">{m.email}</p>
+              <p className="text-xs wrap-anywhere text-zinc-500">{m.email}</p>
             </TD>
             <TD>
               {canManage && !m.isOwner ? (

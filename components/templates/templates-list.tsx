@@ -79,10 +79,11 @@ export function TemplatesList({ canCreate }: { canCreate: boolean }) {
             <TBody>
               {data.templates.map((t) => (
                 <TR key={t.id} data-testid="template-row">
-                  <TD className="max-w-xs sm:max-w-md">
+                  {/* The whole name shows, wrapping (anywhere, for one with no space) within the cell's width. */}
+                  <TD className="min-w-40 max-w-xs sm:max-w-sm">
                     <Link
                       href={`/templates/${encodeURIComponent(t.id)}`}
-                      className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline"
+                      className="block font-medium wrap-anywhere text-zinc-900 hover:text-brand-700 hover:underline"
                     >
                       {t.name}
                     </Link>

@@ -66,8 +66,8 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
             <TBody>
               {workspaces.data.map((w) => (
                 <TR key={w.id} data-testid="workspace-row">
-                  <TD>
-                    <span className="font-medium text-zinc-900">{w.name}</span>
+                  <TD className="min-w-32 max-w-64">
+                    <span className="font-medium wrap-anywhere text-zinc-900">{w.name}</span>
                     {w.isDefault ? (
                       <Badge tone="brand" className="ml-2">
                         Default
