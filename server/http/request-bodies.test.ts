@@ -29,6 +29,7 @@ import { createActiveTemplate } from "@/server/domain/packages/test-support/fixt
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { setResolver } from "@/server/domain/webhooks/delivery/resolver";
 import { buildOpenApiDocument } from "@/server/http/openapi";
+import { BODY_CUT_OFF } from "@/server/http/client-body";
 import { publicOperations } from "@/server/http/operations";
 import { workspaceActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
@@ -96,6 +97,24 @@ describe("an operation that takes no input", () => {
       expect(res.status, JSON.stringify(notAnObject)).toBe(422);
       expect(Object.keys((res.body as { details: object }).details)).toEqual(["body"]);
     }
+    expect(await statusOf(packageId)).toBe("IN_PROGRESS");
+  });
+
+  it("answers 400, not 500, to a body cut off by a client that went away, and changes nothing", async () => {
+    const w = await world();
+    const packageId = await w.create("sent");
+    let sent = false;
+    const cutOff = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"'));
+        } else controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const res = await callJson(holdRoute, { key: w.key, params: { packageId }, bodyStream: cutOff });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: BODY_CUT_OFF });
     expect(await statusOf(packageId)).toBe("IN_PROGRESS");
   });
 

@@ -3,6 +3,7 @@ import { errors, type TErrorDetails } from "@/server/lib/errors";
 import { parseInput, parseOrThrow } from "@/server/lib/parse";
 import { readCapped } from "@/server/lib/read-capped";
 import { z } from "@/server/lib/zod";
+import { BODY_CUT_OFF } from "./client-body";
 
 /** Query string → plain object; a repeated parameter becomes an array. */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -90,7 +91,14 @@ export function parseBody(op: Pick<TOperation, "body">, bytes: Uint8Array): unkn
 export async function readBodyBytes(req: Request, limitBytes: number, tooLarge?: string): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limitBytes) throw errors.payloadTooLarge(tooLarge);
-  const bytes = await readCapped(req.body, limitBytes);
+  let bytes: Buffer | null;
+  try {
+    bytes = await readCapped(req.body, limitBytes);
+  } catch {
+    // The body stream failed: the client went away before sending it all (ECONNRESET "aborted"). Its fault, not
+    // ours, and nothing was done: a 400 (which it will likely never read), not a 500.
+    throw errors.badRequest(BODY_CUT_OFF);
+  }
   if (!bytes) throw errors.payloadTooLarge(tooLarge);
   return bytes;
 }

@@ -10,6 +10,8 @@ export type TCallOptions = {
   body?: unknown;
   /** Raw body text (sent as is, for invalid-JSON cases). */
   rawBody?: string;
+  /** A body stream, sent as it yields (for bodies that end badly: a client that goes away mid-body). */
+  bodyStream?: ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
   /** The socket address; `null` sends none (undeterminable). Default 127.0.0.1. */
   address?: string | null;
@@ -49,7 +51,8 @@ export async function callRoute(route: TRouteHandler, opts: TCallOptions = {}): 
     body = JSON.stringify(opts.body);
     headers.set("content-type", "application/json");
   }
-  const req = new Request(url, { method: op.method, headers, body });
+  if (opts.bodyStream && !headers.has("content-type")) headers.set("content-type", "application/json");
+  const req = new Request(url, { method: op.method, headers, body: opts.bodyStream ?? body, ...(opts.bodyStream ? { duplex: "half" } : {}) } as RequestInit);
   return route(req, { params: Promise.resolve(opts.params ?? {}) });
 }
 

@@ -23,6 +23,7 @@ import { callJson } from "@/server/test/http";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { createHash } from "node:crypto";
 import { DOCUMENT_MESSAGES, DOCX_TYPE } from "./messages";
+import { BODY_CUT_OFF } from "@/server/http/client-body";
 import { putUpload } from "@/server/http/test-support/put-upload";
 import { createTestTemplate, DEEPLY_NESTED_PDF, LOOPING_XREF_PDF, makePdf, manyPagesPdf } from "./test-support/fixtures";
 
@@ -159,8 +160,9 @@ describe("PUT /uploads/{token}", () => {
         sent += 100;
       },
     });
-    const res = await putUpload(url, failing).catch((e: unknown) => e);
-    expect(res).not.toMatchObject({ status: 200 });
+    // The client's failure, not the server's: 400 (it was a 500).
+    const res = await putUpload(url, failing);
+    expect(res).toMatchObject({ status: 400, body: { error: BODY_CUT_OFF } });
     expect(leftoverCopies()).toEqual([]);
     expect(await t.db.select().from(storedFiles)).toHaveLength(0);
     expect((await documentRow(documentId)).uploadState).toBe("AWAITING_UPLOAD");
