@@ -48,27 +48,25 @@ function FieldCaption({ field, page, box, hidden }: { field: TField; page: TRend
   };
   const className =
     "absolute z-10 w-max rounded-sm bg-white/90 px-1 text-[11px] leading-tight font-medium wrap-anywhere text-brand-700 shadow-sm ring-1 ring-brand-600/30";
-  const text = (
-    <>
-      <span dir="auto">{label}</span>
-      {field.required ? (
-        <span aria-hidden="true" className="text-red-700">
-          {" *"}
-        </span>
-      ) : null}
-    </>
-  );
+  // The asterisk comes last, after what a screen reader hears instead of it, so the label's text reads in order.
+  const mark = field.required ? (
+    <span aria-hidden="true" className="text-red-700">
+      {" *"}
+    </span>
+  ) : null;
   if (field.type === "signature" || field.type === "initials") {
     return (
       <span aria-hidden="true" data-field-label={field.id} className={className} style={style}>
-        {text}
+        <span dir="auto">{label}</span>
+        {mark}
       </span>
     );
   }
   return (
     <label htmlFor={`field-${field.id}`} data-field-label={field.id} className={className} style={style}>
-      {text}
+      <span dir="auto">{label}</span>
       <span className="sr-only">{hidden}</span>
+      {mark}
     </label>
   );
 }

@@ -42,7 +42,7 @@ test("set up: an ACTIVE lease template whose text fields have labels, one text f
   templateId = await activeTemplate(api(request), request, {
     name: "Lease",
     documentName: "lease.pdf",
-    pdf: await titledPdf([["Lease — the tenant", "The tenant rents the flat on the terms below."]]),
+    pdf: await titledPdf([["Lease — the tenant", "The tenant rents the flat on the terms below."], ["Lease — house rules"]]),
     roles: ["Tenant"],
     fields: [
       // At the very top of the page: its label goes below the box.
@@ -74,7 +74,7 @@ test("a text field's label is shown, names its input and the missing-field list;
   // The label is on screen (a required one marked), above its box, and a click on it focuses the input.
   const caption = page.locator("label[data-field-label]", { hasText: "Tenant address" });
   await expect(caption).toBeVisible();
-  await expect(caption).toHaveText("Tenant address * (required)");
+  await expect(caption).toHaveText("Tenant address (required) *");
   const captionBox = (await caption.boundingBox())!;
   const addressBox = (await address.boundingBox())!;
   expect(captionBox.y + captionBox.height).toBeLessThanOrEqual(addressBox.y);
