@@ -16,9 +16,59 @@ const NAMES: Record<TField["type"], string> = {
   email: "Email",
 };
 
+/** The label the sender gave the field, if any (a blank one counts as none). */
+function labelOf(field: Pick<TField, "label">): string | null {
+  return field.label?.trim() || null;
+}
+
 /** The field's accessible name: its label, or what it is, and whether it is required. */
 export function fieldName(field: TField): string {
-  return `${field.label?.trim() || NAMES[field.type]}${field.required ? " (required)" : ""}`;
+  return `${labelOf(field) ?? NAMES[field.type]}${field.required ? " (required)" : ""}`;
+}
+
+type TBox = { left: number; top: number; width: number; height: number };
+
+/**
+ * A labelled field's label, visible over the page: above the box (below it when the box sits at the top of the
+ * page), at least 9rem wide so a phone's small scale does not squeeze it to a word a line, kept inside the page,
+ * wrapping anywhere. For an input it is the `<label>`, so it names it and a click on it focuses it; `hidden`
+ * (what a screen reader hears after it: "(required)", "filled in automatically") completes that name.
+ * For a signature button, whose own name already starts with the label, it is only seen.
+ */
+function FieldCaption({ field, page, box, hidden }: { field: TField; page: TRenderedPage; box: TBox; hidden: string }) {
+  const label = labelOf(field);
+  if (!label) return null;
+  const pageWidth = page.size.width * page.scale;
+  const maxWidth = Math.min(pageWidth, Math.max(box.width, 144));
+  const below = box.top < 28;
+  const style = {
+    left: Math.max(0, Math.min(box.left, pageWidth - maxWidth)),
+    maxWidth,
+    ...(below ? { top: box.top + box.height + 2 } : { bottom: page.size.height * page.scale - box.top + 2 }),
+  };
+  const className =
+    "absolute z-10 w-max rounded-sm bg-white/90 px-1 text-[11px] leading-tight font-medium wrap-anywhere text-brand-700 shadow-sm ring-1 ring-brand-600/30";
+  // The asterisk comes last, after what a screen reader hears instead of it, so the label's text reads in order.
+  const mark = field.required ? (
+    <span aria-hidden="true" className="text-red-700">
+      {" *"}
+    </span>
+  ) : null;
+  if (field.type === "signature" || field.type === "initials") {
+    return (
+      <span aria-hidden="true" data-field-label={field.id} className={className} style={style}>
+        <span dir="auto">{label}</span>
+        {mark}
+      </span>
+    );
+  }
+  return (
+    <label htmlFor={`field-${field.id}`} data-field-label={field.id} className={className} style={style}>
+      <span dir="auto">{label}</span>
+      <span className="sr-only">{hidden}</span>
+      {mark}
+    </label>
+  );
 }
 
 type TProps = {
@@ -74,6 +124,8 @@ export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenS
     fontSize: Math.max(11, Math.min(16, field.height * page.scale * 0.6)),
   };
   const name = fieldName(field);
+  const labelled = labelOf(field) !== null;
+  const required = field.required ? " (required)" : "";
   const frame = cn(
     "absolute rounded-sm outline-offset-1 focus-visible:outline-2 focus-visible:outline-brand-600",
     invalid ? "ring-2 ring-red-600" : "ring-1 ring-brand-600/70",
@@ -83,64 +135,74 @@ export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenS
   if (field.type === "signature" || field.type === "initials") {
     const signed = Boolean(imageUrl || field.value);
     return (
-      <button
-        type="button"
-        {...common}
-        aria-label={`${name}: ${signed ? "signed, press to change" : "press to sign"}`}
-        onClick={onOpenSignature}
-        className={cn(frame, "flex items-center justify-center overflow-hidden", signed ? "bg-white/40" : "bg-amber-100/90 text-zinc-900 hover:bg-amber-200")}
-        style={style}
-      >
-        {imageUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element -- a stored signature from this page's own API
-          <img src={imageUrl} alt="" className="max-h-full max-w-full object-contain" />
-        ) : field.value ? (
-          <FittedText text={field.value} maxSize={Math.min(style.height * 0.7, 24 * page.scale)} />
-        ) : (
-          <span className="truncate px-1 font-medium">{field.type === "initials" ? "Initial" : "Sign here"}</span>
-        )}
-      </button>
+      <>
+        <FieldCaption field={field} page={page} box={style} hidden="" />
+        <button
+          type="button"
+          {...common}
+          aria-label={`${name}: ${signed ? "signed, press to change" : "press to sign"}`}
+          onClick={onOpenSignature}
+          className={cn(frame, "flex items-center justify-center overflow-hidden", signed ? "bg-white/40" : "bg-amber-100/90 text-zinc-900 hover:bg-amber-200")}
+          style={style}
+        >
+          {imageUrl ? (
+            // eslint-disable-next-line @next/next/no-img-element -- a stored signature from this page's own API
+            <img src={imageUrl} alt="" className="max-h-full max-w-full object-contain" />
+          ) : field.value ? (
+            <FittedText text={field.value} maxSize={Math.min(style.height * 0.7, 24 * page.scale)} />
+          ) : (
+            <span className="truncate px-1 font-medium">{field.type === "initials" ? "Initial" : "Sign here"}</span>
+          )}
+        </button>
+      </>
     );
   }
 
   if (field.type === "checkbox") {
     return (
-      <span className={cn(frame, "flex items-center justify-center bg-white/70")} style={style}>
-        <input
-          type="checkbox"
-          {...common}
-          aria-label={name}
-          aria-required={field.required || undefined}
-          checked={field.value === "true"}
-          onChange={(e) => onSave(e.target.checked ? "true" : "false")}
-          className="size-[70%] max-h-5 max-w-5 accent-brand-600"
-        />
-      </span>
+      <>
+        <FieldCaption field={field} page={page} box={style} hidden={required} />
+        <span className={cn(frame, "flex items-center justify-center bg-white/70")} style={style}>
+          <input
+            type="checkbox"
+            {...common}
+            aria-label={labelled ? undefined : name}
+            aria-required={field.required || undefined}
+            checked={field.value === "true"}
+            onChange={(e) => onSave(e.target.checked ? "true" : "false")}
+            className="size-[70%] max-h-5 max-w-5 accent-brand-600"
+          />
+        </span>
+      </>
     );
   }
 
   const readOnly = field.readOnly || field.type === "date";
   const shown = draft ?? field.value ?? fallback ?? "";
+  const automatic = field.type === "date" ? ", filled in automatically" : "";
   return (
-    <input
-      {...common}
-      type={field.type === "email" ? "email" : "text"}
-      dir="auto"
-      aria-label={field.type === "date" ? `${name}, filled in automatically` : name}
-      aria-required={field.required || undefined}
-      readOnly={readOnly}
-      value={shown}
-      maxLength={field.type === "email" ? 254 : 500}
-      autoComplete={field.type === "name" ? "name" : field.type === "email" ? "email" : "off"}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={() => {
-        if (readOnly || draft === null) return;
-        const next = draft.trim() === "" ? null : draft;
-        setDraft(null);
-        if (next !== field.value) onSave(next);
-      }}
-      className={cn(frame, "min-w-0 bg-white/85 px-1 text-zinc-900", readOnly && "bg-zinc-100/85")}
-      style={style}
-    />
+    <>
+      <FieldCaption field={field} page={page} box={style} hidden={`${required}${automatic}`} />
+      <input
+        {...common}
+        type={field.type === "email" ? "email" : "text"}
+        dir="auto"
+        aria-label={labelled ? undefined : `${name}${automatic}`}
+        aria-required={field.required || undefined}
+        readOnly={readOnly}
+        value={shown}
+        maxLength={field.type === "email" ? 254 : 500}
+        autoComplete={field.type === "name" ? "name" : field.type === "email" ? "email" : "off"}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={() => {
+          if (readOnly || draft === null) return;
+          const next = draft.trim() === "" ? null : draft;
+          setDraft(null);
+          if (next !== field.value) onSave(next);
+        }}
+        className={cn(frame, "min-w-0 bg-white/85 px-1 text-zinc-900", readOnly && "bg-zinc-100/85")}
+        style={style}
+      />
+    </>
   );
 }

@@ -35,7 +35,17 @@ export function keyApi(request: APIRequestContext, key: string) {
 
 export type TKeyApi = ReturnType<typeof keyApi>;
 
-type TTemplateField = { roleIndex: number; type: "signature" | "text"; label?: string; page: number; x: number; y: number; width: number; height: number };
+type TTemplateField = {
+  roleIndex: number;
+  type: "signature" | "text" | "checkbox";
+  label?: string;
+  required?: boolean;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+};
 
 /**
  * An ACTIVE template made through the API: `pdf` uploaded as its one document, `roles` added in order, `fields`

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
+import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { AuthenticationCheck } from "@/components/signing/authentication-check";
 import { SigningEndPage } from "@/components/signing/signing-end-page";
@@ -16,6 +17,7 @@ type TProps = { params: Promise<{ token: string }> };
 /**
  * The recipient's signing page: outside the signed-in shell; the link's token is the only credential, and for a
  * recipient with an access or email code, the check passed in this browser (docs/decisions/signer-authentication.md).
+ * A link that opens nothing answers 404 (not-found.tsx); a link whose package ended shows its end page (200).
  */
 export default async function SignPage({ params }: TProps) {
   await connection();
@@ -26,7 +28,9 @@ export default async function SignPage({ params }: TProps) {
     if (err instanceof SigningRefusal && err.reason === "NOT_FOUND") return null;
     throw err;
   });
-  if (!view) return <SigningEndPage reason="NOT_FOUND" />;
+  // Unknown, replaced and expired links are one refusal (find-signing-session.ts: a link never tells which):
+  // not-found.tsx shows the same clear page, with a 404.
+  if (!view) notFound();
   if (view.state === "AUTHENTICATION_REQUIRED")
     return <AuthenticationCheck token={token} packageTitle={view.packageTitle} authentication={view.authentication} />;
   if (view.state === "CLOSED") return <SigningEndPage reason={view.reason} packageTitle={view.packageTitle} signedCopy={view.signedCopy} token={token} />;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
+import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { AuthenticationCheck } from "@/components/signing/authentication-check";
 import { EmbedFrame } from "@/components/signing/embed-events";
@@ -26,7 +27,7 @@ export default async function EmbedSignPage({ params }: TProps) {
   const { handle } = await params;
   const db = await getDb();
   const link = await findEmbedLink(db, handle);
-  if (!link) return <SigningEndPage reason="NOT_FOUND" />;
+  if (!link) notFound();
   const target = { origin: link.origin, packageId: link.packageId, sessionId: link.sessionId };
   const jar = Object.fromEntries((await cookies()).getAll().map((c) => [c.name, c.value]));
   const ended = "This embedded signing link was already used or has expired: ask for a new one";
