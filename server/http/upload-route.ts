@@ -6,6 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/server/db/client";
 import { receiveUpload } from "@/server/domain/documents/receive-upload";
+import { errors } from "@/server/lib/errors";
+import { BODY_CUT_OFF, isClientBodyError, watchClientBody } from "./client-body";
 import { errorResponse, json } from "./errors";
 import { logRequest } from "./request-log";
 import type { TRouteContext } from "./route";
@@ -18,10 +20,11 @@ export async function uploadRoute(req: Request, context: TRouteContext): Promise
   let unexpected: unknown;
   try {
     const { token } = await context.params;
-    const document = await receiveUpload(await getDb(), { token: typeof token === "string" ? token : "", body: req.body });
+    const document = await receiveUpload(await getDb(), { token: typeof token === "string" ? token : "", body: req.body ? watchClientBody(req.body) : null });
     response = json({ data: document }, 200, headers);
   } catch (err) {
-    const mapped = errorResponse(err, headers);
+    // A client that went away mid-body: its failure (400, which it will likely never read), not ours (500).
+    const mapped = errorResponse(isClientBodyError(err) ? errors.badRequest(BODY_CUT_OFF) : err, headers);
     // Logged once, on the request line below (a 500 with the error).
     if (mapped.unexpected) unexpected = err;
     response = mapped.response;
