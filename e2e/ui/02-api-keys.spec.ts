@@ -122,7 +122,8 @@ test("a name an active key has, in any case, is refused in the dialog; revoking 
   await expect(alert).toContainText('An active API key named "production" already exists');
   await screenshotBoth(page, "api-keys-name-taken-409");
   await dialog.getByRole("button", { name: "Cancel" }).click();
-  await expect(page.getByText("Production", { exact: true })).toHaveCount(1);
+  const listed = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { name: string; status: string }[] };
+  expect(listed.data.filter((k) => k.name.toLowerCase() === "production").map((k) => [k.name, k.status])).toEqual([["Production", "ACTIVE"]]);
 
   const { id } = ((await first.json()) as { data: { id: string } }).data;
   expect((await appRequest(page).post(`/api/app/api-keys/${id}/revoke`)).status()).toBe(200);
