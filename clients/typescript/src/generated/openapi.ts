@@ -62,6 +62,8 @@ export type paths = {
      *     After a 413 or 422 nothing is kept, the document stays `AWAITING_UPLOAD` and **the URL stays unused**: PUT the
      *     right bytes to it again while it is valid, or add the document again (and delete the first). Of two PUTs racing
      *     on one URL, exactly one succeeds; the other gets 410.
+     *
+     *     On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     post: operations["addTemplateDocument"];
     delete?: never;
@@ -102,7 +104,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a document and the fields placed on it
-     * @description Delete a document and the fields placed on it
+     * @description On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     delete: operations["deleteTemplateDocument"];
     options?: never;
@@ -673,7 +675,7 @@ export type paths = {
     put?: never;
     /**
      * Place a field for a role on a page of one of the template's documents
-     * @description `documentId` must be an uploaded PDF of this template (422 at `documentId`), `page` one of its pages (422 at `page`), the box inside that page as displayed — points from the top-left corner, rotation applied (422 at `x`, `y`, `width` or `height` naming the page size) — `roleIndex` an existing role (422 at `roleIndex`) and `mergeFieldKey`, on a text field only, one of the template's merge fields (422 at `mergeFieldKey`). Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description `documentId` must be an uploaded PDF of this template (422 at `documentId`), `page` one of its pages (422 at `page`), the box inside that page as displayed — points from the top-left corner, rotation applied (422 at `x`, `y`, `width` or `height` naming the page size) — `roleIndex` an existing role (422 at `roleIndex`) and `mergeFieldKey`, on a text field only, one of the template's merge fields (422 at `mergeFieldKey`). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     post: operations["createTemplateField"];
     delete?: never;
@@ -697,7 +699,7 @@ export type paths = {
     put?: never;
     /**
      * Add a role, last or at `order`
-     * @description Inserting at `order` moves the roles from that position on down one (their `roleIndex` grows by one; their fields stay with them). `order` beyond the role count is 422. `signingGroupId` must be a signing group of the workspace (422). Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description Inserting at `order` moves the roles from that position on down one (their `roleIndex` grows by one; their fields stay with them). `order` beyond the role count is 422. `signingGroupId` must be a signing group of the workspace with at least one member (422). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     post: operations["createTemplateRole"];
     delete?: never;
@@ -729,7 +731,7 @@ export type paths = {
     head?: never;
     /**
      * Change a template's name, description, status, merge fields or sender questions
-     * @description Status moves: DRAFT → ACTIVE only with at least one uploaded PDF document, no document still uploading or awaiting DOCX conversion, and at least one role (400 `A template needs at least one uploaded PDF document and one role to become ACTIVE: <reasons>` otherwise; `activationBlockers` on the template lists them); ACTIVE ↔ ARCHIVED; DRAFT → ARCHIVED; ACTIVE or ARCHIVED → DRAFT. Packages already created from the template keep their own copy. `mergeFields` and `questions` replace the lists; removing a merge field that a field still uses is 422 at `mergeFields`. Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description Status moves: DRAFT (or ARCHIVED) → ACTIVE only with at least one uploaded PDF document, no document still uploading or awaiting DOCX conversion, at least one role, and a required signature field for every role (400 `A template needs an uploaded PDF document, a role and a required signature field for each role to become ACTIVE: <reasons>` otherwise; `activationBlockers` on the template lists them); ACTIVE ↔ ARCHIVED; DRAFT → ARCHIVED; ACTIVE or ARCHIVED → DRAFT. Packages already created from the template keep their own copy. `mergeFields` and `questions` replace the lists; removing a merge field that a field still uses is 422 at `mergeFields`. Refused with 409 naming the member while another member holds the template's edit lock in the app.
      */
     patch: operations["updateTemplate"];
     trace?: never;
@@ -746,14 +748,14 @@ export type paths = {
     post?: never;
     /**
      * Remove a field
-     * @description Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     delete: operations["deleteTemplateField"];
     options?: never;
     head?: never;
     /**
      * Change a field: move, resize, retype or reassign it
-     * @description The field as it would be afterwards must meet every rule: `documentId` must be an uploaded PDF of this template (422 at `documentId`), `page` one of its pages (422 at `page`), the box inside that page as displayed — points from the top-left corner, rotation applied (422 at `x`, `y`, `width` or `height` naming the page size) — `roleIndex` an existing role (422 at `roleIndex`) and `mergeFieldKey`, on a text field only, one of the template's merge fields (422 at `mergeFieldKey`). Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description The field as it would be afterwards must meet every rule: `documentId` must be an uploaded PDF of this template (422 at `documentId`), `page` one of its pages (422 at `page`), the box inside that page as displayed — points from the top-left corner, rotation applied (422 at `x`, `y`, `width` or `height` naming the page size) — `roleIndex` an existing role (422 at `roleIndex`) and `mergeFieldKey`, on a text field only, one of the template's merge fields (422 at `mergeFieldKey`). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     patch: operations["updateTemplateField"];
     trace?: never;
@@ -770,14 +772,14 @@ export type paths = {
     post?: never;
     /**
      * Delete a role and every field assigned to it
-     * @description The role's fields are deleted with it; the roles after it move up one (their `roleIndex` drops by one). Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description The role's fields are deleted with it; the roles after it move up one (their `roleIndex` drops by one). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     delete: operations["deleteTemplateRole"];
     options?: never;
     head?: never;
     /**
      * Rename a role, set its signing group, or move it to `order`
-     * @description Moving a role shifts the roles in between by one; fields stay with their role. `signingGroupId` must be a signing group of the workspace (422); null clears it. Refused with 409 naming the member while another member holds the template's edit lock in the app.
+     * @description Moving a role shifts the roles in between by one; fields stay with their role. `signingGroupId` must be a signing group of the workspace with at least one member (422; a group the role already has is kept); null clears it. Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     patch: operations["updateTemplateRole"];
     trace?: never;
@@ -1971,7 +1973,7 @@ export type components = {
         name?: string;
         /** @description Signing order (smaller first); the list order when omitted */
         order?: number;
-        /** @description A signing group of the workspace (404-free: unknown is 422) */
+        /** @description A signing group of the workspace with at least one member (404-free: unknown, or without members, is 422) */
         signingGroupId?: string;
         authentication?: components["schemas"]["RecipientAuthenticationInput"];
         identity?: components["schemas"]["SignerIdentityInput"];
@@ -2259,7 +2261,7 @@ export type components = {
       name: string;
       description: string | null;
       /**
-       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
+       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document, one role and a required signature field for every role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
        * @enum {string}
        */
       status: "DRAFT" | "ACTIVE" | "ARCHIVED";
@@ -2382,7 +2384,7 @@ export type components = {
       name: string;
       description: string | null;
       /**
-       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
+       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document, one role and a required signature field for every role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
        * @enum {string}
        */
       status: "DRAFT" | "ACTIVE" | "ARCHIVED";
@@ -2404,7 +2406,7 @@ export type components = {
       name?: string;
       description?: string | null;
       /**
-       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document and one role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
+       * @description DRAFT on creation. DRAFT → ACTIVE needs at least one uploaded PDF document, one role and a required signature field for every role; ACTIVE ↔ ARCHIVED; ACTIVE or ARCHIVED → DRAFT is allowed (packages already created keep their own copy)
        * @enum {string}
        */
       status?: "DRAFT" | "ACTIVE" | "ARCHIVED";
