@@ -25,7 +25,9 @@ it("renames the later of each same-name-in-any-case pair, then refuses new ones"
 
     await db.migrateOn();
     const names = async (table: "workspaces" | "roles") =>
-      Object.fromEntries((await queryRows<{ id: string; name: string }>(handle.db, sql`select id, name from ${sql.identifier(table)}`)).map((r) => [r.id, r.name]));
+      Object.fromEntries(
+        (await queryRows<{ id: string; name: string }>(handle.db, sql`select id, name from ${sql.identifier(table)}`)).map((r) => [r.id, r.name]),
+      );
     expect(await names("workspaces")).toEqual({
       ws_1: "Sales",
       // The oldest keeps "Sales"; "(2)" is taken by ws_4 (in any case), "(3)" then by ws_2.

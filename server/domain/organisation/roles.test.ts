@@ -90,7 +90,10 @@ describe("roles", () => {
     const raced = await t.db
       .insert(roles)
       .values({ id: "role_race", organisationId: org.organisationId, name: "a" })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(isUniqueViolation(raced)).toBe(true);
     await updateRole(t.db, owner, { id: a.id, name: "A" }); // its own name is fine
 

@@ -86,12 +86,18 @@ describe("workspaces", () => {
     const lost = await t.db
       .insert(workspaces)
       .values({ id: "ws_race", organisationId: org.organisationId, name: "sAlEs", slug: "sales-3" })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(workspaceFieldsConflict(lost, { name: "sAlEs", slug: "sales-3" })?.message).toBe(workspaceNameTaken("sAlEs"));
     const lostSlug = await t.db
       .insert(workspaces)
       .values({ id: "ws_race", organisationId: org.organisationId, name: "Elsewhere", slug: "sales" })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(workspaceFieldsConflict(lostSlug, { name: "Elsewhere", slug: "sales" })?.message).toBe('A workspace with the slug "sales" already exists');
   });
 
