@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { ApiError, errorMessage, fieldErrors } from "@/components/lib/api-client";
+import { errorMessage, fieldErrors } from "@/components/lib/api-client";
 import { browserTimeZone } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -61,12 +61,12 @@ function CreateKeyForm({ onCancel, onCreated, roles, workspaces }: Omit<TProps, 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {general ? (
-        <Alert tone="error" title={create.error instanceof ApiError && create.error.status === 409 ? "Key limit reached" : "Could not create the key"}>
+        <Alert tone="error" title="Could not create the key">
           {general}
         </Alert>
       ) : null}
       {roles.length === 0 ? <Alert tone="warning">No role has API access. Give a role API access under Settings → Roles first.</Alert> : null}
-      <Field label="Name" error={details.name} hint="What the key is for, e.g. “CRM integration”.">
+      <Field label="Name" error={details.name} hint="What the key is for, e.g. “CRM integration”; not the name of another active key (case does not count).">
         {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} data-autofocus />}
       </Field>
       <Field label="Role" error={details.roleId} hint="Only roles with API access are offered.">

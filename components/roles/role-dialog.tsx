@@ -53,7 +53,7 @@ function RoleForm({ role, onDone }: { role?: TRole; onDone: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {general ? <Alert tone="error">{general}</Alert> : null}
-      <Field label="Name" error={details.name}>
+      <Field label="Name" error={details.name} hint="Unique in your organisation, whatever the case (“Sales” and “sales” are the same name).">
         {(p) => <Input {...p} value={values.name} maxLength={100} data-autofocus onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))} />}
       </Field>
       <fieldset className="space-y-3">

@@ -12,8 +12,19 @@ import { EventPicker } from "./event-picker";
 import { ALL_EVENTS } from "./events";
 import { useCreateEndpoint, type TCreatedEndpoint } from "./query";
 
-/** Register an endpoint. The server vets the URL exactly as the API does and answers 422 on `url` with the reason. */
-export function CreateEndpointDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (e: TCreatedEndpoint) => void }) {
+type TProps = {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (e: TCreatedEndpoint) => void;
+  /** The server's WEBHOOK_ALLOW_PRIVATE_TARGETS: whether http:// and private or loopback targets are accepted. */
+  allowPrivateTargets: boolean;
+};
+
+/**
+ * Register an endpoint. The server vets the URL exactly as the API does and answers 422 on `url` with the reason;
+ * the hint says beforehand what it will accept, which depends on the operator's setting.
+ */
+export function CreateEndpointDialog({ open, onClose, onCreated, allowPrivateTargets }: TProps) {
   const create = useCreateEndpoint();
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
@@ -63,7 +74,15 @@ export function CreateEndpointDialog({ open, onClose, onCreated }: { open: boole
     >
       <form id="create-endpoint" onSubmit={submit} className="space-y-4" noValidate>
         {general ? <Alert tone="error">{general}</Alert> : null}
-        <Field label="Endpoint URL" error={errors.url} hint="A public https:// address of your server. Private and loopback addresses are refused.">
+        <Field
+          label="Endpoint URL"
+          error={errors.url}
+          hint={
+            allowPrivateTargets
+              ? "The address of your server. This instance runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development only): http:// and private or loopback addresses such as http://localhost are accepted."
+              : "A public https:// address of your server. Private and loopback addresses are refused."
+          }
+        >
           {(p) => <Input {...p} type="url" placeholder="https://hooks.example.com/foliosign" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus />}
         </Field>
         <Field label="Description" optional error={errors.description}>

@@ -81,7 +81,8 @@ function EndpointCard({ row }: { row: TRow }) {
   );
 }
 
-export function EndpointsDashboard() {
+/** `allowPrivateTargets`: the server's WEBHOOK_ALLOW_PRIVATE_TARGETS, so the URL hint says what registration accepts. */
+export function EndpointsDashboard({ allowPrivateTargets }: { allowPrivateTargets: boolean }) {
   const dashboard = useDashboard();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<TCreatedEndpoint | null>(null);
@@ -187,7 +188,7 @@ export function EndpointsDashboard() {
           </>
         )}
       </Card>
-      <CreateEndpointDialog open={creating} onClose={() => setCreating(false)} onCreated={setCreated} />
+      <CreateEndpointDialog allowPrivateTargets={allowPrivateTargets} open={creating} onClose={() => setCreating(false)} onCreated={setCreated} />
       <SecretOnceDialog secret={created?.secret ?? null} title="Endpoint added" onDone={() => setCreated(null)} />
     </>
   );

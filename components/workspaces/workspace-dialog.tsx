@@ -49,7 +49,7 @@ function WorkspaceForm({ workspace, onDone }: { workspace?: TWorkspace; onDone: 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {general ? <Alert tone="error">{general}</Alert> : null}
-      <Field label="Name" error={details.name}>
+      <Field label="Name" error={details.name} hint="Unique in your organisation, whatever the case (“Sales” and “sales” are the same name).">
         {(p) => (
           <Input
             {...p}

@@ -2,13 +2,14 @@
  * Settings → API keys end to end: the owner creates a key and sees its value once (copied through the
  * clipboard), after a reload only the prefix remains, the key works against /api/v1/account, an expiry date
  * ends with the day in the browser's time zone, revoking it
- * (after a confirmation) makes the very next call 401, and the 51st unrevoked key is refused with a clear
- * message inside the dialog.
+ * (after a confirmation) makes the very next call 401, a name an active key has (in any case) is refused in the
+ * dialog and free again once that key is revoked, and the 51st unrevoked key is refused with a clear message
+ * inside the dialog.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { appRequest } from "../support/app-request";
 import { OWNER, signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -99,6 +100,36 @@ test("create a key, see it once, use it, revoke it", async ({ page, request }) =
   expect(await refused.json()).toEqual({ error: "Unauthorized" });
 });
 
+test("a name an active key has, in any case, is refused in the dialog; revoking that key frees it", async ({ page }) => {
+  await signInAsOwner(page);
+  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
+  const workspaces = (await (await page.request.get("/api/app/workspaces")).json()) as { data: { id: string; isDefault: boolean }[] };
+  const data = { name: "Production", roleId: roles.data.find((r) => r.name === "Admin")!.id, workspaceId: workspaces.data.find((w) => w.isDefault)!.id };
+  const first = await appRequest(page).post("/api/app/api-keys", { data });
+  expect(first.status()).toBe(201);
+  const same = await appRequest(page).post("/api/app/api-keys", { data: { ...data, name: "PRODUCTION" } });
+  expect([same.status(), await same.json()]).toEqual([
+    409,
+    { error: 'An active API key named "PRODUCTION" already exists (names are compared regardless of case): choose another name, or revoke that key first' },
+  ]);
+
+  await page.goto("/settings/api-keys");
+  const dialog = await openCreateDialog(page);
+  await dialog.getByLabel("Name").fill("production");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const alert = dialog.getByRole("alert");
+  await expect(alert).toContainText("Could not create the key");
+  await expect(alert).toContainText('An active API key named "production" already exists');
+  await screenshotBoth(page, "api-keys-name-taken-409");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  const listed = (await (await page.request.get("/api/app/api-keys")).json()) as { data: { name: string; status: string }[] };
+  expect(listed.data.filter((k) => k.name.toLowerCase() === "production").map((k) => [k.name, k.status])).toEqual([["Production", "ACTIVE"]]);
+
+  const { id } = ((await first.json()) as { data: { id: string } }).data;
+  expect((await appRequest(page).post(`/api/app/api-keys/${id}/revoke`)).status()).toBe(200);
+  expect((await appRequest(page).post("/api/app/api-keys", { data: { ...data, name: "production" } })).status()).toBe(201);
+});
+
 test("the 51st unrevoked key is refused with the reason in the dialog", async ({ page }) => {
   await signInAsOwner(page);
   const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
@@ -117,7 +148,7 @@ test("the 51st unrevoked key is refused with the reason in the dialog", async ({
   await dialog.getByLabel("Name").fill("One too many");
   await dialog.getByRole("button", { name: "Create key" }).click();
   const alert = dialog.getByRole("alert");
-  await expect(alert).toContainText("Key limit reached");
+  await expect(alert).toContainText("Could not create the key");
   await expect(alert).toContainText("50 API keys that are not revoked");
   await expect(dialog).toBeVisible();
   await screenshot(page, "api-keys-limit-409");

@@ -8,7 +8,7 @@
 import { expect, test } from "@playwright/test";
 import { createApiKey } from "../support/api-key";
 import { signIn, signInAsOwner, signOut } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -97,6 +97,17 @@ test("roles: built-ins read-only, a custom role created, edited and deleted", as
   const integration = page.getByTestId("role-row").filter({ hasText: "Integration" });
   await expect(integration).toContainText("Create and edit");
 
+  // A name that differs only by case is the same name (product audit item 1): refused with the reason.
+  await page.getByRole("button", { name: "New role" }).click();
+  dialog = page.getByRole("dialog", { name: "New role" });
+  await expect(dialog.getByText("Unique in your organisation, whatever the case")).toBeVisible();
+  await dialog.getByLabel("Name").fill("INTEGRATION");
+  await dialog.getByRole("button", { name: "Create role" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText('A role named "INTEGRATION" already exists (names are compared regardless of case)');
+  await screenshotBoth(page, "roles-name-taken-409");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("role-row").filter({ hasText: /integration/i })).toHaveCount(1);
+
   await page.getByRole("button", { name: "New role" }).click();
   dialog = page.getByRole("dialog", { name: "New role" });
   await dialog.getByLabel("Name").fill("Temporary");
@@ -180,6 +191,17 @@ test("workspaces, plan and security", async ({ page }) => {
   await expect(switcherOption("EMEA")).toHaveCount(1);
   await expect(switcherOption("EMEA Sales")).toHaveCount(0);
   await screenshot(page, "workspaces");
+
+  // Workspace names are unique regardless of case too (product audit item 1).
+  await page.getByRole("button", { name: "New workspace" }).click();
+  dialog = page.getByRole("dialog", { name: "New workspace" });
+  await dialog.getByLabel("Name").fill("emea");
+  await dialog.getByLabel("Slug").fill("emea-2");
+  await dialog.getByRole("button", { name: "Create workspace" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText('A workspace named "emea" already exists (names are compared regardless of case)');
+  await screenshotBoth(page, "workspaces-name-taken-409");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(switcherOption("emea")).toHaveCount(0);
 
   await page.goto("/settings/plan");
   await expect(page.getByText("Public API")).toBeVisible();

@@ -75,6 +75,14 @@ test("the dashboard starts empty, creation vets the URL, and the secret is shown
 
   await page.getByRole("button", { name: "Add endpoint" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+  // This server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (playwright.config.ts): the hint says what it accepts
+  // (it used to say loopback addresses are refused, and the receiver below is one).
+  const hint = dialog.getByText(/^The address of your server/);
+  await expect(hint).toHaveText(
+    "The address of your server. This instance runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development only): http:// and private or loopback addresses such as http://localhost are accepted.",
+  );
+  await expect(dialog.getByText("Private and loopback addresses are refused.", { exact: false })).toHaveCount(0);
+  await screenshotBoth(page, "webhooks-create-dialog-hint");
   await dialog.getByLabel("Endpoint URL").fill("ftp://files.example.com/hook");
   await dialog.getByRole("button", { name: "Add endpoint" }).click();
   await expect(dialog.getByLabel("Endpoint URL")).toHaveAttribute("aria-invalid", "true");

@@ -1,14 +1,17 @@
 /**
  * Reference data in the browser, end to end against the built app: a signing group created with a member
- * (and a duplicate name refused with the server's message), a custom field created (a bad key shown under
+ * (and a duplicate name refused with the server's message), the last member of a group a template role uses
+ * kept with the server's reason (product audit item 3), a custom field created (a bad key shown under
  * its field from the 422 details), a PDF uploaded to the library through the file picker with its progress
  * bar (a non-PDF refused with the inspector's message), renamed, and deleted behind a confirmation. Each page
  * is screenshotted at desktop width and at 390 px.
  */
 import { PDF } from "@libpdf/core";
 import { expect, test, type Page } from "@playwright/test";
+import { createApiKey } from "../support/api-key";
+import { keyApi } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
-import { screenshot } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
@@ -65,6 +68,30 @@ test("signing groups: empty state, create with a member, duplicate name refused,
   await expect(row).toContainText("2 members");
   await screenshot(page, "signing-groups");
   await atPhoneWidth(page, "signing-groups-390");
+});
+
+test("the last member of a group a template role uses cannot be removed; the dialog says why", async ({ page, request }) => {
+  await signInAsOwner(page);
+  const api = keyApi(request, await createApiKey(page, "Reference data e2e", "Admin"));
+  const group = (await (await page.request.get("/api/app/signing-groups")).json()) as { data: { signingGroups: { id: string; name: string }[] } };
+  const legal = group.data.signingGroups.find((g) => g.name === "Legal team")!;
+  const template = await api.post<{ id: string }>("/templates", { name: "Engagement letter" });
+  await api.post(`/templates/${template.id}/roles`, { name: "Counsel", signingGroupId: legal.id });
+
+  await page.goto("/settings/signing-groups");
+  const row = page.getByTestId("signing-group-row").filter({ hasText: "Legal team" });
+  await row.getByRole("button", { name: "Edit Legal team" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit “Legal team”" });
+  await edit.getByRole("button", { name: "Remove marc@acme.test" }).click();
+  await expect(edit.getByRole("button", { name: "Remove marc@acme.test" })).toHaveCount(0);
+  await edit.getByRole("button", { name: "Remove lena@acme.test" }).click();
+  await expect(edit.getByRole("alert")).toHaveText(
+    "lena@acme.test is the last member of “Legal team”, which template roles use (“Counsel” in “Engagement letter”): add another member first, or take the group off those roles",
+  );
+  await expect(edit.getByRole("button", { name: "Remove lena@acme.test" })).toBeVisible();
+  await screenshotBoth(page, "signing-groups-last-member-409");
+  await edit.getByRole("button", { name: "Done" }).click();
+  await expect(row).toContainText("1 member");
 });
 
 test("custom fields: empty state, bad key shown under the field, create, list", async ({ page }) => {

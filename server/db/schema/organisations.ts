@@ -61,7 +61,8 @@ export const roles = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("roles_org_name_uq").on(t.organisationId, t.name)],
+  // Case-insensitive: "Sales" and "sales" would confuse everyone (migration 0038 renamed older such pairs).
+  (t) => [uniqueIndex("roles_org_lower_name_uq").on(t.organisationId, sql`lower(${t.name})`)],
 );
 
 export const memberships = pgTable(
@@ -120,6 +121,8 @@ export const workspaces = pgTable(
   },
   (t) => [
     uniqueIndex("workspaces_org_slug_uq").on(t.organisationId, t.slug),
+    // Names too, regardless of case (migration 0038 renamed older duplicates).
+    uniqueIndex("workspaces_org_lower_name_uq").on(t.organisationId, sql`lower(${t.name})`),
     uniqueIndex("workspaces_one_default_uq")
       .on(t.organisationId)
       .where(sql`${t.isDefault}`),

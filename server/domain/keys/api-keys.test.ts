@@ -162,6 +162,37 @@ describe("createApiKey", () => {
     await createApiKey(t.db, owner, { name: "again", roleId: org.roleIds.admin, workspaceId: org.workspaceId });
   });
 
+  // Audit item 2: two keys named "Production" could not be told apart in the one key list.
+  it("refuses a name an ACTIVE key of the organisation has, in any case (409), and writes nothing; revoked and expired keys' names are free", async () => {
+    const org = await createTestOrg(t.db);
+    const owner = ownerActor(org);
+    const base = { roleId: org.roleIds.admin, workspaceId: org.workspaceId };
+    const production = await createApiKey(t.db, owner, { name: "Production", ...base });
+    const keysBefore = await t.db.select().from(apiKeys).orderBy(apiKeys.id);
+    const auditBefore = await t.db.select().from(auditEvents);
+    const emea = await createTestWorkspace(t.db, org.organisationId, "emea");
+    for (const [name, workspaceId] of [
+      ["production", org.workspaceId],
+      [" PRODUCTION ", emea],
+    ] as const) {
+      const refused = await rejection(createApiKey(t.db, owner, { ...base, name, workspaceId }));
+      expect([refused.status, refused.message]).toEqual([
+        409,
+        `An active API key named "${name.trim()}" already exists (names are compared regardless of case): choose another name, or revoke that key first`,
+      ]);
+    }
+    expect(await t.db.select().from(apiKeys).orderBy(apiKeys.id)).toEqual(keysBefore);
+    expect(await t.db.select().from(auditEvents)).toHaveLength(auditBefore.length);
+
+    // An expired key's name is free; so is a revoked one's; another organisation's keys do not count.
+    await createTestKey(t.db, org, { name: "Nightly", expiresAt: new Date(Date.now() - 1000) });
+    await createApiKey(t.db, owner, { name: "nightly", ...base });
+    await revokeApiKey(t.db, owner, { id: production.id });
+    await createApiKey(t.db, owner, { name: "PRODUCTION", ...base });
+    const other = await createTestOrg(t.db, "Other");
+    await createApiKey(t.db, ownerActor(other), { name: "production", roleId: other.roleIds.admin, workspaceId: other.workspaceId });
+  });
+
   // The operations declare it; the route wrapper checks the declared gates before the domain function runs.
   it("is refused to members who are not the owner (403)", async () => {
     const org = await createTestOrg(t.db);

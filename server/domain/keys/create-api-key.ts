@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { apiKeys, organisations, roles, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
@@ -13,11 +13,16 @@ import type { TCreateApiKey, TCreatedApiKey } from "./schemas";
 /** Spec: at most 50 unrevoked keys per organisation; expired keys count until revoked. */
 export const MAX_UNREVOKED_KEYS = 50;
 
+export const keyNameTaken = (name: string) =>
+  `An active API key named "${name}" already exists (names are compared regardless of case): choose another name, or revoke that key first`;
+
 /**
  * Issues a key bound to a role holding API access and to one workspace of the owner's organisation (a test
  * workspace's key reads `fsk_test_…`). The count
  * against the cap and the insert run under a lock on the organisation row, so two concurrent creations
- * cannot both take the 50th place. Owner only: the app's operation declares it (./operations.ts); the CLI
+ * cannot both take the 50th place, nor both take a name. A name is unique among the organisation's ACTIVE keys
+ * regardless of case (409), so two "Production" rows cannot sit side by side in the one key list; a revoked or
+ * expired key's name may be used again (docs/decisions/case-insensitive-names.md). Owner only: the app's operation declares it (./operations.ts); the CLI
  * acts as the owner.
  */
 export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey): Promise<TCreatedApiKey> {
@@ -41,6 +46,20 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       // Shared with a send; a test-mode switch (FOR UPDATE) waits for this key, or this key for its new mode.
       .for("share");
     if (!workspace) throw errors.validation({ workspaceId: ["Choose a workspace of this organisation"] });
+    const at = now();
+    const [sameName] = await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.organisationId, orgId),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, at)),
+          sql`lower(${apiKeys.name}) = ${input.name.toLowerCase()}`,
+        ),
+      )
+      .limit(1);
+    if (sameName) throw errors.conflict(keyNameTaken(input.name));
     const [used] = await tx
       .select({ n: count() })
       .from(apiKeys)
@@ -62,7 +81,7 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       prefix,
       hash,
       expiresAt,
-      createdAt: now(),
+      createdAt: at,
     });
     await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: workspace.id }, "api_key.created", {
       name: input.name,

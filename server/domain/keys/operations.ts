@@ -22,7 +22,7 @@ export const appCreateApiKey = defineOperation({
   operationId: "appCreateApiKey",
   method: "POST",
   path: "/api/app/api-keys",
-  summary: "Issue a key; the value is in this response only (409 beyond 50 unrevoked keys)",
+  summary: "Issue a key; the value is in this response only (409 beyond 50 unrevoked keys, or on a name an active key has in any case)",
   successStatus: 201,
   body: ZCreateApiKey,
   response: ZCreatedApiKey,

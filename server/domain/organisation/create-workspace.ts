@@ -1,25 +1,18 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
-import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { type TCreateWorkspace, type TWorkspaceItem } from "./schemas";
-import { isUniqueViolation } from "./unique-violation";
-import { slugTaken } from "./workspace-fields";
+import { assertWorkspaceFieldsFree, workspaceFieldsConflict } from "./workspace-fields";
 
-/** A new, non-default workspace (owner only); its slug is unique in the organisation (409 otherwise). */
+/** A new, non-default workspace (owner only); its slug, and its name in any case, are unique in the organisation (409 otherwise). */
 export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorkspace): Promise<TWorkspaceItem> {
   const orgId = actor.organisation.id;
   try {
     return await db.transaction(async (tx) => {
-      const [taken] = await tx
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug)));
-      if (taken) throw errors.conflict(slugTaken(input.slug));
+      await assertWorkspaceFieldsFree(tx, orgId, input);
       const row = {
         id: newId("ws"),
         organisationId: orgId,
@@ -37,7 +30,6 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
       return { id: row.id, name: row.name, slug: row.slug, isDefault: false, isTest: row.isTest, createdAt: row.createdAt };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));
-    throw err;
+    throw workspaceFieldsConflict(err, input) ?? err;
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
@@ -6,8 +6,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
-import { isUniqueViolation } from "./unique-violation";
-import { slugTaken } from "./workspace-fields";
+import { assertWorkspaceFieldsFree, workspaceFieldsConflict } from "./workspace-fields";
 
 /**
  * New name and slug for a workspace of the owner's organisation. Its id does not change, so keys bound to it
@@ -22,11 +21,7 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
         .from(workspaces)
         .where(and(eq(workspaces.id, input.id), eq(workspaces.organisationId, orgId)));
       if (!current) throw errors.notFound("Workspace");
-      const [taken] = await tx
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(and(eq(workspaces.organisationId, orgId), eq(workspaces.slug, input.slug), ne(workspaces.id, input.id)));
-      if (taken) throw errors.conflict(slugTaken(input.slug));
+      await assertWorkspaceFieldsFree(tx, orgId, input, current.id);
       await tx.update(workspaces).set({ name: input.name, slug: input.slug, updatedAt: now() }).where(eq(workspaces.id, current.id));
       await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: current.id, organisationId: orgId, workspaceId: current.id }, "workspace.renamed", {
         before: { name: current.name, slug: current.slug },
@@ -35,7 +30,6 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
       return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, isTest: current.isTest, createdAt: current.createdAt };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw errors.conflict(slugTaken(input.slug));
-    throw err;
+    throw workspaceFieldsConflict(err, input) ?? err;
   }
 }

@@ -12,4 +12,4 @@ export async function assertRoleNameFree(tx: Db, organisationId: string, name: s
   if (taken) throw errors.conflict(roleNameTaken(name));
 }
 
-export const roleNameTaken = (name: string) => `A role named "${name}" already exists`;
+export const roleNameTaken = (name: string) => `A role named "${name}" already exists (names are compared regardless of case)`;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { assertGates } from "@/server/domain/access/gates";
 import type { TOperation } from "@/server/domain/operation";
+import { roles } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
@@ -18,6 +19,7 @@ import { ZCreateRole, ZUpdateRole } from "./schemas";
 import { deleteRole } from "./delete-role";
 import { listRoles } from "./list-roles";
 import { appCreateRole, appDeleteRole, appListRoles, appUpdateRole } from "./operations";
+import { isUniqueViolation } from "./unique-violation";
 import { updateRole as updateParsedRole } from "./update-role";
 
 const t = useTestDb();
@@ -82,7 +84,17 @@ describe("roles", () => {
     expect((await rejection(createRole(t.db, owner, { name: "admin" }))).status).toBe(409);
     const a = await createRole(t.db, owner, { name: "A", apiAccess: true });
     const b = await createRole(t.db, owner, { name: "B" });
-    expect((await rejection(updateRole(t.db, owner, { id: b.id, name: "a" }))).status).toBe(409);
+    const renamed = await rejection(updateRole(t.db, owner, { id: b.id, name: "a" }));
+    expect([renamed.status, renamed.message]).toEqual([409, 'A role named "a" already exists (names are compared regardless of case)']);
+    // The index refuses the pair too (migration 0038), so two concurrent creations cannot both pass the check.
+    const raced = await t.db
+      .insert(roles)
+      .values({ id: "role_race", organisationId: org.organisationId, name: "a" })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(isUniqueViolation(raced)).toBe(true);
     await updateRole(t.db, owner, { id: a.id, name: "A" }); // its own name is fine
 
     const member = await createTestMember(t.db, org, b.id);

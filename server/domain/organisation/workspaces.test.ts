@@ -1,12 +1,14 @@
 /**
  * Workspaces as the owner manages them: created and renamed with a validated name and slug, slugs unique per
- * organisation (409), the default first in the list, renaming keeps the id (so keys bound to it keep working),
+ * organisation (409), names too regardless of case ("Sales" and "sales" → 409, in the domain and at the unique
+ * index), the default first in the list, renaming keeps the id (so keys bound to it keep working),
  * and no reach into another organisation.
  */
 import { describe, expect, it } from "vitest";
 import { GET as listWorkspacesRoute } from "@/app/api/v1/workspaces/route";
 import { assertGates } from "@/server/domain/access/gates";
 import type { TOperation } from "@/server/domain/operation";
+import { workspaces } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import { createTestMember, ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
@@ -18,6 +20,7 @@ import { ZRenameWorkspace, ZWorkspaceFields } from "./schemas";
 import { listWorkspaces } from "./list-workspaces";
 import { appCreateWorkspace, appListWorkspaces, appRenameWorkspace } from "./operations";
 import { renameWorkspace as renameParsedWorkspace } from "./rename-workspace";
+import { workspaceFieldsConflict, workspaceNameTaken } from "./workspace-fields";
 
 const t = useTestDb();
 // The routes parse before the domain runs; these calls go through the same boundary (server/test/boundary.ts).
@@ -64,6 +67,38 @@ describe("workspaces", () => {
     const other = await createTestOrg(t.db, "Other");
     await createWorkspace(t.db, ownerActor(other), { name: "Sales", slug: "sales" });
     await createWorkspace(t.db, owner, { name: "Sales", slug: "sales" });
+  });
+
+  it("refuses a name another workspace of the organisation has, in any case (409), and writes nothing", async () => {
+    const org = await createTestOrg(t.db);
+    const owner = ownerActor(org);
+    const sales = await createWorkspace(t.db, owner, { name: "Sales", slug: "sales" });
+    const before = await t.db.select().from(workspaces).orderBy(workspaces.id);
+    const created = await rejection(createWorkspace(t.db, owner, { name: "sales", slug: "sales-2" }));
+    expect([created.status, created.message]).toEqual([409, 'A workspace named "sales" already exists (names are compared regardless of case)']);
+    const renamed = await rejection(renameWorkspace(t.db, owner, { id: org.workspaceId, name: "SALES ", slug: "default" }));
+    expect([renamed.status, renamed.message]).toEqual([409, 'A workspace named "SALES" already exists (names are compared regardless of case)']);
+    expect(await t.db.select().from(workspaces).orderBy(workspaces.id)).toEqual(before);
+    // A workspace may change the case of its own name; another organisation may use the name.
+    expect(await renameWorkspace(t.db, owner, { id: sales.id, name: "SALES", slug: "sales" })).toMatchObject({ name: "SALES" });
+    await createWorkspace(t.db, ownerActor(await createTestOrg(t.db, "Other")), { name: "sales", slug: "sales" });
+    // The race two concurrent requests can lose ends at the index, which names the field that clashed.
+    const lost = await t.db
+      .insert(workspaces)
+      .values({ id: "ws_race", organisationId: org.organisationId, name: "sAlEs", slug: "sales-3" })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(workspaceFieldsConflict(lost, { name: "sAlEs", slug: "sales-3" })?.message).toBe(workspaceNameTaken("sAlEs"));
+    const lostSlug = await t.db
+      .insert(workspaces)
+      .values({ id: "ws_race", organisationId: org.organisationId, name: "Elsewhere", slug: "sales" })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(workspaceFieldsConflict(lostSlug, { name: "Elsewhere", slug: "sales" })?.message).toBe('A workspace with the slug "sales" already exists');
   });
 
   it("renames name and slug, keeping the id that keys are bound to", async () => {

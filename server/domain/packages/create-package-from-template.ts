@@ -1,7 +1,17 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { rowsFromJson } from "@/server/db/json-rows";
-import { documents, organisations, packageFields, packages, recipientSessions, templateFields, templateRoles, templates } from "@/server/db/schema";
+import {
+  documents,
+  organisations,
+  packageFields,
+  packages,
+  recipientSessions,
+  signingGroupMembers,
+  templateFields,
+  templateRoles,
+  templates,
+} from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { assertCan } from "@/server/domain/access/gates";
 import { roleBlockers } from "@/server/domain/templates/find-activation-blockers";
@@ -43,17 +53,20 @@ async function readTemplate(tx: Db, actor: TActor, templateId: string) {
       documents: sql<TJsonRows>`(select json_agg(d order by d.position) from ${documents} d where d.template_id = ${ownId})`,
       fields: sql<TJsonRows>`(select json_agg(f) from ${templateFields} f where f.template_id = ${ownId})`,
       maxRecipients: sql<number | null>`(select o.max_recipients_per_package from ${organisations} o where o.id = ${actor.organisation.id})`,
+      emptyGroupRoles: sql<string[] | null>`(select json_agg(r.name order by r.position) from ${templateRoles} r where r.template_id = ${ownId}
+        and r.signing_group_id is not null and not exists (select 1 from ${signingGroupMembers} m where m.group_id = r.signing_group_id))`,
     })
     .from(templates)
     .where(and(eq(templates.id, templateId), eq(templates.workspaceId, actor.workspace.id)));
   if (!row) throw errors.notFound("Template");
-  const { roles, documents: docs, fields, maxRecipients, ...template } = row;
+  const { roles, documents: docs, fields, maxRecipients, emptyGroupRoles, ...template } = row;
   return {
     template,
     roles: rowsFromJson(templateRoles, roles),
     documents: rowsFromJson(documents, docs),
     fields: rowsFromJson(templateFields, fields),
     maxRecipients,
+    emptyGroupRoles: emptyGroupRoles ?? [],
   };
 }
 
@@ -64,7 +77,9 @@ async function build(tx: Db, actor: TActor, input: TCreateFromTemplate): Promise
   // An ACTIVE template keeps what activation checked (guardActiveTemplate), but one activated before the
   // signature-field rule may lack it: such a package would have a signer with nothing to sign. (A document still
   // uploading is send's 409, as for a package built by hand.)
-  const blockers = roleBlockers(read);
+  // Likewise a role whose signing group has no members (assigned, or emptied, before that was refused): nobody
+  // could fill it from the group.
+  const blockers = [...roleBlockers(read), ...read.emptyGroupRoles.map((name) => `Give the role “${name}” a signing group with members, or none`)];
   if (blockers.length > 0) {
     throw errors.validation({ templateId: [`The template cannot make packages until it is set back to Draft and fixed: ${blockers.join("; ")}`] });
   }

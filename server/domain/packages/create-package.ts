@@ -1,7 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { packages, recipientSessions, signingGroups } from "@/server/db/schema";
+import { packages, recipientSessions, signingGroupMembers, signingGroups } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
+import { EMPTY_GROUP_MESSAGE } from "@/server/domain/templates/assert-signing-group";
 import { withEvents } from "@/server/domain/transaction";
 import { isUniqueViolation } from "@/server/domain/organisation/unique-violation";
 import { now } from "@/server/lib/clock";
@@ -30,13 +31,21 @@ export async function createPackage(db: Db, actor: TActor, input: TCreatePackage
       const groupIds = [...new Set(input.recipients.flatMap((r) => (r.signingGroupId ? [r.signingGroupId] : [])))];
       if (groupIds.length > 0) {
         const found = await tx
-          .select({ id: signingGroups.id })
+          // The group's id written qualified: in a one-table select drizzle writes columns bare, which inside the
+          // subquery would name the member's own id.
+          .select({
+            id: signingGroups.id,
+            members: sql<number>`(select count(*)::int from ${signingGroupMembers} m where m.group_id = ${signingGroups}.${sql.identifier(signingGroups.id.name)})`,
+          })
           .from(signingGroups)
           .where(and(eq(signingGroups.workspaceId, actor.workspace.id), inArray(signingGroups.id, groupIds)));
-        const known = new Set(found.map((g) => g.id));
+        const members = new Map(found.map((g) => [g.id, g.members]));
         const details: Record<string, string[]> = {};
         input.recipients.forEach((r, i) => {
-          if (r.signingGroupId && !known.has(r.signingGroupId)) details[`recipients.${i}.signingGroupId`] = ["Unknown signing group"];
+          if (!r.signingGroupId) return;
+          const n = members.get(r.signingGroupId);
+          if (n === undefined) details[`recipients.${i}.signingGroupId`] = ["Unknown signing group"];
+          else if (n === 0) details[`recipients.${i}.signingGroupId`] = [EMPTY_GROUP_MESSAGE];
         });
         if (Object.keys(details).length > 0) throw errors.validation(details);
       }

@@ -83,7 +83,11 @@ export const ZBlankRecipient = z.object({
   email: ZEmail,
   name: ZName.optional(),
   order: z.number().int().min(0).max(1000).optional().openapi({ description: "Signing order (smaller first); the list order when omitted" }),
-  signingGroupId: z.string().min(1).optional().openapi({ description: "A signing group of the workspace (404-free: unknown is 422)" }),
+  signingGroupId: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: "A signing group of the workspace with at least one member (404-free: unknown, or without members, is 422)" }),
   authentication: ZRecipientAuthenticationInput.optional(),
   identity: ZSignerIdentityInput.optional(),
 });

@@ -91,8 +91,8 @@ export const appRemoveSigningGroupMember = defineOperation({
   operationId: "appRemoveSigningGroupMember",
   method: "DELETE",
   path: "/api/app/signing-groups/{groupId}/members/{memberId}",
-  summary: "Remove a person from a group; answers the whole group",
+  summary: "Remove a person from a group; answers the whole group (409 for the last member while a template role uses the group)",
   params: ZSigningGroupMemberParams,
   response: ZSigningGroup,
-  errors: [404],
+  errors: [404, 409],
 });

@@ -21,7 +21,8 @@ export async function updateTemplateRole(db: Db, actor: TActor, input: TUpdateTe
   const { roleIndex } = input;
   return withTemplateEdit(db, actor, input.templateId, async (tx, template) => {
     const role = await findTemplateRole(tx, template.id, roleIndex);
-    if (input.signingGroupId) await assertSigningGroup(tx, actor, { signingGroupId: input.signingGroupId });
+    // Checked when it changes: a role keeps a group it already has (one emptied before the rule is from-template's 422).
+    if (input.signingGroupId && input.signingGroupId !== role.signingGroupId) await assertSigningGroup(tx, actor, { signingGroupId: input.signingGroupId });
     const changes: Partial<typeof templateRoles.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.signingGroupId !== undefined) changes.signingGroupId = input.signingGroupId;

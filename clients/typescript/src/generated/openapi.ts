@@ -699,7 +699,7 @@ export type paths = {
     put?: never;
     /**
      * Add a role, last or at `order`
-     * @description Inserting at `order` moves the roles from that position on down one (their `roleIndex` grows by one; their fields stay with them). `order` beyond the role count is 422. `signingGroupId` must be a signing group of the workspace (422). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
+     * @description Inserting at `order` moves the roles from that position on down one (their `roleIndex` grows by one; their fields stay with them). `order` beyond the role count is 422. `signingGroupId` must be a signing group of the workspace with at least one member (422). Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     post: operations["createTemplateRole"];
     delete?: never;
@@ -779,7 +779,7 @@ export type paths = {
     head?: never;
     /**
      * Rename a role, set its signing group, or move it to `order`
-     * @description Moving a role shifts the roles in between by one; fields stay with their role. `signingGroupId` must be a signing group of the workspace (422); null clears it. Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
+     * @description Moving a role shifts the roles in between by one; fields stay with their role. `signingGroupId` must be a signing group of the workspace with at least one member (422; a group the role already has is kept); null clears it. Refused with 409 naming the member while another member holds the template's edit lock in the app. On an ACTIVE template, a change that would stop it making packages (its last document or role removed, a role's only required signature field removed or made optional, a role or a document still to upload added) is refused with 409 `Set the template back to Draft before this change, which would stop it making packages: <reasons>`; set it back to DRAFT first.
      */
     patch: operations["updateTemplateRole"];
     trace?: never;
@@ -1973,7 +1973,7 @@ export type components = {
         name?: string;
         /** @description Signing order (smaller first); the list order when omitted */
         order?: number;
-        /** @description A signing group of the workspace (404-free: unknown is 422) */
+        /** @description A signing group of the workspace with at least one member (404-free: unknown, or without members, is 422) */
         signingGroupId?: string;
         authentication?: components["schemas"]["RecipientAuthenticationInput"];
         identity?: components["schemas"]["SignerIdentityInput"];

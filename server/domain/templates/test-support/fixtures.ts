@@ -3,7 +3,7 @@
  * inserted as the upload flow leaves them (UPLOADED, page count and sizes known) without uploading bytes.
  */
 import type { Db } from "@/server/db/client";
-import { documents, signingGroups, type TPageSize } from "@/server/db/schema";
+import { documents, signingGroupMembers, signingGroups, type TPageSize } from "@/server/db/schema";
 import { newId } from "@/server/lib/ids";
 import { createTestKey, createTestOrg, createTestRole, type TTestOrg } from "@/server/test/factories";
 
@@ -43,8 +43,16 @@ export async function insertDocument(
   return id;
 }
 
-export async function insertSigningGroup(db: Db, org: Pick<TTestOrg, "organisationId">, workspaceId: string, name = `Group ${newId("g").slice(-6)}`) {
+/** A signing group with `members` (one by default: a role may only be given a group somebody is in). */
+export async function insertSigningGroup(
+  db: Db,
+  org: Pick<TTestOrg, "organisationId">,
+  workspaceId: string,
+  name = `Group ${newId("g").slice(-6)}`,
+  members: string[] = ["signer@example.com"],
+) {
   const id = newId("sgrp");
   await db.insert(signingGroups).values({ id, organisationId: org.organisationId, workspaceId, name });
+  if (members.length > 0) await db.insert(signingGroupMembers).values(members.map((email) => ({ id: newId("sgm"), groupId: id, email })));
   return id;
 }
