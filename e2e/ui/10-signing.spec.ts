@@ -1,70 +1,44 @@
 /**
  * The recipient's signing page end to end against the built app. Set up through the API (a key made in the
- * app; a template with a two-page PDF made here, two roles each with a signature and a text field, ACTIVE; a
- * package from it with two recipients in order, sent); each recipient's link comes from the signing-URL
- * operation. Recipient one draws a signature with the mouse and finishes; only then can recipient two get a
+ * app; a template with a two-page PDF, two roles each with a signature and a text field, ACTIVE:
+ * e2e/support/service-agreement.ts; a package from it with two recipients in order, sent); each recipient's link
+ * comes from the signing-URL operation. Recipient one draws a signature with the mouse and finishes; only then can recipient two get a
  * link; recipient two, on a 390 px phone, types a non-Latin signature and finishes; the package completes.
  * Also: the required-field messages, decline with a reason, the hold page, the void and invalid-link pages, a
  * double submit, axe-core on every state (no serious or critical violation) and screenshots at desktop and 390 px.
+ * The keyboard's focus and long titles at 390 px: 32-signing-keyboard-long-titles.spec.ts.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createApiKey } from "../support/api-key";
 import { appRequest } from "../support/app-request";
 import { expectAxeClean } from "../support/axe";
-import { activeTemplate, keyApi, sentFromTemplate, signatureAndTextPerRole, signingPathFor } from "../support/key-api";
 import { signInAsOwner } from "../support/owner";
-import { titledPdf } from "../support/pdf";
 import { failOnPageErrors } from "../support/page-errors";
 import { screenshot, screenshotBoth } from "../support/screenshot";
+import { setUpServiceAgreement, type TServiceAgreement, type TServiceAgreementPackage } from "../support/service-agreement";
 import { consent } from "../support/signing";
 
 test.describe.configure({ mode: "serial" });
 
 failOnPageErrors();
 
-let key = "";
-let templateId = "";
+/** Set by the set-up test: the key, the template, and the calls built on them. */
+let sa: TServiceAgreement;
 /** The package the main flow completes; the package-page test reads its files and mail. */
 let completedPackageId = "";
 
-type TPackage = { id: string; status: string; recipientSessions: { id: string; status: string }[] };
+type TPackage = TServiceAgreementPackage;
 
-const api = (request: APIRequestContext) => keyApi(request, key);
-
-/** A package from the template, two recipients in order, sent. */
-async function sentPackage(request: APIRequestContext, title: string): Promise<TPackage> {
-  return sentFromTemplate<TPackage>(api(request), templateId, title, [
-    { email: "clara@client.test", name: "Clara Client", roleIndex: 0 },
-    { email: "li@provider.test", name: "Li Provider", roleIndex: 1 },
-  ]);
-}
-
-async function signingUrl(request: APIRequestContext, pkg: TPackage, index: number): Promise<string> {
-  return signingPathFor(api(request), pkg.id, pkg.recipientSessions[index]!.id);
-}
-
+const api = (request: APIRequestContext) => sa.api(request);
+const sentPackage = (request: APIRequestContext, title: string) => sa.sentPackage(request, title);
+const signingUrl = (request: APIRequestContext, pkg: TPackage, index: number) => sa.signingUrl(request, pkg, index);
 const expectAccessible = (page: Page) => expectAxeClean(page, page.url(), "serious");
 
 test("set up: an API key, and an ACTIVE template with two roles, each with a signature and a text field", async ({ page, request }) => {
-  await signInAsOwner(page);
-  key = await createApiKey(page, "Signing e2e", "Admin");
-
-  templateId = await activeTemplate(api(request), request, {
-    name: "Service agreement",
-    documentName: "agreement.pdf",
-    pdf: await titledPdf(
-      ["Service agreement — terms", "Service agreement — signatures"].map((title) => [
-        title,
-        "The client and the provider agree to the terms of this agreement.",
-      ]),
-    ),
-    roles: ["Client", "Provider"],
-    fields: signatureAndTextPerRole(2, ["Client address", "Provider company"], { signatureY: 560, signatureHeight: 50, textY: 640 }),
-  });
+  sa = await setUpServiceAgreement(page, request, "Signing e2e");
 });
 
 test("recipient one draws and finishes; only then recipient two types a non-Latin signature on a phone; the package completes", async ({ page, request }) => {
@@ -173,90 +147,6 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
  * hands the focus back to the field that opened the dialog (and "Next field" goes on from there); Decline's
  * Cancel and Escape go back to Decline.
  */
-test("keyboard: closing a signing dialog returns the focus to the field that opened it", async ({ page, request }) => {
-  const pkg = await sentPackage(request, "Service agreement — keyboard");
-  await page.goto(await signingUrl(request, pkg, 0));
-  await consent(page);
-  const signature = page.getByRole("button", { name: /^Signature \(required\): / });
-  const address = page.getByLabel("Client address (required)");
-  const dialog = page.getByRole("dialog", { name: "Add your signature" });
-
-  await page.getByRole("button", { name: "Next field" }).press("Enter");
-  await expect(signature).toBeFocused();
-  await page.keyboard.press("Enter");
-  await expect(dialog).toBeVisible();
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
-  await expect(signature).toBeFocused();
-
-  await page.keyboard.press("Enter");
-  await dialog.getByRole("button", { name: "Cancel" }).press("Enter");
-  await expect(dialog).toBeHidden();
-  await expect(signature).toBeFocused();
-
-  await page.keyboard.press("Enter");
-  await dialog.getByRole("button", { name: "Type" }).press("Enter");
-  await dialog.getByLabel("Type your signature").press("ControlOrMeta+a");
-  await page.keyboard.type("Clara Client");
-  await dialog.getByRole("button", { name: "Use this signature" }).press("Enter");
-  await expect(dialog).toBeHidden();
-  await expect(signature).toHaveAccessibleName(/signed, press to change/);
-  await expect(signature).toBeFocused();
-  await page.keyboard.press("Tab");
-  await expect(address).toBeFocused();
-
-  const decline = page.getByRole("button", { name: "Decline" });
-  await decline.press("Enter");
-  const declineDialog = page.getByRole("dialog", { name: "Decline to sign" });
-  await expect(declineDialog.getByLabel("Reason")).toBeFocused();
-  await page.keyboard.press("Escape");
-  await expect(declineDialog).toBeHidden();
-  await expect(decline).toBeFocused();
-});
-
-/**
- * A long one-word title (or template name) wraps instead of widening the page at 390 px (newcomer audit #6: the
- * consent card and the message page were over 1000 px wide). screenshotBoth fails when
- * document.documentElement.scrollWidth > 390; the package page and the template page are checked alike.
- */
-test("a long one-word title wraps at 390 px: the consent card, the package page, its invitation, the template page", async ({ page, request }) => {
-  const word = `${"Rahmenvertragsverlängerungsvereinbarung".repeat(3)}Anhang`;
-  const pkg = await sentPackage(request, word);
-  await page.goto(await signingUrl(request, pkg, 0));
-  await expect(page.getByRole("heading", { name: "Before you sign" })).toBeVisible();
-  await screenshotBoth(page, "signing-consent-long-title");
-
-  await signInAsOwner(page);
-  await page.goto(`/packages/${pkg.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: word })).toBeVisible();
-  await screenshotBoth(page, "package-long-title");
-
-  // The invitation names the package in its subject (queued with the send; polled, not assumed).
-  let messageId = "";
-  await expect
-    .poll(async () => {
-      const res = await appRequest(page).get("/api/app/mail?pageSize=100");
-      const { messages } = ((await res.json()) as { data: { messages: { id: string; subject: string }[] } }).data;
-      messageId = messages.find((m) => m.subject.includes(word))?.id ?? "";
-      return messageId;
-    })
-    .not.toBe("");
-  await page.goto(`/mail/${messageId}`);
-  await expect(page.getByRole("heading", { name: new RegExp(word) })).toBeVisible();
-  // Measured without screenshotBoth's settle check: the preview iframe holds the mail's own HTML, whose long
-  // word overflows inside that frame (the mail template's concern, not this page's width).
-  await screenshot(page, "mail-message-long-title");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, "mail-message-long-title-390");
-  await page.setViewportSize({ width: 1280, height: 800 });
-
-  const template = await api(request).post<{ id: string }>("/templates", { name: word });
-  await page.goto(`/templates/${template.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: word })).toBeVisible();
-  await screenshotBoth(page, "template-long-name");
-});
-
 type TMailRow = { id: string; kind: string; to: { email: string }; status: string };
 const KIND_LABEL: Record<string, string> = {
   INVITATION: "Invitation",
