@@ -1,3 +1,5 @@
+import { errorChain } from "@/server/lib/error-chain";
+
 /**
  * A request body whose failures are known to be the client's: the stream it yields fails with ClientBodyError
  * when the body itself fails (the client went away mid-body: ECONNRESET "aborted"), so a caller can tell that
@@ -32,6 +34,6 @@ export function watchClientBody(body: ReadableStream<Uint8Array>): ReadableStrea
 
 /** Whether `err`, or an error it wraps (`cause`), is a ClientBodyError. */
 export function isClientBodyError(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) if (e instanceof ClientBodyError) return true;
+  for (const e of errorChain(err)) if (e instanceof ClientBodyError) return true;
   return false;
 }

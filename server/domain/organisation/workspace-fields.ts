@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { workspaces } from "@/server/db/schema";
 import { errors } from "@/server/lib/errors";
-import { violatedUniqueIndex } from "./unique-violation";
+import { isUniqueViolation, violatedUniqueIndex } from "./unique-violation";
 
 /** The 409 message of a taken slug, shared by create and rename (the fields' schema is in ./schemas.ts). */
 export const slugTaken = (slug: string) => `A workspace with the slug "${slug}" already exists`;
@@ -26,8 +26,7 @@ export async function assertWorkspaceFieldsFree(tx: Db, organisationId: string, 
 
 /** The 409 for the race two concurrent requests can still lose at the unique indexes; null when `err` is not that. */
 export function workspaceFieldsConflict(err: unknown, fields: { name: string; slug: string }) {
-  const index = violatedUniqueIndex(err);
-  if (index === "workspaces_org_lower_name_uq") return errors.conflict(workspaceNameTaken(fields.name));
-  if (index !== null) return errors.conflict(slugTaken(fields.slug));
-  return null;
+  if (!isUniqueViolation(err)) return null;
+  // The slug's index unless the name's is named (as before names were checked, a violation naming no index is the slug's).
+  return errors.conflict(violatedUniqueIndex(err) === "workspaces_org_lower_name_uq" ? workspaceNameTaken(fields.name) : slugTaken(fields.slug));
 }
