@@ -21,9 +21,12 @@ function labelOf(field: Pick<TField, "label">): string | null {
   return field.label?.trim() || null;
 }
 
+/** What a screen reader hears after a required field's name. */
+const requiredNote = (field: Pick<TField, "required">) => (field.required ? " (required)" : "");
+
 /** The field's accessible name: its label, or what it is, and whether it is required. */
 export function fieldName(field: TField): string {
-  return `${labelOf(field) ?? NAMES[field.type]}${field.required ? " (required)" : ""}`;
+  return `${labelOf(field) ?? NAMES[field.type]}${requiredNote(field)}`;
 }
 
 type TBox = { left: number; top: number; width: number; height: number };
@@ -125,7 +128,7 @@ export function FieldControl({ field, page, fallback, imageUrl, invalid, onOpenS
   };
   const name = fieldName(field);
   const labelled = labelOf(field) !== null;
-  const required = field.required ? " (required)" : "";
+  const required = requiredNote(field);
   const frame = cn(
     "absolute rounded-sm outline-offset-1 focus-visible:outline-2 focus-visible:outline-brand-600",
     invalid ? "ring-2 ring-red-600" : "ring-1 ring-brand-600/70",
