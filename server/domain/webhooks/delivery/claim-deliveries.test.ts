@@ -19,32 +19,20 @@
  *   two, so the test is deterministic).
  */
 import postgres from "postgres";
-import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { useTestDb } from "@/server/test/db";
-import { explainPlan, type TPlanNode } from "@/server/test/query-plan";
-import { transactionInOneTrip } from "@/server/db/driver";
-import {
-  CLAIM_LOCK,
-  claimDeliveries,
-  claimsFromRows,
-  claimStatements,
-  LOST_ATTEMPT_ERROR,
-  SETTLE_LOST_MS,
-  setClaimRound,
-  claimRound,
-  settlingLostLeases,
-  type TClaimOptions,
-  WORKER_LOST_ERROR,
-} from "./claim-deliveries";
+import type { TPlanNode } from "@/server/test/query-plan";
+import { CLAIM_LOCK, claimDeliveries, claimStatements, LOST_ATTEMPT_ERROR, SETTLE_LOST_MS, settlingLostLeases, WORKER_LOST_ERROR } from "./claim-deliveries";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { recordAttemptOutcome } from "./record-attempt-outcome";
 import { scheduledDelayMs } from "./retry-schedule";
 import { deliveryRow, endpointRow, raisePackageSent, setDeliveryState, setupEndpoint } from "@/server/domain/webhooks/test-support/fixtures";
+import { claimPlan, everydayClaimIds, subtree } from "@/server/domain/webhooks/test-support/claim-plans";
 
 const t = useTestDb();
 let clock = new Date("2030-01-01T00:00:00.000Z");
@@ -183,21 +171,6 @@ describe("fairness across endpoints", () => {
   });
 });
 
-const subtree = (node: TPlanNode, match: (n: TPlanNode) => boolean): TPlanNode | undefined =>
-  match(node) ? node : (node.Plans ?? []).map((p) => subtree(p, match)).find(Boolean);
-
-/** A claim statement's plan as run (EXPLAIN ANALYZE), inside a transaction then rolled back: nothing stays claimed. */
-async function planOf(claim: SQL): Promise<TPlanNode> {
-  return explainPlan(t.db, claim, { analyze: true });
-}
-
-/** The everyday claim alone (no hand-over to the other): the ids it claimed, or null when it handed over. */
-async function everydayClaim(opts: TClaimOptions): Promise<string[] | null> {
-  const statements = claimStatements(opts, clock);
-  const [, rows] = (await transactionInOneTrip(t.db, [statements.lock, statements.claim])) as [unknown, unknown[]];
-  return claimsFromRows(rows, statements.leaseEndsAt)?.map((c) => c.id) ?? null;
-}
-
 describe("the per-endpoint cap across claims", () => {
   it("counts the leases of every earlier claim, the newest included (each claim raises the endpoint's mark)", async () => {
     useClock();
@@ -230,7 +203,7 @@ describe("the claim's cost", () => {
     await raisePackageSent(t.db, idle, "done");
     await setDeliveryState(t.db, { endpointId: finishedEndpoint.id }, { status: "DELIVERED" });
 
-    const plan = await planOf(claimStatements({ limit: 10 }, clock).claim);
+    const plan = await claimPlan(t.db, claimStatements({ limit: 10 }, clock).claim);
     // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
     // (the lateral count is the inner side of the loop over endpoints, in the everyday claim's `room`, where its
     // `leases` is inlined: one run per endpoint looked at)
@@ -238,84 +211,6 @@ describe("the claim's cost", () => {
     const perEndpoint = room?.Plans?.find((p) => p["Parent Relationship"] === "Inner");
     expect(perEndpoint?.["Actual Loops"]).toBe(2);
     expect(await claimDeliveries(t.db, { limit: 10 })).toHaveLength(3);
-  });
-});
-
-describe("the round of endpoints", () => {
-  /** One workspace with `n` endpoints, each with `each` deliveries due; their ids in the round's (id) order. */
-  async function endpointsWithWork(n: number, each: number): Promise<{ ids: string[]; actor: Awaited<ReturnType<typeof setupEndpoint>>["actor"] }> {
-    const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
-    const ids = [endpoint.id];
-    for (let i = 1; i < n; i++) ids.push((await createEndpoint(t.db, actor, { url: `${URL_A}/${i}` })).id);
-    for (let i = 0; i < each; i++) await raisePackageSent(t.db, actor, `p_${i}`);
-    return { ids: ids.sort(), actor };
-  }
-  beforeEach(() => setClaimRound());
-  afterEach(() => setClaimRound());
-
-  it("each claim looks at the next `window` endpoints with work after the last one looked at, wrapping around: none waits more than a round", async () => {
-    useClock();
-    const { ids } = await endpointsWithWork(7, 2);
-    const opts = { limit: 100, window: 3 };
-    const rounds: string[][] = [];
-    for (let i = 0; i < 4; i++) {
-      const claims = await claimDeliveries(t.db, opts);
-      rounds.push([...new Set(claims.map((c) => c.endpointId))].sort());
-      expect(claims).toHaveLength(rounds.at(-1)!.length * 2); // every due delivery of each endpoint looked at
-    }
-    // Turns of three in id order: 1-3, 4-6, then 7 alone — the window that reaches the end ends the round — and
-    // 1-3 again, whose deliveries are all leased (still queued: looked at, nothing to take).
-    expect(rounds).toEqual([ids.slice(0, 3), ids.slice(3, 6), [ids[6]!], []]);
-    expect(claimRound()).toBe(ids[2]);
-    // A window that ends exactly at the last endpoint ends the round too: the next claim starts from the first.
-    setClaimRound(ids[3]);
-    await claimDeliveries(t.db, opts); // 5-7
-    expect(claimRound()).toBe("");
-  });
-
-  it("a claim's cost follows the window, not the endpoints with work: the in-flight count runs once per endpoint in the window (plan)", async () => {
-    useClock();
-    await endpointsWithWork(20, 1);
-    const plan = await planOf(claimStatements({ limit: 10, window: 4 }, clock).claim);
-    const room = subtree(plan, (n) => n["Subplan Name"] === "CTE room");
-    expect(room?.Plans?.find((p) => p["Parent Relationship"] === "Inner")?.["Actual Loops"]).toBe(4);
-    const wide = await planOf(claimStatements({ limit: 10, window: 64 }, clock).claim);
-    expect(subtree(wide, (n) => n["Subplan Name"] === "CTE room")?.Plans?.find((p) => p["Parent Relationship"] === "Inner")?.["Actual Loops"]).toBe(20);
-  });
-
-  it("an endpoint's long queue and another's full cap do not hold the round: each turn moves on", async () => {
-    useClock();
-    const { ids } = await endpointsWithWork(4, CAP + 2);
-    // Window of two: the first two endpoints, each up to its cap; then the other two, although the first two still have work.
-    const first = await claimDeliveries(t.db, { limit: 100, window: 2 });
-    expect([...new Set(first.map((c) => c.endpointId))].sort()).toEqual(ids.slice(0, 2));
-    expect(first).toHaveLength(2 * CAP);
-    const second = await claimDeliveries(t.db, { limit: 100, window: 2 });
-    expect([...new Set(second.map((c) => c.endpointId))].sort()).toEqual(ids.slice(2, 4));
-    // Back to the first two: at their cap (their leases are in flight), so nothing from them; the round moves on.
-    expect(await claimDeliveries(t.db, { limit: 100, window: 2 })).toEqual([]);
-    expect(claimRound()).toBe(ids[1]);
-  });
-
-  it("the everyday claim that hands over leaves the round where it was, so the claim that settles looks at the same endpoints", async () => {
-    useClock();
-    const { actor, endpoint: a } = await setupEndpoint(t.db, URL_A);
-    const [ninthId] = (await raisePackageSent(t.db, actor, "p_ninth")).deliveryIds;
-    await setDeliveryState(t.db, [ninthId!], { status: "FAILED", attempts: 8 });
-    expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.attempt)).toEqual([9]);
-    expect(claimRound()).toBe(""); // one endpoint with work, fewer than the window: the round stays at the start
-    await createEndpoint(t.db, actor, { url: `${URL_A}/later` }); // its id sorts after a's
-    const waiting = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
-    advance(LEASE + 1);
-    // A window of one endpoint, a: the everyday claim finds a's lost ninth attempt and hands over.
-    expect(await everydayClaim({ limit: 10, window: 1 })).toBeNull();
-    expect(claimRound()).toBe("");
-    // The claim that settles looks at a too: the ninth ends EXHAUSTED, a's waiting delivery is claimed, and the round moves on.
-    const claimed = await claimDeliveries(t.db, { limit: 10, window: 1 });
-    expect(claimed.map((c) => c.endpointId)).toEqual([a.id]);
-    expect(waiting).toContain(claimed[0]!.id);
-    expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "EXHAUSTED", lastError: WORKER_LOST_ERROR });
-    expect(claimRound()).toBe(a.id);
   });
 });
 
@@ -329,8 +224,11 @@ describe("the everyday claim and the claim that settles lost leases", () => {
     useClock();
     const { actor } = await setupEndpoint(t.db, URL_A);
     await raisePackageSent(t.db, actor);
-    expect(modifies(await planOf(claimStatements({ limit: 10 }, clock).claim)).sort()).toEqual(["Insert on webhook_flights", "Update on webhook_queue"]);
-    expect(modifies(await planOf(claimStatements({ limit: 10 }, clock, { lostLeases: true }).claim)).sort()).toEqual([
+    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock).claim)).sort()).toEqual([
+      "Insert on webhook_flights",
+      "Update on webhook_queue",
+    ]);
+    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock, { lostLeases: true }).claim)).sort()).toEqual([
       "Delete on webhook_queue",
       "Insert on webhook_attempts",
       "Insert on webhook_flights",
@@ -349,7 +247,7 @@ describe("the everyday claim and the claim that settles lost leases", () => {
     const [waiting] = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
     advance(LEASE + 1);
 
-    expect(await everydayClaim({ limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
     // Nothing written: the lost ninth attempt is still leased, the waiting delivery still unclaimed, nothing logged.
     expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "FAILED", claimToken: ninth!.token });
     expect(await deliveryRow(t.db, waiting!)).toMatchObject({ status: "PENDING", claimToken: null });
@@ -370,16 +268,16 @@ describe("the everyday claim and lost leases it need not settle yet", () => {
     // The lease is over, the retry due a minute after the claim: not yet.
     advance(LEASE + 1_000);
     const [w] = (await raisePackageSent(t.db, actor, "p_w")).deliveryIds;
-    expect(await everydayClaim({ limit: 10 })).toEqual([w]);
+    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toEqual([w]);
     // A retry in flight (a long lease), then the lost lease's retry is due, but the endpoint allows one retry at once.
     const [r] = (await raisePackageSent(t.db, actor, "p_r")).deliveryIds;
     await setDeliveryState(t.db, [r!], { status: "FAILED", attempts: 1, nextAttemptAt: clock });
     expect((await claimDeliveries(t.db, { limit: 10, leaseMs: 3600_000 })).map((c) => [c.id, c.attempt])).toEqual([[r, 2]]);
     advance(scheduledDelayMs(1) - LEASE);
     const [x] = (await raisePackageSent(t.db, actor, "p_x")).deliveryIds;
-    expect(await everydayClaim({ limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
+    expect(await everydayClaimIds(t.db, clock, { limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
     // With retry room, the everyday claim hands it over; the claim that settles lost leases takes it over.
-    expect(await everydayClaim({ limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 
@@ -395,7 +293,7 @@ describe("the everyday claim and lost leases it need not settle yet", () => {
     advance(scheduledDelayMs(1));
     // The everyday claim hands over; the claim with the lost-lease steps takes the older ones (the lost lease's
     // turn has not come), and the claims of the next second are built with those steps.
-    expect(await everydayClaim({ limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
     const claims = await claimDeliveries(t.db, { limit: 10 });
     expect(claims.map((c) => c.id).sort()).toEqual([...older].sort());
     expect(settlingLostLeases(clock)).toBe(true);

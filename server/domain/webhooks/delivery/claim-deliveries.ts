@@ -45,6 +45,7 @@ import { sqlNewId } from "@/server/lib/ids";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
 import { transactionInOneTrip } from "@/server/db/driver";
+import { readClaimAnswer } from "./claim-answer";
 import { scheduledDelayMs } from "./retry-schedule";
 
 /** Arbitrary constant naming the claim lock among advisory locks. */
@@ -95,32 +96,6 @@ export type TClaim = {
    * take the delivery over, which lets the pre-send check trust a young claim (confirm-claims.ts).
    */
   leaseEndsAt: Date;
-};
-
-/**
- * The claim statement's rows, by `kind`: a claimed delivery ('claim'); once per event and per endpoint among the
- * claimed ones, what sending needs of it ('event': the body; 'endpoint': the URL and secrets) — a fan-out's
- * deliveries share their event and an endpoint's claims its endpoint, so a claim of 64 carries each body once,
- * not 64 times —; where the round goes on ('round'); and the hand-over ('hand-over').
- */
-type TClaimedRow = {
-  kind: "claim" | "event" | "endpoint" | "round" | "hand-over";
-  id: string | null;
-  claim_token: string;
-  attempts: number;
-  endpoint_id: string;
-  event_id: string;
-  event: string;
-  body: string;
-  package_id: string | null;
-  sequence: number | null;
-  url: string;
-  secret_encrypted: string;
-  previous_secret_encrypted: string | null;
-  previous_secret_expires_at: string | Date | null;
-  due_at: string | Date;
-  /** Only on the round's row: where the next claim's window starts. */
-  round_after: string | null;
 };
 
 export type TClaimOptions = {
@@ -182,7 +157,7 @@ export async function claimDeliveries(db: Db, opts: TClaimOptions): Promise<TCla
 
 /** One claim's statements in one transaction, sent in one round trip (see claimStatements); its rows as claims. */
 async function runClaim(db: Db, { lock, claim, leaseEndsAt }: ReturnType<typeof claimStatements>): Promise<TClaim[] | null> {
-  const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, TClaimedRow[]];
+  const [, claimedRows] = (await transactionInOneTrip(db, [lock, claim])) as [unknown, unknown[]];
   return claimsFromRows(claimedRows, leaseEndsAt);
 }
 
@@ -206,53 +181,14 @@ export async function claimWithLostLeases(db: Db, opts: TClaimOptions): Promise<
 }
 
 /**
- * The claim statement's rows as claims, oldest first; `leaseEndsAt` is the statements' (claimStatements). Null
- * when the everyday claim found lost leases to settle and claimed nothing: claimWithLostLeases is next. Otherwise
- * its round row moves this process's round of endpoints on (every claim's rows pass through here).
+ * The claim statement's rows as claims (readClaimAnswer, claim-answer.ts); null when the everyday claim handed
+ * over (claimWithLostLeases is next). Its round row moves this process's round of endpoints on (every claim's rows
+ * pass through here).
  */
 export function claimsFromRows(rows: readonly unknown[], leaseEndsAt: Date): TClaim[] | null {
-  const all = rows as TClaimedRow[];
-  if (all.some((r) => r.kind === "hand-over")) return null;
-  const events = new Map<string, TClaimedRow>();
-  const endpoints = new Map<string, TClaimedRow>();
-  const claimRows: TClaimedRow[] = [];
-  for (const row of all) {
-    if (row.kind === "claim") claimRows.push(row);
-    else if (row.kind === "event") events.set(row.event_id, row);
-    else if (row.kind === "endpoint") endpoints.set(row.endpoint_id, row);
-    else if (row.kind === "round") roundAfter = row.round_after ?? "";
-  }
-  // Rows come back in no particular order; hand them out oldest first, as they were chosen, and among those due
-  // at once (one transaction's events) in their packages' order. Each due time is parsed once, not at every
-  // comparison (~2 µs per claimed row at 48 rows, micro-measured).
-  const sequenceOf = (row: TClaimedRow) => events.get(row.event_id)?.sequence ?? 0;
-  const claimed = claimRows
-    .map((row) => ({ row, at: new Date(row.due_at).getTime(), sequence: sequenceOf(row) }))
-    .sort((x, y) => x.at - y.at || x.sequence - y.sequence || (x.row.id! < y.row.id! ? -1 : x.row.id! > y.row.id! ? 1 : 0))
-    .map((x) => x.row);
-  // Each claim's event and endpoint come from the statement's snapshot, as the claim does; a claim without them
-  // (which the snapshot cannot give) is left out, as the inner joins of the answer once left it out.
-  return claimed.flatMap((c) => {
-    const e = endpoints.get(c.endpoint_id);
-    const ev = events.get(c.event_id);
-    if (!e || !ev) return [];
-    return {
-      id: c.id!,
-      token: c.claim_token,
-      attempt: c.attempts,
-      endpointId: c.endpoint_id,
-      event: c.event as TEventName,
-      body: ev.body,
-      packageId: ev.package_id,
-      sequence: ev.sequence,
-      url: e.url,
-      secretEncrypted: e.secret_encrypted,
-      previousSecretEncrypted: e.previous_secret_encrypted,
-      // Raw rows carry timestamps as the driver gives them (a string with drizzle's drivers).
-      previousSecretExpiresAt: e.previous_secret_expires_at === null ? null : new Date(e.previous_secret_expires_at),
-      leaseEndsAt,
-    };
-  });
+  const answer = readClaimAnswer(rows, leaseEndsAt);
+  if (answer.roundAfter !== undefined) roundAfter = answer.roundAfter;
+  return answer.claims;
 }
 
 /**
