@@ -14,13 +14,16 @@ type TPath = readonly PropertyKey[];
  */
 export function issuesToDetails(issues: readonly TIssue[], root: string, schema?: TSchema, value?: unknown): TErrorDetails {
   const details: TErrorDetails = {};
-  const add = (path: TPath, message: string) => {
-    const key = path.length ? path.map(String).join(".") : root;
-    const list = messagesAt(details, key);
+  collectIssues(issues, [], schema, value, detailsAdder(details, root));
+  return details;
+}
+
+/** Adds a message at a dotted path (`root` for the whole value) of `details`, once. */
+function detailsAdder(details: TErrorDetails, root: string): (path: TPath, message: string) => void {
+  return (path, message) => {
+    const list = messagesAt(details, path.length ? path.map(String).join(".") : root);
     if (!list.includes(message)) list.push(message);
   };
-  collectIssues(issues, [], schema, value, add);
-  return details;
 }
 
 /**
@@ -184,11 +187,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function nulDetails(value: unknown, root: string): TErrorDetails {
   const details: TErrorDetails = {};
-  const add = (path: readonly string[], message: string) => {
-    const key = path.length ? path.join(".") : root;
-    const list = messagesAt(details, key);
-    if (!list.includes(message)) list.push(message);
-  };
+  const add = detailsAdder(details, root);
   const stack: { v: unknown; path: string[] }[] = [{ v: value, path: [] }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { v, path } = item;
