@@ -14,13 +14,15 @@ import { Select } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { AddMemberDialog } from "./add-member-dialog";
 import { InviteLinkDialog, type TShownInvite } from "./invite-link-dialog";
-import { useChangeMemberRole, useMembers, useRemoveMember, type TMember } from "./query";
+import { useChangeMemberRole, useIssuePasswordLink, useMembers, useRemoveMember, type TMember } from "./query";
 
 export function MembersPanel({ canManage }: { canManage: boolean }) {
   const members = useMembers();
   const roles = useRoles();
   const changeRole = useChangeMemberRole();
   const remove = useRemoveMember();
+  const issueLink = useIssuePasswordLink();
+  const [linking, setLinking] = useState<TMember | null>(null);
   const [adding, setAdding] = useState(false);
   const [invite, setInvite] = useState<TShownInvite | null>(null);
   const [removing, setRemoving] = useState<TMember | null>(null);
@@ -67,6 +69,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
               roles={roles.data ?? []}
               onChangeRole={onChangeRole}
               onRemove={setRemoving}
+              onLink={setLinking}
               pendingUserId={changeRole.isPending ? (changeRole.variables?.userId ?? null) : null}
             />
             {members.data.length <= 1 ? (
@@ -89,10 +92,41 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
         onAdded={(member, email) => {
           setAdding(false);
           setNotice(`${email} was added.`);
-          if (member.invite) setInvite({ email, path: member.invite.path, expiresAt: member.invite.expiresAt });
+          if (member.invite) setInvite({ email, path: member.invite.path, expiresAt: member.invite.expiresAt, purpose: "invite" });
         }}
       />
       <InviteLinkDialog invite={invite} onDone={() => setInvite(null)} />
+      <ConfirmDialog
+        open={linking !== null}
+        destructive={false}
+        title={linking?.status === "INVITED" ? `New invite link for ${linking.name}?` : `Reset ${linking?.name ?? ""}'s password?`}
+        description={
+          linking?.status === "INVITED" ? (
+            <>You get a new one-time link to send to {linking.email}. It works for 7 days; the link they had stops working.</>
+          ) : (
+            <>
+              You get a one-time link to send to {linking?.email}. It works once, for 24 hours: they choose a new password, and every session of theirs ends.
+              Their current password keeps working until then.
+            </>
+          )
+        }
+        confirmLabel={linking?.status === "INVITED" ? "Make a new link" : "Make a reset link"}
+        pending={issueLink.isPending}
+        error={issueLink.isError ? errorMessage(issueLink.error) : null}
+        onCancel={() => {
+          issueLink.reset();
+          setLinking(null);
+        }}
+        onConfirm={() =>
+          linking &&
+          issueLink.mutate(linking.userId, {
+            onSuccess: (link) => {
+              setLinking(null);
+              setInvite({ email: linking.email, path: link.path, expiresAt: link.expiresAt, purpose: link.purpose });
+            },
+          })
+        }
+      />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ""}?`}
@@ -124,10 +158,11 @@ type TTableProps = {
   canManage: boolean;
   onChangeRole: (member: TMember, roleId: string) => void;
   onRemove: (member: TMember) => void;
+  onLink: (member: TMember) => void;
   pendingUserId: string | null;
 };
 
-function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendingUserId }: TTableProps) {
+function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, pendingUserId }: TTableProps) {
   return (
     <Table aria-label="Members">
       <THead>
@@ -179,15 +214,24 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, pendi
               {m.status === "INVITED" ? (
                 <Badge tone="warning">{m.inviteExpiresAt ? `Invited · link until ${formatDate(m.inviteExpiresAt)}` : "Invited · link expired"}</Badge>
               ) : (
-                <span className="text-xs text-zinc-500">Joined {formatDate(m.joinedAt)}</span>
+                <span className="text-xs text-zinc-500">
+                  Joined {formatDate(m.joinedAt)}
+                  {m.inviteExpiresAt ? <span className="block">Reset link until {formatDate(m.inviteExpiresAt)}</span> : null}
+                </span>
               )}
             </TD>
             {canManage ? (
               <TD className="text-right">
                 {!m.isOwner ? (
-                  <Button variant="danger-ghost" size="sm" onClick={() => onRemove(m)}>
-                    Remove<span className="sr-only"> {m.name}</span>
-                  </Button>
+                  <div className="flex flex-wrap justify-end gap-1">
+                    <Button variant="ghost" size="sm" onClick={() => onLink(m)}>
+                      {m.status === "INVITED" ? "New invite link" : "Reset password"}
+                      <span className="sr-only"> of {m.name}</span>
+                    </Button>
+                    <Button variant="danger-ghost" size="sm" onClick={() => onRemove(m)}>
+                      Remove<span className="sr-only"> {m.name}</span>
+                    </Button>
+                  </div>
                 ) : null}
               </TD>
             ) : null}

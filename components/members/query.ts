@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
 import { roleKeys } from "@/components/roles/query";
-import type { TAcceptInvite, TAddedMember, TAddMember, TMemberItem } from "@/server/domain/organisation/schemas";
+import type { TAcceptInvite, TAddedMember, TAddMember, TMemberItem, TPasswordLink } from "@/server/domain/organisation/schemas";
 
 export type TMember = TJson<TMemberItem>;
 export type TNewMember = TJson<TAddedMember>;
@@ -53,9 +53,21 @@ export function useRemoveMember() {
   });
 }
 
+/** The owner's one-time link for a member: a password reset, or a new invitation (it replaces the pending one). */
+export function useIssuePasswordLink() {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (userId: string) => apiFetch<TJson<TPasswordLink>>(`/api/app/members/${encodeURIComponent(userId)}/password-link`, { method: "POST" }),
+    onSuccess: invalidate,
+  });
+}
+
 export function useAcceptInvite(token: string) {
   return useMutation({
     mutationFn: (input: Omit<TAcceptInvite, "token">) =>
-      apiFetch<{ userId: string; email: string }>(`/api/app/invites/${encodeURIComponent(token)}/accept`, { method: "POST", body: input }),
+      apiFetch<{ userId: string; email: string; purpose: "invite" | "reset" }>(`/api/app/invites/${encodeURIComponent(token)}/accept`, {
+        method: "POST",
+        body: input,
+      }),
   });
 }

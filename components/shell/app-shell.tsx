@@ -155,9 +155,18 @@ export function AppShell({ user, organisationName, workspaces, currentWorkspaceI
             {user.email}
             {user.isOwner ? " · Owner" : null}
           </p>
-          <Link href="/signout" className="mt-3 inline-block rounded-sm text-sm font-medium text-brand-700 hover:text-brand-600 hover:underline">
-            Sign out
-          </Link>
+          <div className="mt-3 flex flex-wrap gap-x-4 gap-y-1">
+            <Link
+              href="/account"
+              aria-current={isActive(pathname, "/account") ? "page" : undefined}
+              className="inline-block rounded-sm text-sm font-medium text-brand-700 hover:text-brand-600 hover:underline"
+            >
+              Your account
+            </Link>
+            <Link href="/signout" className="inline-block rounded-sm text-sm font-medium text-brand-700 hover:text-brand-600 hover:underline">
+              Sign out
+            </Link>
+          </div>
         </div>
       </aside>
       <main id="main" className="min-w-0 flex-1 px-5 py-8 md:px-10 md:py-10">

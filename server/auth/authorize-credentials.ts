@@ -24,7 +24,7 @@ export const ZCredentials = z.object({
     .refine((p) => p.isWellFormed()),
 });
 
-export type TSignedInUser = { id: string; name: string; email: string; organisationId: string };
+export type TSignedInUser = { id: string; name: string; email: string; organisationId: string; credentialsVersion: number };
 
 /** Where a sign-in attempt comes from: the address our HTTP server recorded from the socket, if any. */
 export type TSignInRequest = { clientAddress: string | null };
@@ -57,7 +57,14 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
   const claim = await claimSignInAttempt(db, source);
   if (!claim.ok) throw signInThrottledError(claim.retryAfterMs);
   const [row] = await db
-    .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash, organisationId: memberships.organisationId })
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      credentialsVersion: users.credentialsVersion,
+      organisationId: memberships.organisationId,
+    })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(and(eq(users.email, email), isNull(users.deletedAt)))
@@ -70,5 +77,5 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
   }
   if (!(await verifyPassword(password, row.passwordHash))) return null;
   await signInSucceeded(db, source);
-  return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId };
+  return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion };
 }

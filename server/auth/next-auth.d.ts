@@ -12,6 +12,8 @@ declare module "next-auth" {
   }
   interface User {
     organisationId: string;
+    /** The user's credentials version at sign-in (users.credentials_version). */
+    credentialsVersion: number;
   }
 }
 
@@ -22,5 +24,7 @@ declare module "next-auth/jwt" {
     isOwner?: boolean;
     organisationName?: string;
     active?: boolean;
+    /** The credentials version the session signed in with: once the user's is raised, the session is over. */
+    credentialsVersion?: number;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * next-auth: email + password (scrypt), JWT sessions. The token carries who the user is; the jwt callback
  * re-reads membership, role and owner flag from the database on every session read, so a removed member or
- * a changed role takes effect on the next request.
+ * a changed role takes effect on the next request; and a session that signed in before the password last changed
+ * (its credentials version is older than the user's) is over.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -33,9 +34,12 @@ export function getAuthOptions(): NextAuthOptions {
         if (user) {
           token.userId = user.id;
           token.organisationId = user.organisationId;
+          token.credentialsVersion = user.credentialsVersion;
         }
         if (!token.userId || !token.organisationId) return { ...token, active: false };
-        const actor = await loadSessionActor(await getDb(), { userId: token.userId, organisationId: token.organisationId });
+        // A session from before credentials versions counts as version 0, the version of a password never changed.
+        const identity = { userId: token.userId, organisationId: token.organisationId, credentialsVersion: token.credentialsVersion ?? 0 };
+        const actor = await loadSessionActor(await getDb(), identity);
         if (!actor) return { ...token, active: false };
         return { ...token, active: true, name: actor.user.name, email: actor.user.email, isOwner: actor.isOwner, organisationName: actor.organisation.name };
       },

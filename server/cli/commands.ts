@@ -17,6 +17,9 @@ import { createWorkspace } from "@/server/domain/organisation/create-workspace";
 import { ZCreateOwner, ZCreateWorkspace, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
 import { ZCreateApiKey } from "@/server/domain/keys/schemas";
 import { parseOrThrow } from "@/server/lib/parse";
+import { auditChange, OPERATOR } from "@/server/domain/audit/audit-change";
+import { insertPasswordLink } from "@/server/domain/organisation/passwords";
+import { env } from "@/server/env";
 
 export type TIo = { out(line: string): void; err(line: string): void };
 export type TOptions = Record<string, string | undefined>;
@@ -169,6 +172,36 @@ export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<n
   return 0;
 }
 
+/**
+ * A one-time link that sets a new password for the member with this email — the way back in for an owner who
+ * lost theirs (no one else can issue them one). Prints the link's URL once on stdout; works once, within 24 hours
+ * (an invitation's 7 days for a member who never set a password); the current password works until it is used.
+ */
+export async function resetPasswordCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const email = required(opts, "email").trim().toLowerCase();
+  const link = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ userId: users.id, organisationId: memberships.organisationId, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+      .from(users)
+      .innerJoin(memberships, eq(memberships.userId, users.id))
+      .where(and(eq(users.email, email), isNull(users.deletedAt)))
+      .for("update", { of: users });
+    if (!row) throw new UsageError(`No member with the email ${email}`);
+    const issued = await insertPasswordLink(tx, row.userId, row.hasPassword ? "reset" : "invite");
+    await auditChange(tx, OPERATOR, { id: row.userId, organisationId: row.organisationId, workspaceId: null }, "member.password_link_issued", {
+      purpose: issued.purpose,
+      expiresAt: issued.expiresAt.toISOString(),
+    });
+    return issued;
+  });
+  io.out(`${env().publicUrl}${link.path}`);
+  io.err(
+    `One-time link for ${email}: it sets a new password, works once, until ${link.expiresAt.toISOString()}.` +
+      (link.purpose === "reset" ? " The current password keeps working until the link is used; every session ends then." : ""),
+  );
+  return 0;
+}
+
 export const HELP = `Usage: npm run admin -- <command> [options]
 
   create-owner --email EMAIL --password PASSWORD --org ORGANISATION [--name NAME]
@@ -191,6 +224,11 @@ export const HELP = `Usage: npm run admin -- <command> [options]
       Sets the plan's features, package allowance and limits (templates per organisation, recipients per
       package); without options, prints the current plan.
       --org is needed only when the instance holds several organisations.
+
+  reset-password --email EMAIL
+      Prints ONCE on stdout a one-time link that sets a new password for that member (the owner included: the
+      way back in for a lost password). It works once, within 24 hours; the current password keeps working
+      until it is used, and then every session of the member ends. Owners issue links to members in the app.
 
   backup --out FILE [--without-secrets]
       The embedded database (PGLITE_DIR: every package, audit trail and, with STORAGE=database, every file)

@@ -6,7 +6,17 @@ import { AppError, errors } from "@/server/lib/errors";
 import { issuesToDetails } from "@/server/lib/parse";
 import { backupCommand, restoreCommand } from "./backup";
 import type { TInstallation } from "./backup-archive";
-import { createKeyCommand, createOwnerCommand, createWorkspaceCommand, HELP, setPlanCommand, UsageError, type TIo, type TOptions } from "./commands";
+import {
+  createKeyCommand,
+  createOwnerCommand,
+  createWorkspaceCommand,
+  HELP,
+  resetPasswordCommand,
+  setPlanCommand,
+  UsageError,
+  type TIo,
+  type TOptions,
+} from "./commands";
 
 const OPTIONS = {
   email: { type: "string" },
@@ -35,6 +45,7 @@ const OPTIONS = {
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
   "create-owner": createOwnerCommand,
   "create-workspace": createWorkspaceCommand,
+  "reset-password": resetPasswordCommand,
   "create-key": createKeyCommand,
   "set-plan": setPlanCommand,
 };

@@ -38,6 +38,11 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     /** Set when a member is removed: the row stays so "Issued by" still reads, but keys stop working. */
     deletedAt: ts("deleted_at"),
+    /**
+     * Raised whenever the password changes (changed, reset, set through a link): a session carries the value it
+     * signed in with, and one that carries an older value is signed out (server/auth/options.ts).
+     */
+    credentialsVersion: integer("credentials_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_uq").on(t.email)],
@@ -84,7 +89,10 @@ export const memberships = pgTable(
   (t) => [uniqueIndex("memberships_org_user_uq").on(t.organisationId, t.userId), index("memberships_user_idx").on(t.userId)],
 );
 
-/** One-time invite links: only the SHA-256 of the token is stored. */
+/**
+ * One-time links that set a member's password: an invitation (`invite`, 7 days, for a member who has none yet)
+ * or a reset the owner issued (`reset`, 24 hours). Only the SHA-256 of the token is stored.
+ */
 export const invites = pgTable(
   "invites",
   {
@@ -93,6 +101,7 @@ export const invites = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
+    purpose: text("purpose").$type<"invite" | "reset">().notNull().default("invite"),
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),
     createdAt: createdAt(),

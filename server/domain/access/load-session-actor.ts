@@ -11,8 +11,11 @@ import { resolveCurrentWorkspace } from "@/server/domain/organisation/resolve-cu
 import type { TActor } from "./actor";
 import { organisationOf, roleOf } from "./actor-parts";
 
-/** What the session itself carries: who signed in, for which organisation. */
-export type TSessionIdentity = { userId: string; organisationId: string };
+/**
+ * What the session itself carries: who signed in, for which organisation; and, when the caller checks it, the
+ * credentials version they signed in with (a session from before the password last changed is over).
+ */
+export type TSessionIdentity = { userId: string; organisationId: string; credentialsVersion?: number };
 
 export async function loadSessionActor(
   db: Db,
@@ -28,6 +31,7 @@ export async function loadSessionActor(
     .where(and(eq(memberships.userId, identity.userId), eq(memberships.organisationId, identity.organisationId), isNull(users.deletedAt)))
     .limit(1);
   if (!row) return null;
+  if (identity.credentialsVersion !== undefined && identity.credentialsVersion !== row.user.credentialsVersion) return null;
   const workspace = await resolveCurrentWorkspace(db, { organisationId: identity.organisationId }, { requestedId: input.workspaceId });
   return {
     organisation: organisationOf(row.org),

@@ -75,7 +75,17 @@ export const AUDIT_SUBJECTS = {
   organisation: { actions: ["organisation.created", "organisation.ip_allowlist_changed", "organisation.plan_changed"] },
   workspace: { actions: ["workspace.created", "workspace.renamed", "workspace.test_mode_changed", "workspace.embed_origins_changed"] },
   role: { actions: ["role.created", "role.updated", "role.deleted"] },
-  member: { actions: ["member.added", "member.invite_accepted", "member.role_changed", "member.removed"] },
+  member: {
+    actions: [
+      "member.added",
+      "member.invite_accepted",
+      "member.role_changed",
+      "member.removed",
+      "member.password_changed",
+      "member.password_link_issued",
+      "member.password_reset",
+    ],
+  },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },
 } as const satisfies Record<string, { actions: readonly string[]; records?: readonly string[] }>;
 

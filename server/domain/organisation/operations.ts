@@ -12,6 +12,9 @@ import {
   ZAddedMember,
   ZAddMember,
   ZChangedMemberRole,
+  ZChangedPassword,
+  ZChangePassword,
+  ZPasswordLink,
   ZChangeMemberRoleBody,
   ZChooseWorkspace,
   ZChosenWorkspace,
@@ -153,6 +156,28 @@ export const appRemoveMember = defineOperation({
   params: ZMemberParams,
   response: ZRemovedMember,
   errors: [404],
+});
+
+export const appChangePassword = defineOperation({
+  ...app,
+  operationId: "appChangePassword",
+  method: "POST",
+  path: "/api/app/me/password",
+  summary: "Change the signed-in member's password (the current one is asked for; every other session ends)",
+  body: ZChangePassword,
+  response: ZChangedPassword,
+});
+
+export const appIssuePasswordLink = defineOperation({
+  ...owner,
+  operationId: "appIssuePasswordLink",
+  method: "POST",
+  path: "/api/app/members/{userId}/password-link",
+  summary: "A one-time link that sets the member's password: a reset (24 hours), or a new invitation (7 days)",
+  successStatus: 201,
+  params: ZMemberParams,
+  response: ZPasswordLink,
+  errors: [404, 409],
 });
 
 export const appListRoles = defineOperation({

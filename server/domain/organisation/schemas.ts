@@ -129,12 +129,34 @@ export const ZMemberItem = z.object({
 });
 export type TMemberItem = z.infer<typeof ZMemberItem>;
 
+// ——— Passwords (docs/decisions/passwords.md) ———
+
+/** The signed-in member changes their own password: the current one proves it is them. */
+export const ZChangePassword = z.object({
+  currentPassword: z.string().min(1, "Enter your current password").max(200, "Use at most 200 characters"),
+  newPassword: ZPassword,
+});
+export type TChangePassword = z.output<typeof ZChangePassword>;
+export const ZChangedPassword = z.object({ changed: z.literal(true) });
+
+/**
+ * The owner's one-time link for a member: a password reset (24 hours) for a member who has a password, a new
+ * invitation (7 days) for one who has not. The path is returned this once; only its hash is stored.
+ */
+export const ZPasswordLink = z.object({
+  userId: z.string(),
+  purpose: z.enum(["invite", "reset"]),
+  path: z.string(),
+  expiresAt: z.date(),
+});
+export type TPasswordLink = z.infer<typeof ZPasswordLink>;
+
 export const ZInviteParams = z.object({ token: z.string().min(1) });
 export const ZAcceptInvite = z.object({ token: z.string().min(1), name: ZMemberName.optional(), password: ZPassword });
 export type TAcceptInvite = z.output<typeof ZAcceptInvite>;
 /** The token travels in the path, not the body. */
 export const ZAcceptInviteBody = ZAcceptInvite.omit({ token: true });
-export const ZAcceptedInvite = z.object({ userId: z.string(), email: z.string() });
+export const ZAcceptedInvite = z.object({ userId: z.string(), email: z.string(), purpose: z.enum(["invite", "reset"]) });
 export type TAcceptedInvite = z.infer<typeof ZAcceptedInvite>;
 
 // ——— Roles ———

@@ -8,7 +8,7 @@ import { getDb } from "@/server/db/client";
 import { getInvite } from "@/server/domain/organisation/accept-invite";
 import { AppError } from "@/server/lib/errors";
 
-export const metadata: Metadata = { title: "Accept invitation" };
+export const metadata: Metadata = { title: "Set your password" };
 
 type TProps = { params: Promise<{ token: string }> };
 
@@ -22,7 +22,7 @@ export default async function AcceptInvitePage({ params }: TProps) {
   if (!invite) {
     return (
       <>
-        <AuthHeading title="This invite link cannot be used">
+        <AuthHeading title="This link cannot be used">
           It is invalid, was already used, or has expired. Ask the owner of your organisation for a new one.
         </AuthHeading>
         <Link href="/signin" className={buttonClasses("secondary", "md", "w-full")}>
@@ -31,10 +31,20 @@ export default async function AcceptInvitePage({ params }: TProps) {
       </>
     );
   }
+  if (invite.purpose === "reset") {
+    return (
+      <>
+        <AuthHeading title="Choose a new password">
+          This link works once. Once your new password is set, every session of yours is signed out and you are signed in here.
+        </AuthHeading>
+        <AcceptInviteForm token={token} email={invite.email} name={invite.name} purpose="reset" />
+      </>
+    );
+  }
   return (
     <>
       <AuthHeading title="Join Foliosign">Choose a password to finish setting up your account. This link works once.</AuthHeading>
-      <AcceptInviteForm token={token} email={invite.email} name={invite.name} />
+      <AcceptInviteForm token={token} email={invite.email} name={invite.name} purpose="invite" />
     </>
   );
 }

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { PageHeader } from "@/components/shell/page-header";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { requireSessionActor } from "@/server/auth/session";
+
+export const metadata: Metadata = { title: "Your account" };
+
+export default async function AccountPage() {
+  const actor = await requireSessionActor();
+  const rows: [string, string][] = [
+    ["Name", actor.user.name],
+    ["Email", actor.user.email],
+    ["Organisation", actor.organisation.name],
+    ["Role", actor.isOwner ? `${actor.role.name} · Owner` : actor.role.name],
+  ];
+  return (
+    <>
+      <PageHeader title="Your account" description="Who you are signed in as, and your password." />
+      <div className="space-y-6">
+        <Card>
+          <CardHeader title="Profile" />
+          <CardBody>
+            <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
+              {rows.map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-zinc-500">{term}</dt>
+                  <dd className="font-medium wrap-anywhere text-zinc-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </CardBody>
+        </Card>
+        <ChangePasswordForm email={actor.user.email} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The signed-in member changes their own password (docs/decisions/passwords.md). Beside the sign-in because it
+ * checks a password the same way and shares its throttle.
+ */
+import type { Db } from "@/server/db/client";
+import { users } from "@/server/db/schema";
+import { eq } from "drizzle-orm";
+import type { TActor } from "@/server/domain/access/actor";
+import { auditChange } from "@/server/domain/audit/audit-change";
+import { setPassword } from "@/server/domain/organisation/passwords";
+import type { TChangePassword } from "@/server/domain/organisation/schemas";
+import { throttledMessage } from "@/common/sign-in-throttled";
+import { errors } from "@/server/lib/errors";
+import { hashPassword, verifyPassword } from "@/server/lib/crypto";
+import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
+import { signInThrottledError } from "./sign-in-throttled";
+
+export const WRONG_PASSWORD = "This is not your current password";
+export const SAME_PASSWORD = "Choose a password other than your current one";
+
+/**
+ * The signed-in member's new password. The current one must be right: a wrong one is 422 at `currentPassword`
+ * and counts as a failed sign-in for the member's email from this address (sign-in-throttle.ts), so a borrowed
+ * session cannot be used to guess it; once throttled, 429 before the password is checked. Every other session
+ * of the member is signed out (the caller signs this one in again with the new password).
+ */
+export async function changeOwnPassword(db: Db, actor: TActor, input: TChangePassword): Promise<{ changed: true }> {
+  const source = { email: actor.user.email, clientAddress: actor.clientAddress };
+  const claim = await claimSignInAttempt(db, source);
+  if (!claim.ok) {
+    const seconds = signInThrottledError(claim.retryAfterMs).retryAfterSeconds;
+    throw errors.rateLimited(seconds, throttledMessage(seconds));
+  }
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, actor.user.id));
+  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw errors.validation({ currentPassword: [WRONG_PASSWORD] });
+  }
+  await signInSucceeded(db, source);
+  if (input.newPassword === input.currentPassword) throw errors.validation({ newPassword: [SAME_PASSWORD] });
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    await setPassword(tx, actor.user.id, passwordHash);
+    await auditChange(tx, actor, { id: actor.user.id, organisationId: actor.organisation.id, workspaceId: null }, "member.password_changed");
+    return { changed: true as const };
+  });
+}

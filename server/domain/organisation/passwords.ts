@@ -1,0 +1,67 @@
+/**
+ * Passwords after first run (docs/decisions/passwords.md): a signed-in member changes their own
+ * (server/auth/change-password.ts, beside the sign-in whose throttle it shares); the owner issues
+ * a member a one-time link that sets a new one (accept-invite.ts uses it); the operator's command line issues the
+ * same link for anyone, the owner included (server/cli). Every change raises the user's credentials version, so
+ * every session that signed in before it is over (server/auth/options.ts), and drops their other pending links.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { invites, memberships, users } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { auditChange } from "@/server/domain/audit/audit-change";
+import { errors } from "@/server/lib/errors";
+import { now } from "@/server/lib/clock";
+import { randomToken, sha256Hex } from "@/server/lib/crypto";
+import { newId } from "@/server/lib/ids";
+import { INVITE_TTL_MS } from "./add-member";
+import type { TPasswordLink } from "./schemas";
+
+/** How long an owner's reset link works: long enough to pass on, short enough that a forgotten one dies. */
+export const RESET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Sets a password, raises the credentials version (every session ends) and drops the user's pending links. */
+export async function setPassword(tx: Db, userId: string, passwordHash: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ passwordHash, credentialsVersion: sql`${users.credentialsVersion} + 1` })
+    .where(eq(users.id, userId));
+  await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
+}
+
+export const memberSubject = (actor: TActor, userId: string) => ({ id: userId, organisationId: actor.organisation.id, workspaceId: null });
+
+/**
+ * The owner's one-time link for a member of the organisation (404 for anyone else, or a removed member): a reset
+ * (24 hours) when the member has a password — their current one keeps working until the link is used —, a new invitation (7
+ * days) when they have not set one yet. Replaces the member's pending links. The owner's own password is changed
+ * on the Account page (409), where the current one is asked for.
+ */
+export async function issuePasswordLink(db: Db, actor: TActor, userId: string): Promise<TPasswordLink> {
+  if (userId === actor.user.id) throw errors.conflict("Change your own password on your Account page");
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select({ hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.organisationId, actor.organisation.id), eq(memberships.userId, userId), isNull(users.deletedAt)))
+      .for("update", { of: users });
+    if (!member) throw errors.notFound("Member");
+    const link = await insertPasswordLink(tx, userId, member.hasPassword ? "reset" : "invite");
+    await auditChange(tx, actor, memberSubject(actor, userId), "member.password_link_issued", {
+      purpose: link.purpose,
+      expiresAt: link.expiresAt.toISOString(),
+    });
+    return link;
+  });
+}
+
+/** A fresh one-time link in place of the user's pending ones; its path is returned this once. */
+export async function insertPasswordLink(tx: Db, userId: string, purpose: "invite" | "reset"): Promise<TPasswordLink> {
+  const at = now();
+  const token = randomToken();
+  const expiresAt = new Date(at.getTime() + (purpose === "reset" ? RESET_TTL_MS : INVITE_TTL_MS));
+  await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
+  await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), purpose, expiresAt, createdAt: at });
+  return { userId, purpose, path: `/invite/${token}`, expiresAt };
+}
