@@ -99,7 +99,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
       <ConfirmDialog
         open={linking !== null}
         destructive={false}
-        title={linking?.status === "INVITED" ? `New invite link for ${linking.name}?` : `Reset ${linking?.name ?? ""}'s password?`}
+        title={linking?.status === "INVITED" ? `New invite link for ${linking.name}?` : `Reset the password of ${linking?.name ?? ""}?`}
         description={
           linking?.status === "INVITED" ? (
             <>You get a new one-time link to send to {linking.email}. It works for 7 days; the link they had stops working.</>

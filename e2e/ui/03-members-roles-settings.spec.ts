@@ -280,7 +280,7 @@ test("an invited member accepts the link and cannot reach API keys or Security",
 
   // The link worked once.
   await page.goto(inviteLink);
-  await expect(page.getByRole("heading", { name: "This invite link cannot be used" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
   await screenshot(page, "invite-used");
   await signIn(page, IVY.email, IVY.password);
 });
