@@ -15,6 +15,8 @@ import {
   ZChangedPassword,
   ZChangePassword,
   ZPasswordLink,
+  ZPasswordResetRequested,
+  ZRequestPasswordReset,
   ZChangeMemberRoleBody,
   ZChooseWorkspace,
   ZChosenWorkspace,
@@ -166,6 +168,17 @@ export const appChangePassword = defineOperation({
   summary: "Change the signed-in member's password (the current one is asked for; every other session ends)",
   body: ZChangePassword,
   response: ZChangedPassword,
+});
+
+export const appRequestPasswordReset = defineOperation({
+  ...app,
+  operationId: "appRequestPasswordReset",
+  method: "POST",
+  path: "/api/app/password-reset",
+  summary: "Forgot your password: mail a one-time reset link (1 hour) if the address is a member's; the same answer either way (409 without a mail server)",
+  body: ZRequestPasswordReset,
+  response: ZPasswordResetRequested,
+  errors: [409],
 });
 
 export const appIssuePasswordLink = defineOperation({

@@ -11,7 +11,7 @@
  *   or a removed member (404) are refused and write nothing;
  * - the operator's `reset-password` prints such a link for anyone, the owner included.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { JWT } from "next-auth/jwt";
 import { POST as changePasswordRoute } from "@/app/api/app/me/password/route";
@@ -21,19 +21,25 @@ import { authorizeCredentials, type TSignedInUser } from "@/server/auth/authoriz
 import { getAuthOptions } from "@/server/auth/options";
 import { MAX_FAILURES_PER_PAIR } from "@/server/auth/sign-in-throttle";
 import { runAdmin } from "@/server/cli/run-admin";
-import { auditEvents, invites, memberships, users } from "@/server/db/schema";
+import { auditEvents, invites, mailMessages, memberships, users } from "@/server/db/schema";
 import { setClock } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
 import { callApp } from "@/server/test/app-http";
 import { viaBoundaryNoActor } from "@/server/test/boundary";
 import { useTestDb } from "@/server/test/db";
-import { callJson } from "@/server/test/http";
+import { callJson, callRoute } from "@/server/test/http";
+import { POST as resetRoute } from "@/app/api/app/password-reset/route";
+import { startSmtpSink, type TSmtpSink } from "@/server/domain/mail/test-support/smtp-sink";
+import { createMailTransport } from "@/server/domain/mail/transport";
+import { PASSWORD_RESET_RATE_LIMITER } from "@/server/http/steps/rate-limit";
+import { EMAILED_RESET_TTL_MS, NO_MAIL_SERVER, RESEND_AFTER_MS, requestPasswordReset, type TResetRequestDeps } from "./email-password-reset";
+import { parseOrThrow } from "@/server/lib/parse";
 import { createOrganisationWithOwner as createParsedOrganisation } from "./create-organisation";
 import { getInvite } from "./accept-invite";
 import { addMember } from "./add-member";
 import { RESET_TTL_MS } from "./passwords";
 import { SAME_PASSWORD, WRONG_PASSWORD } from "@/server/auth/change-password";
-import { ZCreateOwner } from "./schemas";
+import { ZCreateOwner, ZRequestPasswordReset } from "./schemas";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
 import { INVITE_TTL_MS } from "./add-member";
@@ -195,6 +201,88 @@ describe("the owner's one-time link for a member", () => {
     expect((await callApp(passwordLinkRoute, { as: owner, params: { userId: member.userId } })).status).toBe(404);
     expect(await t.db.select().from(invites)).toEqual([]);
     expect((await t.db.select().from(auditEvents).where(eq(auditEvents.action, "member.password_link_issued"))).length).toBe(0);
+  });
+});
+
+describe("forgot your password: a reset link by mail", () => {
+  // The route parses before the domain runs (server/test/boundary.ts); the transport is the test's SMTP server.
+  const requestReset = (db: typeof t.db, input: { email: string }, deps: TResetRequestDeps) =>
+    requestPasswordReset(db, parseOrThrow(ZRequestPasswordReset, input, "input"), deps);
+
+  /** Asks for a link through a real SMTP server on loopback, and waits for the mail it sends (if any). */
+  async function ask(sink: TSmtpSink, email: string) {
+    let sending: Promise<void> | undefined;
+    const transport = createMailTransport({ smtpUrl: sink.url, from: "Foliosign <no-reply@example.com>" });
+    const answer = await requestReset(t.db, { email }, { transport, sending: (p) => (sending = p) });
+    await sending;
+    return answer;
+  }
+
+  it("mails a member a link that works once, for an hour; an unknown address gets the same answer and no mail", async () => {
+    const { member } = await ownerAndMember();
+    const sink = await startSmtpSink();
+    try {
+      expect(await ask(sink, "Sam@Example.com")).toEqual({ requested: true });
+      expect(await ask(sink, "nobody@example.com")).toEqual({ requested: true });
+      expect(sink.received.map((m) => [m.to, m.subject])).toEqual([[["sam@example.com"], "Set a new Foliosign password"]]);
+      const url = sink.received[0]!.text.match(/http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]+/)![0];
+      const token = url.split("/invite/")[1]!;
+      expect(
+        await t.db
+          .select({ expiresAt: invites.expiresAt })
+          .from(invites)
+          .where(eq(invites.tokenHash, sha256Hex(token))),
+      ).toEqual([{ expiresAt: new Date(T0.getTime() + EMAILED_RESET_TTL_MS) }]);
+      // Never in the outbox (members read it on the Mail page) and never in the audit trail.
+      expect(await t.db.select().from(mailMessages)).toEqual([]);
+      expect(JSON.stringify(await t.db.select().from(auditEvents))).not.toContain(token);
+
+      setClock(() => new Date(T0.getTime() + EMAILED_RESET_TTL_MS - 1000));
+      expect((await callJson(acceptRoute, { params: { token }, body: { password: "sam's new password" } })).status).toBe(200);
+      expect(await signIn("sam@example.com", "sam's new password")).toMatchObject({ id: member.userId });
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("sends at most one link every five minutes, and none to a removed member or one who never set a password", async () => {
+    const { owner, member } = await ownerAndMember();
+    const sink = await startSmtpSink();
+    try {
+      await ask(sink, "sam@example.com");
+      await ask(sink, "sam@example.com");
+      expect(sink.received).toHaveLength(1);
+      setClock(() => new Date(T0.getTime() + RESEND_AFTER_MS + 1));
+      await ask(sink, "sam@example.com");
+      expect(sink.received).toHaveLength(2);
+      expect(await t.db.select().from(invites).where(isNull(invites.usedAt))).toHaveLength(1); // the newer replaced the older
+
+      const [role] = await t.db.select({ roleId: memberships.roleId }).from(memberships).where(eq(memberships.userId, owner.userId));
+      await addMember(t.db, ownerActor({ ...owner, workspaceId: "" }), { method: "invite", name: "Ivy", email: "ivy@example.com", roleId: role!.roleId });
+      await t.db.update(users).set({ deletedAt: T0 }).where(eq(users.id, member.userId));
+      setClock(() => new Date(T0.getTime() + 2 * RESEND_AFTER_MS + 2));
+      await ask(sink, "ivy@example.com");
+      await ask(sink, "sam@example.com");
+      expect(sink.received).toHaveLength(2);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("without a mail server: 409 through the route, nothing written; a malformed address is 422 at email; counted per address (429)", async () => {
+    await ownerAndMember();
+    const refused = await callJson(resetRoute, { body: { email: "sam@example.com" } });
+    expect(refused).toMatchObject({ status: 409, body: { error: NO_MAIL_SERVER } });
+    expect(await t.db.select().from(invites)).toEqual([]);
+    expect(await callJson(resetRoute, { body: { email: "not an address" } })).toMatchObject({
+      status: 422,
+      body: { details: { email: ["Enter a valid email address"] } },
+    });
+    for (let i = 2; i < PASSWORD_RESET_RATE_LIMITER.limit(); i++) await callJson(resetRoute, { body: { email: "sam@example.com" } });
+    const limited = await callRoute(resetRoute, { body: { email: "sam@example.com" } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await callJson(resetRoute, { body: { email: "sam@example.com" }, address: "198.51.100.9" })).status).toBe(409);
   });
 });
 

@@ -57,10 +57,10 @@ export async function issuePasswordLink(db: Db, actor: TActor, userId: string): 
 }
 
 /** A fresh one-time link in place of the user's pending ones; its path is returned this once. */
-export async function insertPasswordLink(tx: Db, userId: string, purpose: "invite" | "reset"): Promise<TPasswordLink> {
+export async function insertPasswordLink(tx: Db, userId: string, purpose: "invite" | "reset", ttlMs?: number): Promise<TPasswordLink> {
   const at = now();
   const token = randomToken();
-  const expiresAt = new Date(at.getTime() + (purpose === "reset" ? RESET_TTL_MS : INVITE_TTL_MS));
+  const expiresAt = new Date(at.getTime() + (ttlMs ?? (purpose === "reset" ? RESET_TTL_MS : INVITE_TTL_MS)));
   await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
   await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), purpose, expiresAt, createdAt: at });
   return { userId, purpose, path: `/invite/${token}`, expiresAt };

@@ -151,6 +151,11 @@ export const ZPasswordLink = z.object({
 });
 export type TPasswordLink = z.infer<typeof ZPasswordLink>;
 
+/** "Forgot your password?": the address to send a reset link to, if it is a member's. */
+export const ZRequestPasswordReset = z.object({ email: ZMemberEmail });
+/** The same answer whether the address is a member's or not. */
+export const ZPasswordResetRequested = z.object({ requested: z.literal(true) });
+
 export const ZInviteParams = z.object({ token: z.string().min(1) });
 export const ZAcceptInvite = z.object({ token: z.string().min(1), name: ZMemberName.optional(), password: ZPassword });
 export type TAcceptInvite = z.output<typeof ZAcceptInvite>;

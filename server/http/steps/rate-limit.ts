@@ -16,6 +16,8 @@ export type TRateLimiter = { name: string; limit: () => number };
 
 /** All /api/v1 routes together. */
 export const API_RATE_LIMITER: TRateLimiter = { name: "api", limit: () => RATE_LIMIT };
+/** "Forgot your password?" (POST /api/app/password-reset): each request may send a mail. */
+export const PASSWORD_RESET_RATE_LIMITER: TRateLimiter = { name: "password-reset", limit: () => 10 };
 /** The public verification upload (POST /api/app/verify). */
 export const VERIFY_RATE_LIMITER: TRateLimiter = { name: "verify", limit: () => env().VERIFY_RATE_LIMIT };
 
