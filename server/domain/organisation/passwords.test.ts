@@ -38,7 +38,7 @@ import { createOrganisationWithOwner as createParsedOrganisation } from "./creat
 import { getInvite } from "./accept-invite";
 import { addMember } from "./add-member";
 import { RESET_TTL_MS } from "./passwords";
-import { SAME_PASSWORD, WRONG_PASSWORD } from "@/server/auth/change-password";
+import { SAME_PASSWORD, WRONG_PASSWORD } from "@/server/auth/own-password";
 import { ZCreateOwner, ZRequestPasswordReset } from "./schemas";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";

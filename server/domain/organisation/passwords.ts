@@ -1,6 +1,6 @@
 /**
  * Passwords after first run (docs/decisions/passwords.md): a signed-in member changes their own
- * (server/auth/change-password.ts, beside the sign-in whose throttle it shares); the owner issues
+ * (server/auth/own-password.ts, beside the sign-in whose throttle it shares); the owner issues
  * a member a one-time link that sets a new one (accept-invite.ts uses it); the operator's command line issues the
  * same link for anyone, the owner included (server/cli). Every change raises the user's credentials version, so
  * every session that signed in before it is over (server/auth/options.ts), and drops their other pending links.

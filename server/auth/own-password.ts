@@ -1,6 +1,7 @@
 /**
- * The signed-in member changes their own password (docs/decisions/passwords.md). Beside the sign-in because it
- * checks a password the same way and shares its throttle.
+ * The signed-in member's own password, checked again for the changes that need it — a new password
+ * (docs/decisions/passwords.md), handing the organisation to another member — beside the sign-in, whose throttle
+ * it shares.
  */
 import type { Db } from "@/server/db/client";
 import { users } from "@/server/db/schema";
@@ -19,12 +20,12 @@ export const WRONG_PASSWORD = "This is not your current password";
 export const SAME_PASSWORD = "Choose a password other than your current one";
 
 /**
- * The signed-in member's new password. The current one must be right: a wrong one is 422 at `currentPassword`
- * and counts as a failed sign-in for the member's email from this address (sign-in-throttle.ts), so a borrowed
- * session cannot be used to guess it; once throttled, 429 before the password is checked. Every other session
- * of the member is signed out (the caller signs this one in again with the new password).
+ * Checks the signed-in member's own password before a change that needs it (their new password, handing the
+ * organisation over): a wrong one is 422 at `field` and counts as a failed sign-in for the member's email from
+ * this address (sign-in-throttle.ts), so a borrowed session cannot be used to guess it; once throttled, 429
+ * before the password is checked.
  */
-export async function changeOwnPassword(db: Db, actor: TActor, input: TChangePassword): Promise<{ changed: true }> {
+export async function confirmOwnPassword(db: Db, actor: TActor, password: string, field: string): Promise<void> {
   const source = { email: actor.user.email, clientAddress: actor.clientAddress };
   const claim = await claimSignInAttempt(db, source);
   if (!claim.ok) {
@@ -32,10 +33,18 @@ export async function changeOwnPassword(db: Db, actor: TActor, input: TChangePas
     throw errors.rateLimited(seconds, throttledMessage(seconds));
   }
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, actor.user.id));
-  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw errors.validation({ currentPassword: [WRONG_PASSWORD] });
+  if (!user?.passwordHash || !(await verifyPassword(password, user.passwordHash))) {
+    throw errors.validation({ [field]: [WRONG_PASSWORD] });
   }
   await signInSucceeded(db, source);
+}
+
+/**
+ * The signed-in member's new password, once the current one is confirmed (confirmOwnPassword). Every other
+ * session of the member is signed out (the caller signs this one in again with the new password).
+ */
+export async function changeOwnPassword(db: Db, actor: TActor, input: TChangePassword): Promise<{ changed: true }> {
+  await confirmOwnPassword(db, actor, input.currentPassword, "currentPassword");
   if (input.newPassword === input.currentPassword) throw errors.validation({ newPassword: [SAME_PASSWORD] });
   const passwordHash = await hashPassword(input.newPassword);
   return db.transaction(async (tx) => {
