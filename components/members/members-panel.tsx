@@ -14,6 +14,7 @@ import { Select } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { AddMemberDialog } from "./add-member-dialog";
 import { InviteLinkDialog, type TShownInvite } from "./invite-link-dialog";
+import { TransferOwnershipDialog } from "./transfer-ownership-dialog";
 import { useChangeMemberRole, useIssuePasswordLink, useMembers, useRemoveMember, type TMember } from "./query";
 
 export function MembersPanel({ canManage }: { canManage: boolean }) {
@@ -23,6 +24,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
   const remove = useRemoveMember();
   const issueLink = useIssuePasswordLink();
   const [linking, setLinking] = useState<TMember | null>(null);
+  const [handingOver, setHandingOver] = useState<TMember | null>(null);
   const [adding, setAdding] = useState(false);
   const [invite, setInvite] = useState<TShownInvite | null>(null);
   const [removing, setRemoving] = useState<TMember | null>(null);
@@ -70,6 +72,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
               onChangeRole={onChangeRole}
               onRemove={setRemoving}
               onLink={setLinking}
+              onMakeOwner={setHandingOver}
               pendingUserId={changeRole.isPending ? (changeRole.variables?.userId ?? null) : null}
             />
             {members.data.length <= 1 ? (
@@ -96,6 +99,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
         }}
       />
       <InviteLinkDialog invite={invite} onDone={() => setInvite(null)} />
+      <TransferOwnershipDialog member={handingOver} onClose={() => setHandingOver(null)} />
       <ConfirmDialog
         open={linking !== null}
         destructive={false}
@@ -159,10 +163,11 @@ type TTableProps = {
   onChangeRole: (member: TMember, roleId: string) => void;
   onRemove: (member: TMember) => void;
   onLink: (member: TMember) => void;
+  onMakeOwner: (member: TMember) => void;
   pendingUserId: string | null;
 };
 
-function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, pendingUserId }: TTableProps) {
+function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, onMakeOwner, pendingUserId }: TTableProps) {
   return (
     <Table aria-label="Members">
       <THead>
@@ -228,6 +233,11 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                       {m.status === "INVITED" ? "New invite link" : "Reset password"}
                       <span className="sr-only"> of {m.name}</span>
                     </Button>
+                    {m.status === "ACTIVE" ? (
+                      <Button variant="ghost" size="sm" onClick={() => onMakeOwner(m)}>
+                        Make owner<span className="sr-only"> {m.name}</span>
+                      </Button>
+                    ) : null}
                     <Button variant="danger-ghost" size="sm" onClick={() => onRemove(m)}>
                       Remove<span className="sr-only"> {m.name}</span>
                     </Button>

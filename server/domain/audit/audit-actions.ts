@@ -84,6 +84,7 @@ export const AUDIT_SUBJECTS = {
       "member.password_changed",
       "member.password_link_issued",
       "member.password_reset",
+      "member.ownership_transferred",
     ],
   },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },

@@ -15,6 +15,8 @@ import {
   ZChangedPassword,
   ZChangePassword,
   ZPasswordLink,
+  ZOwnershipTransferred,
+  ZTransferOwnershipBody,
   ZPasswordResetRequested,
   ZRequestPasswordReset,
   ZChangeMemberRoleBody,
@@ -190,6 +192,18 @@ export const appIssuePasswordLink = defineOperation({
   successStatus: 201,
   params: ZMemberParams,
   response: ZPasswordLink,
+  errors: [404, 409],
+});
+
+export const appTransferOwnership = defineOperation({
+  ...owner,
+  operationId: "appTransferOwnership",
+  method: "POST",
+  path: "/api/app/members/{userId}/ownership",
+  summary: "Hand the organisation to another member (the owner's password confirms it); the former owner stays an Admin",
+  params: ZMemberParams,
+  body: ZTransferOwnershipBody,
+  response: ZOwnershipTransferred,
   errors: [404, 409],
 });
 

@@ -151,6 +151,10 @@ export const ZPasswordLink = z.object({
 });
 export type TPasswordLink = z.infer<typeof ZPasswordLink>;
 
+/** Handing the organisation to another member: the owner's own password confirms it. */
+export const ZTransferOwnershipBody = z.object({ password: z.string().min(1, "Enter your password").max(200, "Use at most 200 characters") });
+export const ZOwnershipTransferred = z.object({ ownerUserId: z.string() });
+
 /** "Forgot your password?": the address to send a reset link to, if it is a member's. */
 export const ZRequestPasswordReset = z.object({ email: ZMemberEmail });
 /** The same answer whether the address is a member's or not. */

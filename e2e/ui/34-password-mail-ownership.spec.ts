@@ -1,15 +1,16 @@
 /**
  * "Forgot your password?" by mail (docs/decisions/passwords.md), on a server of this spec's own with a real SMTP
  * server on loopback: the member asks on the sign-in page, gets the same answer as for any address, follows the
- * link in the mail they receive and signs in with the new password; the old one no longer works. At 1280 and
- * 390 px, axe-clean.
+ * link in the mail they receive and signs in with the new password; the old one no longer works. Then, on this
+ * server only (the shared one keeps its owner for the other specs), the owner hands the organisation to that member
+ * with their password (a wrong one refused in the dialog) and becomes an Admin member. At 1280 and 390 px, axe-clean.
  */
 import { expect, test } from "@playwright/test";
 import { receivedMail, startAppWithSmtp, type TAppWithSmtp } from "../support/app-with-smtp";
 import { expectAxeClean } from "../support/axe";
-import { signIn, signInAsOwner, signOut } from "../support/owner";
+import { OWNER, signIn, signInAsOwner, signOut } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
-import { screenshotBoth } from "../support/screenshot";
+import { screenshot, screenshotBoth } from "../support/screenshot";
 
 test.describe.configure({ mode: "serial" });
 
@@ -68,4 +69,30 @@ test("a member asks for a link by mail and chooses a new password with it", asyn
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toBeVisible();
   await signIn(page, MEL.email, MEL.next);
+});
+
+test("the owner hands the organisation to a member, confirming with their password", async ({ page }) => {
+  await signIn(page, OWNER.email, OWNER.password);
+  await page.goto("/settings/members");
+  await page.getByRole("button", { name: `Make owner ${MEL.name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Make ${MEL.name} the owner?` });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await dialog.getByLabel("Your password").fill("not the owner's password");
+  await dialog.getByRole("button", { name: "Make owner" }).click();
+  await expect(dialog.getByLabel("Your password")).toHaveAccessibleDescription("This is not your current password");
+  await expectAxeClean(page, "the ownership dialog, a wrong password");
+  await screenshot(page, "members-make-owner-wrong-password");
+  await dialog.getByLabel("Your password").fill(OWNER.password);
+  await dialog.getByLabel("Your password").press("Enter");
+  await expect(dialog).toHaveCount(0);
+
+  // Now an Admin member: no owner's actions, no API keys in the navigation; Mel is the owner.
+  await expect(page.getByRole("button", { name: "Add member" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" })).toHaveCount(0);
+  const melRow = page.getByRole("row").filter({ hasText: MEL.email });
+  await expect(melRow).toContainText("Owner");
+  await screenshotBoth(page, "members-after-handing-over");
+  await signOut(page);
+  await signIn(page, MEL.email, MEL.next);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" })).toBeVisible();
 });
