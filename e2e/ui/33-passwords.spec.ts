@@ -9,7 +9,7 @@
 import { expect, test } from "@playwright/test";
 import { appRequest } from "../support/app-request";
 import { expectAxeClean } from "../support/axe";
-import { signIn, signInAsOwner } from "../support/owner";
+import { signIn, signInAsOwner, signOut } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
@@ -108,8 +108,12 @@ test("a member changes their own password on Your account", async ({ page }) => 
   await screenshotBoth(page, "account-password-changed");
   await page.reload();
   await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible(); // still signed in here
-  await page.goto("/signout");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  // The member's own name: saved, and the shell shows it at once.
+  await page.getByLabel("Your name").fill("Pat P. Passwords");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your name was saved." })).toBeVisible();
+  await expect(page.getByTestId("user-name")).toHaveText("Pat P. Passwords");
+  await signOut(page);
   await signIn(page, PAT.email, PAT.third);
 });
 

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { ProfileNameForm } from "@/components/account/profile-name-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { requireSessionActor } from "@/server/auth/session";
@@ -9,18 +10,18 @@ export const metadata: Metadata = { title: "Your account" };
 export default async function AccountPage() {
   const actor = await requireSessionActor();
   const rows: [string, string][] = [
-    ["Name", actor.user.name],
     ["Email", actor.user.email],
     ["Organisation", actor.organisation.name],
     ["Role", actor.isOwner ? `${actor.role.name} · Owner` : actor.role.name],
   ];
   return (
     <>
-      <PageHeader title="Your account" description="Who you are signed in as, and your password." />
+      <PageHeader title="Your account" description="Who you are signed in as: your name and your password." />
       <div className="space-y-6">
         <Card>
-          <CardHeader title="Profile" />
-          <CardBody>
+          <CardHeader title="Profile" description="Your name is how others see your work: in packages, API keys and audit trails." />
+          <CardBody className="space-y-6">
+            <ProfileNameForm name={actor.user.name} />
             <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
               {rows.map(([term, value]) => (
                 <div key={term} className="contents">

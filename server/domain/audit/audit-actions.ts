@@ -85,6 +85,7 @@ export const AUDIT_SUBJECTS = {
       "member.password_link_issued",
       "member.password_reset",
       "member.ownership_transferred",
+      "member.renamed",
     ],
   },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },

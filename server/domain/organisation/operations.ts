@@ -16,6 +16,8 @@ import {
   ZChangePassword,
   ZPasswordLink,
   ZOwnershipTransferred,
+  ZRenamedMe,
+  ZRenameMe,
   ZTransferOwnershipBody,
   ZPasswordResetRequested,
   ZRequestPasswordReset,
@@ -160,6 +162,16 @@ export const appRemoveMember = defineOperation({
   params: ZMemberParams,
   response: ZRemovedMember,
   errors: [404],
+});
+
+export const appRenameMe = defineOperation({
+  ...app,
+  operationId: "appRenameMe",
+  method: "PATCH",
+  path: "/api/app/me",
+  summary: "Change the signed-in member's name",
+  body: ZRenameMe,
+  response: ZRenamedMe,
 });
 
 export const appChangePassword = defineOperation({

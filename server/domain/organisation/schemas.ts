@@ -151,6 +151,11 @@ export const ZPasswordLink = z.object({
 });
 export type TPasswordLink = z.infer<typeof ZPasswordLink>;
 
+/** The signed-in member's own name (what "Issued by", the audit trail and the app show). */
+export const ZRenameMe = z.object({ name: ZMemberName });
+export type TRenameMe = z.output<typeof ZRenameMe>;
+export const ZRenamedMe = z.object({ name: z.string() });
+
 /** Handing the organisation to another member: the owner's own password confirms it. */
 export const ZTransferOwnershipBody = z.object({ password: z.string().min(1, "Enter your password").max(200, "Use at most 200 characters") });
 export const ZOwnershipTransferred = z.object({ ownerUserId: z.string() });
