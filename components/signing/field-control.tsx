@@ -36,9 +36,23 @@ type TBox = { left: number; top: number; width: number; height: number };
  * page), at least 9rem wide so a phone's small scale does not squeeze it to a word a line, kept inside the page,
  * wrapping anywhere. For an input it is the `<label>`, so it names it and a click on it focuses it; `hidden`
  * (what a screen reader hears after it: "(required)", "filled in automatically") completes that name.
- * For a signature button, whose own name already starts with the label, it is only seen.
+ * For a signature button, whose own name already starts with the label, it is only seen; so is an earlier
+ * signer's finished field's (`completed`: grey like its frame, not marked required, since nothing is left
+ * to fill), whose frame's screen-reader text already names it.
  */
-function FieldCaption({ field, page, box, hidden }: { field: TField; page: TRenderedPage; box: TBox; hidden: string }) {
+export function FieldCaption({
+  field,
+  page,
+  box,
+  hidden = "",
+  completed = false,
+}: {
+  field: Pick<TField, "id" | "label" | "required" | "type">;
+  page: TRenderedPage;
+  box: TBox;
+  hidden?: string;
+  completed?: boolean;
+}) {
   const label = labelOf(field);
   if (!label) return null;
   const pageWidth = page.size.width * page.scale;
@@ -49,8 +63,17 @@ function FieldCaption({ field, page, box, hidden }: { field: TField; page: TRend
     maxWidth,
     ...(below ? { top: box.top + box.height + 2 } : { bottom: page.size.height * page.scale - box.top + 2 }),
   };
-  const className =
-    "absolute z-10 w-max rounded-sm bg-white/90 px-1 text-[11px] leading-tight font-medium wrap-anywhere text-brand-700 shadow-sm ring-1 ring-brand-600/30";
+  const className = cn(
+    "absolute z-10 w-max rounded-sm bg-white/90 px-1 text-[11px] leading-tight font-medium wrap-anywhere shadow-sm ring-1",
+    completed ? "text-zinc-700 ring-zinc-500/40" : "text-brand-700 ring-brand-600/30",
+  );
+  if (completed) {
+    return (
+      <span aria-hidden="true" data-completed-label={field.id} className={className} style={style}>
+        <span dir="auto">{label}</span>
+      </span>
+    );
+  }
   // The asterisk comes last, after what a screen reader hears instead of it, so the label's text reads in order.
   const mark = field.required ? (
     <span aria-hidden="true" className="text-red-700">

@@ -8,6 +8,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { TEventName } from "@/server/domain/webhooks/events/event-catalogue";
+import { endpointUrlHint } from "./endpoint-url-hint";
 import { EventPicker } from "./event-picker";
 import { ALL_EVENTS } from "./events";
 import { useCreateEndpoint, type TCreatedEndpoint } from "./query";
@@ -74,15 +75,7 @@ export function CreateEndpointDialog({ open, onClose, onCreated, allowPrivateTar
     >
       <form id="create-endpoint" onSubmit={submit} className="space-y-4" noValidate>
         {general ? <Alert tone="error">{general}</Alert> : null}
-        <Field
-          label="Endpoint URL"
-          error={errors.url}
-          hint={
-            allowPrivateTargets
-              ? "The address of your server. This instance runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development only): http:// and private or loopback addresses such as http://localhost are accepted."
-              : "A public https:// address of your server. Private and loopback addresses are refused."
-          }
-        >
+        <Field label="Endpoint URL" error={errors.url} hint={endpointUrlHint(allowPrivateTargets)}>
           {(p) => <Input {...p} type="url" placeholder="https://hooks.example.com/foliosign" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus />}
         </Field>
         <Field label="Description" optional error={errors.description}>

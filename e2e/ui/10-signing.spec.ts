@@ -3,7 +3,8 @@
  * app; a template with a two-page PDF, two roles each with a signature and a text field, ACTIVE:
  * e2e/support/service-agreement.ts; a package from it with two recipients in order, sent); each recipient's link
  * comes from the signing-URL operation. Recipient one draws a signature with the mouse and finishes; only then can recipient two get a
- * link; recipient two, on a 390 px phone, types a non-Latin signature and finishes; the package completes.
+ * link; recipient two sees recipient one's finished fields read-only, their labels on screen, then on a 390 px phone
+ * types a non-Latin signature and finishes; the package completes.
  * Also: the required-field messages, decline with a reason, the hold page, the void and invalid-link pages, a
  * double submit, axe-core on every state (no serious or critical violation) and screenshots at desktop and 390 px.
  * The keyboard's focus and long titles at 390 px: 32-signing-keyboard-long-titles.spec.ts.
@@ -101,11 +102,33 @@ test("recipient one draws and finishes; only then recipient two types a non-Lati
   await expectAccessible(page);
   await screenshotBoth(page, "signing-finished");
 
-  // Now it is recipient two's turn, on a phone.
+  // Now it is recipient two's turn. Clara's finished fields are read-only in dashed frames, each labelled on
+  // screen as recipient two's own fields are (it was heard by a screen reader only): above its frame, not over
+  // the value, and inside the page at 390 px.
   const second = await signingUrl(request, pkg, 1);
-  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(second);
   await consent(page);
+  const earlierAddress = page.locator("[data-completed-field]").filter({ hasText: "12 Rue de la Paix, Paris" });
+  const earlierLabel = page.getByText("Client address", { exact: true });
+  const labelAboveItsFrame = async () => {
+    const label = (await earlierLabel.boundingBox())!;
+    const frame = (await earlierAddress.boundingBox())!;
+    const overlay = (await page.locator("[data-page-overlay='2']").boundingBox())!;
+    expect(label.y + label.height).toBeLessThanOrEqual(frame.y);
+    expect(label.x).toBeGreaterThanOrEqual(overlay.x);
+    expect(label.x + label.width).toBeLessThanOrEqual(overlay.x + overlay.width + 0.5);
+  };
+  await expect(earlierAddress).toBeVisible();
+  await expect(earlierLabel).toBeVisible();
+  await labelAboveItsFrame();
+  await expectAccessible(page);
+  await screenshotBoth(page, "signing-earlier-signer-labels");
+
+  // On a phone from here on.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(earlierLabel).toBeVisible();
+  await expect.poll(async () => (await page.locator("[data-page-overlay='2']").boundingBox())!.width).toBeLessThanOrEqual(390);
+  await labelAboveItsFrame();
   await page.getByRole("button", { name: "Next field" }).click();
   const sig2 = page.getByRole("button", { name: /^Signature \(required\): / });
   await expect(sig2).toBeFocused();

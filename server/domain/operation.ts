@@ -34,7 +34,8 @@ export type TOperation = TGates & {
   /** Schema of `data` in the success body. */
   response: z.ZodType;
   /**
-   * The success answer is a file, not `{ data }` JSON: its content type (the handler returns a RawResponse).
+   * The success answer is a file, not `{ data }` JSON: its content type (the handler returns a FileAnswer for a
+   * stored file, a RawResponse for a zip).
    * The OpenAPI document declares it as `format: binary` of that type.
    */
   binaryResponse?: "application/pdf" | "application/zip";

@@ -13,6 +13,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TFileStore } from "@/server/storage/file-store";
 import { contentDisposition, pdfResponse, zipResponse } from "./file-response";
 
 const run = promisify(execFile);
@@ -31,7 +32,11 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const pdf = (name: string) => pdfResponse({ name, size: 4, sha256: "ab", body: Readable.from([Buffer.from("%PDF")]) }, { disposition: "attachment" }).response;
+/** A PDF answer's 200 headers, made from the file's details alone (the store is never asked for them). */
+const unopened = { store: null as unknown as TFileStore, key: "files/unused" };
+const pdf = (name: string) => ({
+  headers: new Headers(pdfResponse({ name, file: unopened }, { disposition: "attachment" }).headers({ size: 4, sha256: "ab" })),
+});
 
 /** What `curl -OJ <url>` saves, in a fresh directory. */
 async function curlSaves(url: string): Promise<string[]> {

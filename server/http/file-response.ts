@@ -1,4 +1,6 @@
 import { Readable } from "node:stream";
+import type { TFileRef } from "@/server/storage/file-store";
+import { FileAnswer } from "./file-answer";
 import { RawResponse } from "./route";
 
 /**
@@ -16,27 +18,20 @@ export function contentDisposition(disposition: "inline" | "attachment", name: s
 }
 
 /**
- * A stored PDF as the answer, streamed from the file store (never buffered). Private and not stored by any
- * cache: the bytes belong to one workspace and the URL alone does not say whose.
+ * A stored PDF as the answer, streamed from the file store (never buffered), or 304 without opening it
+ * (./file-answer.ts). Private and not stored by any cache: the bytes belong to one workspace and the URL alone
+ * does not say whose.
  */
-export function pdfResponse(
-  file: { name: string; size: number; sha256: string; body: Readable },
-  opts: { disposition?: "inline" | "attachment" } = {},
-): RawResponse {
-  const body = Readable.toWeb(file.body) as ReadableStream<Uint8Array>;
-  return new RawResponse(
-    new Response(body, {
-      status: 200,
-      headers: {
-        "content-type": "application/pdf",
-        "content-length": String(file.size),
-        "content-disposition": contentDisposition(opts.disposition ?? "inline", file.name.endsWith(".pdf") ? file.name : `${file.name}.pdf`),
-        "cache-control": "private, no-store",
-        "x-content-type-options": "nosniff",
-        etag: `"${file.sha256}"`,
-      },
-    }),
-  );
+export function pdfResponse(download: { name: string; file: TFileRef }, opts: { disposition?: "inline" | "attachment" } = {}): FileAnswer {
+  const name = download.name.endsWith(".pdf") ? download.name : `${download.name}.pdf`;
+  return new FileAnswer(download.file, (details) => ({
+    "content-type": "application/pdf",
+    "content-length": String(details.size),
+    "content-disposition": contentDisposition(opts.disposition ?? "inline", name),
+    "cache-control": "private, no-store",
+    "x-content-type-options": "nosniff",
+    etag: `"${details.sha256}"`,
+  }));
 }
 
 /** A zip streamed as it is built (never buffered); Content-Length when its size is known in advance. */

@@ -3,16 +3,26 @@
  * `If-None-Match`, so a client polling or caching them downloaded every byte again. A matching tag (one of a
  * list, `*`, or its weak form, as RFC 9110 §13.1.2 compares) is now 304 with no body and the same ETag, through
  * the real routes on a sealed package; a tag that does not match, and the zip (no ETag), still get the file.
+ *
+ * Regression (S3 storage): the 304 was made after the file had been opened, so with STORAGE=s3 every
+ * conditional request still GOT the object from the bucket, only to drop it. Against a loopback S3 server that
+ * logs its requests: a matching tag is answered from a HEAD alone (no GET of the object), a tag that does not
+ * match still streams the file, and a file gone from the bucket is 404 either way.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as downloadRoute } from "@/app/api/v1/packages/[packageId]/download/route";
 import { GET as zipRoute } from "@/app/api/v1/packages/[packageId]/download/zip/route";
 import { GET as certificateRoute } from "@/app/api/v1/packages/[packageId]/certificate/route";
+import { sealedFiles } from "@/server/db/schema";
 import { sealDuePackages } from "@/server/domain/sealing/seal-due-packages";
 import { resetSigningIdentity } from "@/server/domain/sealing/signing-identity";
 import { buildOpenApiDocument } from "@/server/http/openapi";
+import { createS3FileStore } from "@/server/storage/create-s3-file-store";
+import { setFileStore } from "@/server/storage/get-file-store";
 import { useTestDb } from "@/server/test/db";
 import { callRoute } from "@/server/test/http";
+import { startS3Server, type TTestS3Server } from "@/server/test/s3-server";
 import { signedPackage } from "@/server/test/signed-package";
 import { ifNoneMatchMatches } from "./not-modified";
 
@@ -82,5 +92,71 @@ describe("If-None-Match on the downloads", () => {
     const zip = paths["/api/v1/packages/{packageId}/download/zip"]!.get!;
     expect(zip.responses["304"]).toBeUndefined();
     expect(zip.parameters?.map((p) => p.name)).not.toContain("If-None-Match");
+  });
+});
+
+describe("If-None-Match on S3 storage", () => {
+  let s3: TTestS3Server;
+  let store: ReturnType<typeof createS3FileStore>;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    store = createS3FileStore(s3.config);
+  });
+  afterEach(() => setFileStore(undefined));
+  afterAll(async () => {
+    store?.client.destroy();
+    await s3?.stop();
+  });
+
+  /** The answer, its body read to the end, and the requests the S3 server received meanwhile. */
+  async function withRequests(call: () => Promise<Response>) {
+    const from = s3.requests.length;
+    const res = await call();
+    const body = Buffer.from(await res.arrayBuffer());
+    return { res, body, requests: s3.requests.slice(from).map((r) => `${r.method} ${r.path}`) };
+  }
+
+  it("answers a matching tag with 304 from a HEAD, never GETting the object; any other tag gets the file", async () => {
+    setFileStore(store);
+    const { key, pkgId } = await signedPackage(t.db);
+    expect(await sealDuePackages(t.db)).toEqual([{ packageId: pkgId, outcome: "sealed" }]);
+    const params = { packageId: pkgId };
+
+    for (const [route, kind] of [
+      [downloadRoute, "merged"],
+      [certificateRoute, "certificate"],
+    ] as const) {
+      const [file] = await t.db
+        .select({ storageKey: sealedFiles.storageKey })
+        .from(sealedFiles)
+        .where(and(eq(sealedFiles.packageId, pkgId), eq(sealedFiles.kind, kind)));
+      const object = `/${s3.config.bucket}/${file!.storageKey}`;
+
+      const first = await withRequests(() => callRoute(route, { key, params }));
+      expect([first.res.status, first.requests]).toEqual([200, [`GET ${object}`]]);
+      const etag = first.res.headers.get("etag")!;
+      expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+      expect(first.body.subarray(0, 5).toString()).toBe("%PDF-");
+
+      for (const condition of [etag, `W/${etag}`, "*"]) {
+        const again = await withRequests(() => callRoute(route, { key, params, headers: { "if-none-match": condition } }));
+        expect([condition, again.res.status, again.res.headers.get("etag"), again.body.byteLength]).toEqual([condition, 304, etag, 0]);
+        expect(again.res.headers.get("cache-control")).toBe("private, no-store");
+        expect(again.requests).toEqual([`HEAD ${object}`]);
+      }
+
+      const changed = await withRequests(() => callRoute(route, { key, params, headers: { "if-none-match": '"0000"' } }));
+      expect([changed.res.status, changed.res.headers.get("etag"), changed.requests]).toEqual([200, etag, [`HEAD ${object}`, `GET ${object}`]]);
+      expect(changed.body.equals(first.body)).toBe(true);
+    }
+
+    // A file gone from the bucket is 404, with a tag or without.
+    const [merged] = await t.db
+      .select({ storageKey: sealedFiles.storageKey })
+      .from(sealedFiles)
+      .where(and(eq(sealedFiles.packageId, pkgId), eq(sealedFiles.kind, "merged")));
+    await store.delete(merged!.storageKey);
+    expect((await callRoute(downloadRoute, { key, params, headers: { "if-none-match": "*" } })).status).toBe(404);
+    expect((await callRoute(downloadRoute, { key, params })).status).toBe(404);
   });
 });

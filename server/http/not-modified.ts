@@ -1,10 +1,9 @@
 /**
- * `If-None-Match` on a file answer that carries an ETag (the stored PDFs: their SHA-256 in quotes; RFC 9110
- * §13.1.2): when one of the client's entity-tags matches, or it sent `*`, the answer is 304 Not Modified with no
- * body — the ETag and the caching headers the 200 would have carried (§15.4.5), nothing about the body — and the
- * file's stream, already opened, is cancelled. The route wrapper (./route.ts) asks it for every file answer of a
- * GET, after the door, the gates and the handler (a 304 tells nothing a 200 would not have told the same caller).
- * An answer without an ETag (the zip, built as it streams) ignores the header.
+ * `If-None-Match` on a file answer that carries an ETag (the stored PDFs and signature images: their SHA-256 in
+ * quotes; RFC 9110 §13.1.2): when one of the client's entity-tags matches, or it sent `*`, the answer is 304 Not
+ * Modified with no body — the ETag and the caching headers the 200 would have carried (§15.4.5), nothing about
+ * the body. ./file-answer.ts asks before it opens the file. An answer without an ETag (the zip, built as it
+ * streams) is a RawResponse and ignores the header.
  */
 
 /** Headers a 304 keeps from the 200 it replaces (RFC 9110 §15.4.5); the wrapper adds its own (X-Request-Id…). */
@@ -22,17 +21,11 @@ export function ifNoneMatchMatches(value: string, etag: string): boolean {
   return (value.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === target);
 }
 
-/** The 304 for `req` when its If-None-Match matches the file answer's ETag; undefined when the file goes out. */
-export async function notModified(req: Request, response: Response): Promise<Response | undefined> {
-  if (req.method !== "GET" && req.method !== "HEAD") return undefined;
-  const etag = response.headers.get("etag");
-  const condition = req.headers.get("if-none-match");
-  if (response.status !== 200 || etag === null || condition === null || !ifNoneMatchMatches(condition, etag)) return undefined;
-  // The stored file was opened for the 200: close it (a failure to close is not the client's concern).
-  await response.body?.cancel().catch(() => {});
+/** The 304 that replaces a 200 with these headers. */
+export function notModified(headersOf200: Headers): Response {
   const headers = new Headers();
   for (const name of KEPT) {
-    const value = response.headers.get(name);
+    const value = headersOf200.get(name);
     if (value !== null) headers.set(name, value);
   }
   return new Response(null, { status: 304, headers });

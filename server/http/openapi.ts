@@ -77,7 +77,7 @@ type TBinarySchema = { type: "string"; format: "binary" };
 
 /**
  * A stored PDF answer carries an ETag (server/http/file-response.ts `pdfResponse`: the file's SHA-256) and honours
- * If-None-Match with a 304 (server/http/not-modified.ts); a zip, built as it streams, has none.
+ * If-None-Match with a 304 (server/http/file-answer.ts); a zip, built as it streams, has none.
  */
 const hasEtag = (op: TOperation) => op.method === "GET" && op.binaryResponse === "application/pdf";
 

@@ -8,7 +8,8 @@
  *   request, 409 in progress, or the stored answer replayed) → params/query/body validation (400 bad JSON, 422;
  *   an operation without a body schema accepts nothing or `{}` only, ./validation.ts `ZNoBody`; an empty body
  *   is `{}` where the schema has no required field) → handler → response shaped by the declared
- *   schema → `{ data }` (a file answer as it is, or 304 when If-None-Match matches its ETag: ./not-modified.ts),
+ *   schema → `{ data }` (a raw answer as it is; a stored file opened and sent, or 304 without opening it when
+ *   If-None-Match matches its ETag: ./file-answer.ts),
  *   errors mapped by one table (./errors.ts) → the answer stored under the key, or the key released.
  *
  * A replay is still a request: it has passed the door (rate limit, key, allowlist), the gates and the key's
@@ -26,12 +27,12 @@ import type { TOperation } from "@/server/domain/operation";
 import { parseOrThrow } from "@/server/lib/parse";
 import { now } from "@/server/lib/clock";
 import { errorResponse, json, jsonText } from "./errors";
+import { answerFile, FileAnswer } from "./file-answer";
 import { hashRequest } from "./idempotency/hash-request";
 import { readIdempotencyKey } from "./idempotency/read-idempotency-key";
 import { replayResponse } from "./idempotency/replay-response";
 import { reserveIdempotencyKey, type TIdempotencyReservation } from "./idempotency/reserve-idempotency-key";
 import { settleIdempotencyKey } from "./idempotency/settle-idempotency-key";
-import { notModified } from "./not-modified";
 import { logRequest } from "./request-log";
 import { parseBody, parseQuery, readBodyBytes, readsJsonBody } from "./validation";
 
@@ -57,8 +58,9 @@ export class WithStatus<T> {
 }
 
 /**
- * Returned by a handler whose answer is not JSON (a stored file streamed to the browser): the wrapper sends it
- * as is, with the request id added. The door, the gates and the params were checked as for any operation.
+ * Returned by a handler whose answer is not JSON and not a stored file (a zip built as it streams, a response
+ * that sets a cookie): the wrapper sends it as is, with the request id added. A stored file is a FileAnswer
+ * (./file-answer.ts). The door, the gates and the params were checked as for any operation.
  */
 export class RawResponse {
   constructor(readonly response: Response) {}
@@ -76,7 +78,7 @@ export class JsonText {
 }
 
 type Data<O extends TOperation> = z.input<O["response"]>;
-export type THandler<O extends TOperation, A> = (args: THandlerArgs<O, A>) => Promise<Data<O> | WithStatus<Data<O>> | RawResponse | JsonText>;
+export type THandler<O extends TOperation, A> = (args: THandlerArgs<O, A>) => Promise<Data<O> | WithStatus<Data<O>> | FileAnswer | RawResponse | JsonText>;
 export type TRouteHandler = ((req: Request, context: TRouteContext) => Promise<Response>) & { operation: TOperation };
 
 export type TDoor<A> = {
@@ -133,9 +135,9 @@ export function defineRoute<const O extends TOperation, A extends TActor | null>
       const query = op.query ? parseQuery(op.query, new URL(req.url).searchParams) : undefined;
       const body = rawBody ? parseBody(op, rawBody) : undefined;
       const result = await handler({ db, actor: actorOrNull, req, params, query, body } as THandlerArgs<O, A>);
-      if (result instanceof RawResponse) {
-        // A file answer with an ETag honours If-None-Match (./not-modified.ts).
-        response = (await notModified(req, result.response)) ?? result.response;
+      if (result instanceof FileAnswer || result instanceof RawResponse) {
+        // A stored file honours If-None-Match before it is opened (./file-answer.ts).
+        response = result instanceof FileAnswer ? await answerFile(req, result) : result.response;
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       } else if (result instanceof JsonText) {
         response = jsonText(`{"data":${result.text}}`, op.successStatus ?? 200, headers);

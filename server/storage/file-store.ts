@@ -28,6 +28,12 @@ export type TStoredFile = {
   createdAt: Date;
 };
 
+/**
+ * A stored file named but not opened, for an answer that may not need its bytes: `store.stat(key)` reads its
+ * details alone (S3: a HEAD), `store.get(key)` opens it (S3: a GET).
+ */
+export type TFileRef = { store: TFileStore; key: string };
+
 /** A file as `list` names it. */
 export type TListedFile = { key: string; size: number; createdAt: Date };
 

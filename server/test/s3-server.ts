@@ -8,7 +8,8 @@
  * directory's mtime. A ListObjectsV2 page cut short by max-keys fails in s3rver on Node 20 (its continuation
  * token is DES-encrypted, which OpenSSL 3 no longer offers); the helper lists in full and cuts the page itself,
  * IsTruncated set (the store pages with StartAfter, never with the token). `setTime` moves an object's LastModified or an upload's Initiated (file times), so a test
- * can make them older or younger than a cut-off without waiting.
+ * can make them older or younger than a cut-off without waiting. `requests` lists every request the server
+ * received, in order (method and path), so a test can tell a HEAD from a GET of an object.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import os from "node:os";
@@ -20,6 +21,8 @@ export type TTestS3Server = {
   config: TS3Config;
   directory: string;
   pendingUploads(): number;
+  /** Every request received, in order: `GET /bucket/key` opens an object, `HEAD /bucket/key` reads its details. */
+  readonly requests: { method: string; path: string }[];
   /** Ids of the multipart uploads the server holds. */
   uploadIds(): string[];
   /** Sets an object's LastModified (`{ key }`) or a multipart upload's Initiated (`{ uploadId }`). */
@@ -89,7 +92,12 @@ export async function startS3Server(bucket = "foliosign-test"): Promise<TTestS3S
   // before its virtual-host step and router.
   const middleware = (server as unknown as { middleware: TKoaMiddleware[] }).middleware;
   middleware.splice(middleware.length - 2, 0, cutListing);
-  middleware.unshift(abortMultipart, listMultipart);
+  const requests: { method: string; path: string }[] = [];
+  const logRequest: TKoaMiddleware = async (ctx, next) => {
+    requests.push({ method: ctx.method, path: ctx.path });
+    await next();
+  };
+  middleware.unshift(logRequest, abortMultipart, listMultipart);
   const { port } = await server.run();
   return {
     directory,
@@ -103,6 +111,7 @@ export async function startS3Server(bucket = "foliosign-test"): Promise<TTestS3S
       forcePathStyle: true,
     },
     pendingUploads: () => uploadIds().length,
+    requests,
     uploadIds,
     setTime(target, at) {
       // s3rver's layout for an object: <directory>/<bucket>/<key's folders>/<last part>._S3rver_object

@@ -439,7 +439,7 @@ export const ZAuditEvent = z
   .openapi("AuditEvent");
 export const ZAuditEventList = pagedSchema("auditEvents", ZAuditEvent).openapi("AuditEventList");
 
-/** Never parsed: file operations answer a RawResponse (their `binaryResponse` type), not `{ data }`. */
+/** Never parsed: file operations answer a file (their `binaryResponse` type: a FileAnswer or a RawResponse), not `{ data }`. */
 export const ZFileResponse = z.unknown().openapi({ description: "The file itself (application/pdf or application/zip)" });
 
 // ——— Shares (the app only: /api/app/packages/{packageId}/shares) ———

@@ -1,8 +1,8 @@
-import type { Readable } from "node:stream";
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { packageFields, recipientSessions } from "@/server/db/schema";
 import { errors } from "@/server/lib/errors";
+import type { TFileRef } from "@/server/storage/file-store";
 import { getFileStore } from "@/server/storage/get-file-store";
 import { assertCanSign } from "./assert-can-sign";
 import { findSigningSession } from "./find-signing-session";
@@ -13,11 +13,7 @@ import type { TSigningRequest } from "./schemas";
  * after a reload), or one of another recipient of the package who has FINISHED (shown read-only, as sealed).
  * Another recipient's image before they finished is 404, like an unknown field.
  */
-export async function readFieldImage(
-  db: Db,
-  request: TSigningRequest,
-  { fieldId }: { fieldId: string },
-): Promise<{ size: number; sha256: string; body: Readable }> {
+export async function readFieldImage(db: Db, request: TSigningRequest, { fieldId }: { fieldId: string }): Promise<TFileRef> {
   const { pkg, session } = await findSigningSession(db, request);
   assertCanSign(pkg, session);
   const [field] = await db
@@ -32,6 +28,5 @@ export async function readFieldImage(
       ),
     );
   if (!field?.key) throw errors.notFound("Image");
-  const stored = await (await getFileStore()).get(field.key);
-  return { size: stored.size, sha256: stored.sha256, body: stored.body };
+  return { store: await getFileStore(), key: field.key };
 }
