@@ -56,3 +56,16 @@ export function useRenameWorkspace() {
     onSuccess: changed,
   });
 }
+
+/** Deletes a workspace and everything in it (owner only): the answer says what went. */
+export function useDeleteWorkspace() {
+  const changed = useWorkspacesChanged();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<{ id: string; name: string; deleted: { templates: number; packages: number; apiKeys: number; webhookEndpoints: number } }>(
+        `/api/app/workspaces/${encodeURIComponent(id)}`,
+        { method: "DELETE" },
+      ),
+    onSuccess: changed,
+  });
+}

@@ -10,6 +10,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DeleteWorkspaceDialog } from "./delete-workspace-dialog";
 import { useSetWorkspaceTestMode, useWorkspaces, type TWorkspace } from "./query";
 import { WorkspaceDialog } from "./workspace-dialog";
 
@@ -26,6 +27,7 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
   const [switching, setSwitching] = useState<TWorkspace | null>(null);
   const [switched, setSwitched] = useState<string | null>(null);
   const setTestMode = useSetWorkspaceTestMode();
+  const [deleting, setDeleting] = useState<TWorkspace | null>(null);
 
   return (
     <>
@@ -96,6 +98,11 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
                         {w.isTest ? "Make live" : "Make test"}
                         <span className="sr-only"> {w.name}</span>
                       </Button>
+                      {!w.isDefault ? (
+                        <Button variant="danger-ghost" size="sm" onClick={() => setDeleting(w)}>
+                          Delete<span className="sr-only"> {w.name}</span>
+                        </Button>
+                      ) : null}
                     </TD>
                   ) : null}
                 </TR>
@@ -104,6 +111,7 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
           </Table>
         )}
       </Card>
+      <DeleteWorkspaceDialog workspace={deleting} onClose={() => setDeleting(null)} onDeleted={setSwitched} />
       <WorkspaceDialog open={dialog !== null} onClose={() => setDialog(null)} workspace={dialog?.workspace} />
       <ConfirmDialog
         open={switching !== null}

@@ -73,7 +73,7 @@ export const AUDIT_SUBJECTS = {
     actions: ["webhook.endpoint_created", "webhook.endpoint_updated", "webhook.endpoint_deleted", "webhook.secret_rotated", "webhook.deliveries_replayed"],
   },
   organisation: { actions: ["organisation.created", "organisation.ip_allowlist_changed", "organisation.plan_changed"] },
-  workspace: { actions: ["workspace.created", "workspace.renamed", "workspace.test_mode_changed", "workspace.embed_origins_changed"] },
+  workspace: { actions: ["workspace.created", "workspace.renamed", "workspace.test_mode_changed", "workspace.embed_origins_changed", "workspace.deleted"] },
   role: { actions: ["role.created", "role.updated", "role.deleted"] },
   member: {
     actions: [

@@ -16,6 +16,7 @@ import {
   ZChangePassword,
   ZPasswordLink,
   ZOwnershipTransferred,
+  ZDeletedWorkspace,
   ZRenamedMe,
   ZRenameMe,
   ZTransferOwnershipBody,
@@ -305,6 +306,17 @@ export const appSetWorkspaceTestMode = defineOperation({
   params: ZWorkspaceParams,
   body: ZSetWorkspaceTestMode,
   response: ZWorkspaceTestModeResult,
+  errors: [404, 409],
+});
+
+export const appDeleteWorkspace = defineOperation({
+  ...owner,
+  operationId: "appDeleteWorkspace",
+  method: "DELETE",
+  path: "/api/app/workspaces/{workspaceId}",
+  summary: "Delete a workspace with everything in it (409 for the default one, and for a live one that has sent a package)",
+  params: ZWorkspaceParams,
+  response: ZDeletedWorkspace,
   errors: [404, 409],
 });
 

@@ -265,6 +265,12 @@ export const ZWorkspaceItem = z.object({
   createdAt: z.date(),
 });
 export type TWorkspaceItem = z.infer<typeof ZWorkspaceItem>;
+/** A deleted workspace, and what went with it. */
+export const ZDeletedWorkspace = z.object({
+  id: z.string(),
+  name: z.string(),
+  deleted: z.object({ templates: z.number().int(), packages: z.number().int(), apiKeys: z.number().int(), webhookEndpoints: z.number().int() }),
+});
 export const ZWorkspaceTestModeResult = ZWorkspaceItem.extend({ keysRevoked: z.number().int() });
 export type TWorkspaceTestModeResult = z.infer<typeof ZWorkspaceTestModeResult>;
 

@@ -11,7 +11,7 @@ export default async function WorkspacesPage() {
     <>
       <PageHeader
         title="Workspaces"
-        description="Divide your organisation into offices, regions or teams. One workspace is the default; the owner creates and renames them."
+        description="Divide your organisation into offices, regions or teams. One workspace is the default; the owner creates, renames and deletes them."
       />
       <WorkspacesPanel canManage={actor.isOwner} />
     </>
