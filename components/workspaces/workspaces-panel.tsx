@@ -34,7 +34,7 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
       <Card>
         <CardHeader
           title="Workspaces"
-          description="Packages, templates, webhooks and API keys each belong to one workspace."
+          description="Packages, templates, webhooks and API keys each belong to one workspace. Once a workspace has sent a package its mode stays, and a live one is kept as evidence."
           actions={canManage ? <Button onClick={() => setDialog({})}>New workspace</Button> : null}
         />
         {switched ? (
@@ -84,6 +84,11 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
                     ) : (
                       <span className="text-zinc-700">Live</span>
                     )}
+                    {w.hasSent ? (
+                      <span className="block text-xs text-zinc-500" title="A workspace that has sent a package keeps its mode, and a live one its records">
+                        Has sent packages
+                      </span>
+                    ) : null}
                   </TD>
                   <TD>
                     <code className="font-mono text-xs text-zinc-700">{w.slug}</code>
@@ -94,11 +99,13 @@ export function WorkspacesPanel({ canManage }: { canManage: boolean }) {
                       <Button variant="ghost" size="sm" onClick={() => setDialog({ workspace: w })}>
                         Rename<span className="sr-only"> {w.name}</span>
                       </Button>
-                      <Button variant="ghost" size="sm" onClick={() => setSwitching(w)}>
-                        {w.isTest ? "Make live" : "Make test"}
-                        <span className="sr-only"> {w.name}</span>
-                      </Button>
-                      {!w.isDefault ? (
+                      {!w.hasSent ? (
+                        <Button variant="ghost" size="sm" onClick={() => setSwitching(w)}>
+                          {w.isTest ? "Make live" : "Make test"}
+                          <span className="sr-only"> {w.name}</span>
+                        </Button>
+                      ) : null}
+                      {!w.isDefault && (w.isTest || !w.hasSent) ? (
                         <Button variant="danger-ghost" size="sm" onClick={() => setDeleting(w)}>
                           Delete<span className="sr-only"> {w.name}</span>
                         </Button>

@@ -1,13 +1,15 @@
 /**
  * Deleting a workspace (docs/decisions/workspace-deletion.md): the owner deletes a test workspace from Settings →
  * Workspaces after typing its name (the button stays disabled until then); the default workspace offers no
- * Delete. At 1280 and 390 px, axe-clean.
+ * Delete; a workspace that has sent says so and offers no switch of mode (nor Delete while live). At 1280 and 390
+ * px, axe-clean.
  */
 import { expect, test } from "@playwright/test";
 import { appRequest } from "../support/app-request";
 import { expectAxeClean } from "../support/axe";
 import { signInAsOwner } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
+import { setUpServiceAgreement } from "../support/service-agreement";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
 failOnPageErrors();
@@ -40,4 +42,23 @@ test("the owner deletes a test workspace after typing its name", async ({ page }
   await expect(page.getByTestId("workspace-switcher")).not.toContainText("Scratch sandbox");
   await expectAxeClean(page, "workspaces after a deletion");
   await screenshotBoth(page, "workspaces-after-delete");
+});
+
+test("a workspace that has sent says so, and offers no switch of mode and no Delete while it is live", async ({ page, request }) => {
+  const agreement = await setUpServiceAgreement(page, request, "Workspace deletion e2e");
+  await agreement.sentPackage(request, "Sent from the default workspace");
+  const created = await appRequest(page).post("/api/app/workspaces", { data: { name: "Never sent", slug: "never-sent", test: false } });
+  expect(created.status()).toBe(201);
+
+  await page.goto("/settings/workspaces");
+  const defaultRow = page.getByTestId("workspace-row").filter({ hasText: "Default" }).first();
+  await expect(defaultRow).toContainText("Has sent packages");
+  await expect(defaultRow.getByRole("button", { name: /^Make (test|live)/ })).toHaveCount(0);
+  await expect(defaultRow.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
+  const unsent = page.getByTestId("workspace-row").filter({ hasText: "Never sent" });
+  await expect(unsent).not.toContainText("Has sent packages");
+  await expect(unsent.getByRole("button", { name: "Make test Never sent" })).toBeVisible();
+  await expect(unsent.getByRole("button", { name: "Delete Never sent" })).toBeVisible();
+  await expectAxeClean(page, "workspaces, one of which has sent");
+  await screenshotBoth(page, "workspaces-has-sent");
 });

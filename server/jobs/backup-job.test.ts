@@ -20,6 +20,7 @@ import { migrate, shippedMigrations } from "@/server/db/migrate";
 import { backups, organisations, webhookEndpoints } from "@/server/db/schema";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { setClock } from "@/server/lib/clock";
+import { manualClock } from "@/server/test/manual-clock";
 import { decryptSecretWith } from "@/server/lib/crypto";
 import { ownerActor } from "@/server/test/actors";
 import { createTestOrg } from "@/server/test/factories";
@@ -42,8 +43,7 @@ const dir = path.join(scratch, "backups");
 const schedule: TBackupSchedule = { dir, everyHours: 24, keep: 2, installation: inst };
 let live: DbHandle;
 let endpointSecret = "";
-let clock = new Date("2030-05-01T02:00:00.000Z");
-const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const clock = manualClock("2030-05-01T02:00:00.000Z");
 const signal = new AbortController().signal;
 
 const scheduled = () =>
@@ -56,7 +56,7 @@ const io = () => {
 };
 
 beforeAll(async () => {
-  setClock(() => clock);
+  clock.use();
   const snapshot = inject("pgliteSnapshot");
   live = await openPglite(snapshot ? { dataDir: inst.pgliteDir, loadDataDir: new Blob([readFileSync(snapshot)]) } : { dataDir: inst.pgliteDir });
   if (!snapshot) await migrate(live);
@@ -87,7 +87,7 @@ describe("scheduled backups of the running embedded database", () => {
     expect(statSync(path.join(dir, file!)).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual([file]); // no partial file, no stage left behind
     expect(await live.db.select().from(backups)).toEqual([
-      expect.objectContaining({ madeAt: clock, file, bytes: statSync(path.join(dir, file!)).size, withSecrets: true }),
+      expect.objectContaining({ madeAt: clock.now, file, bytes: statSync(path.join(dir, file!)).size, withSecrets: true }),
     ]);
 
     const checked = io();
@@ -121,13 +121,13 @@ describe("scheduled backups of the running embedded database", () => {
     mkdirSync(path.join(dir, ".foliosign-backup-Ab12Cd"));
     writeFileSync(path.join(dir, ".foliosign-backup-Ab12Cd", "PG_VERSION"), "17");
     writeFileSync(path.join(dir, "foliosign-20300501T120000Z.tgz.partial-4242"), "half");
-    advance(23 * HOUR);
+    clock.advance(23 * HOUR);
     await job.run(live, signal);
     expect(job.running()).toBeNull();
-    advance(HOUR);
+    clock.advance(HOUR);
     await job.run(live, signal);
     await job.running();
-    advance(24 * HOUR);
+    clock.advance(24 * HOUR);
     await job.run(live, signal);
     await job.running();
     expect(scheduled()).toEqual(["foliosign-20300502T020000Z.tgz", "foliosign-20300503T020000Z.tgz"]);
@@ -144,18 +144,18 @@ describe("scheduled backups of the running embedded database", () => {
     const blocked = path.join(scratch, "not-a-folder");
     writeFileSync(blocked, "a file where the folder should be");
     const failing = createBackupJob({ ...schedule, dir: path.join(blocked, "backups") });
-    advance(24 * HOUR);
+    clock.advance(24 * HOUR);
     await failing.run(live, signal);
     await failing.running();
     const notes = async () => (await live.db.select({ n: count() }).from(backups))[0]!.n;
     expect(await notes()).toBe(3);
-    advance(BACKUP_RETRY_MS - 1);
+    clock.advance(BACKUP_RETRY_MS - 1);
     await failing.run(live, signal);
     expect(failing.running()).toBeNull();
     // The folder is fixed; an hour after the failure the backup is made.
     rmSync(blocked);
     mkdirSync(blocked);
-    advance(1);
+    clock.advance(1);
     await failing.run(live, signal);
     await failing.running();
     expect(readdirSync(path.join(blocked, "backups"))).toEqual(["foliosign-20300504T030000Z.tgz"]);
@@ -164,7 +164,7 @@ describe("scheduled backups of the running embedded database", () => {
 
   it("refuses a folder inside the database's own folder, and says so", async () => {
     const inside = path.join(inst.pgliteDir, "backups");
-    await expect(backupRunning(live, inst, { dir: inside, keep: 1, at: clock })).rejects.toThrow(
+    await expect(backupRunning(live, inst, { dir: inside, keep: 1, at: clock.now })).rejects.toThrow(
       `The backup folder ${inside} is inside the database's folder ${inst.pgliteDir} (PGLITE_DIR): choose a folder outside it.`,
     );
     expect(existsSync(inside)).toBe(false);
@@ -172,7 +172,7 @@ describe("scheduled backups of the running embedded database", () => {
 
   it("does nothing without BACKUP_DIR, nor on a database without a directory to copy", async () => {
     const before = scheduled();
-    advance(48 * HOUR);
+    clock.advance(48 * HOUR);
     const off = createBackupJob(null);
     await off.run(live, signal);
     expect(off.running()).toBeNull();

@@ -27,7 +27,7 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
         name: input.name,
         slug: input.slug,
       });
-      return { id: row.id, name: row.name, slug: row.slug, isDefault: false, isTest: row.isTest, createdAt: row.createdAt };
+      return { id: row.id, name: row.name, slug: row.slug, isDefault: false, isTest: row.isTest, hasSent: false, createdAt: row.createdAt };
     });
   } catch (err) {
     throw workspaceFieldsConflict(err, input) ?? err;

@@ -10,9 +10,10 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
+import { GET as listRoute } from "@/app/api/app/workspaces/route";
 import { DELETE as deleteRoute } from "@/app/api/app/workspaces/[workspaceId]/route";
 import { queryRows } from "@/server/db/client";
-import { auditEvents, documents, workspaces } from "@/server/db/schema";
+import { auditEvents, documents, packages, workspaces } from "@/server/db/schema";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
 import { createActiveTemplate } from "@/server/domain/packages/test-support/fixtures";
 import { getFileStore } from "@/server/storage/get-file-store";
@@ -25,6 +26,7 @@ import { packageFromTemplate } from "@/server/test/package-from-template";
 import { DEFAULT_WORKSPACE_KEPT, SENT_WORKSPACE_KEPT } from "./delete-workspace";
 
 const t = useTestDb();
+const onPostgres = Boolean(process.env.DATABASE_URL);
 const owner = (org: { userId: string; organisationId: string }) => ({ userId: org.userId, organisationId: org.organisationId });
 
 /** Every row of every table that has a workspace_id column, for this workspace (the audit trail aside). */
@@ -38,6 +40,15 @@ async function rowsOf(workspaceId: string): Promise<Record<string, number>> {
     const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from ${sql.identifier(table_name)} where workspace_id = ${workspaceId}`);
     if (row!.n > 0) counts[table_name] = row!.n;
   }
+  return counts;
+}
+
+/** The number of rows in every table of the schema. */
+async function everyTable(): Promise<Record<string, number>> {
+  const tables = await queryRows<{ tablename: string }>(t.db, sql`select tablename from pg_tables where schemaname = current_schema() order by tablename`);
+  const counts: Record<string, number> = {};
+  for (const { tablename } of tables)
+    counts[tablename] = (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from ${sql.identifier(tablename)}`))[0]!.n;
   return counts;
 }
 
@@ -82,6 +93,22 @@ describe("deleting a workspace", () => {
     expect(await t.db.select().from(workspaces).where(eq(workspaces.id, org.workspaceId))).toHaveLength(1);
   });
 
+  it("leaves every table as it was before the workspace was filled, the audit trail aside (rows without a foreign key too)", async () => {
+    const org = await createTestOrg(t.db);
+    const sandbox = await createTestWorkspace(t.db, org.organisationId, "sandbox", { test: true });
+    const before = await everyTable();
+    await createEndpoint(t.db, ownerActor(org, { id: sandbox, isTest: true }), { url: "https://93.184.216.34/hook", events: ["PACKAGE_SENT"] });
+    await sentPackageIn(org, sandbox, true);
+    const filled = await everyTable();
+    expect(filled).toMatchObject({ package_event_sequences: before.package_event_sequences! + 1, webhook_deliveries: before.webhook_deliveries! + 1 });
+
+    expect((await callApp(deleteRoute, { as: owner(org), params: { workspaceId: sandbox } })).status).toBe(200);
+    const after = await everyTable();
+    const audited = after.audit_events! - before.audit_events!;
+    expect(audited).toBeGreaterThan(0);
+    expect(after).toEqual({ ...before, workspaces: before.workspaces! - 1, audit_events: before.audit_events! + audited });
+  });
+
   it("a live workspace that only ever held drafts can go; one that has sent, and the default one, stay (409), unchanged", async () => {
     const org = await createTestOrg(t.db);
     const drafts = await createTestWorkspace(t.db, org.organisationId, "drafts");
@@ -94,6 +121,12 @@ describe("deleting a workspace", () => {
     const sending = await createTestWorkspace(t.db, org.organisationId, "sending");
     await sentPackageIn(org, sending, false);
     const before = await rowsOf(sending);
+    // The list says which workspaces have sent, so the app offers neither Delete nor a switch of mode there.
+    const listed = await callApp(listRoute, { as: owner(org) });
+    expect((listed.body as { data: { name: string; hasSent: boolean }[] }).data.map((w) => [w.name, w.hasSent])).toEqual([
+      ["Default", false],
+      ["sending", true],
+    ]);
     expect(await callApp(deleteRoute, { as: owner(org), params: { workspaceId: sending } })).toMatchObject({
       status: 409,
       body: { error: SENT_WORKSPACE_KEPT },
@@ -116,5 +149,52 @@ describe("deleting a workspace", () => {
     const other = await createTestOrg(t.db, "Other");
     expect((await callApp(deleteRoute, { as: owner(other), params: { workspaceId: sandbox } })).status).toBe(404);
     expect(await t.db.select().from(workspaces).where(eq(workspaces.id, sandbox))).toHaveLength(1);
+  });
+
+  it.runIf(onPostgres)("on PostgreSQL, a send under way when the deletion starts finishes first, without a deadlock", async () => {
+    const org = await createTestOrg(t.db);
+    const sandbox = await createTestWorkspace(t.db, org.organisationId, "sandbox", { test: true });
+    const key = (await createTestKey(t.db, org, { workspaceId: sandbox, test: true })).value;
+    const tpl = await createActiveTemplate(t.db, { ...org, workspaceId: sandbox });
+    const pkg = await packageFromTemplate(key, { templateId: tpl.templateId, title: "Lease" });
+    const waitingOnLocks = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.db,
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      )[0]!.n;
+
+    let deletion: Promise<{ status: number }> | undefined;
+    // A send's order (performSend): its package row FOR UPDATE, then its workspace FOR SHARE.
+    await t.db.transaction(async (tx) => {
+      await tx.select({ id: packages.id }).from(packages).where(eq(packages.id, pkg.id)).for("update");
+      deletion = callApp(deleteRoute, { as: owner(org), params: { workspaceId: sandbox } });
+      for (let i = 0; i < 200 && (await waitingOnLocks()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await waitingOnLocks()).toBe(1);
+      await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, sandbox)).for("share");
+      await tx.update(packages).set({ title: "Sent meanwhile" }).where(eq(packages.id, pkg.id));
+    });
+    expect((await deletion!).status).toBe(200);
+    expect(await rowsOf(sandbox)).toEqual({});
+  });
+
+  it.runIf(onPostgres)("on PostgreSQL, sends and deletions at once: each answers as if it ran alone, in some order", async () => {
+    const org = await createTestOrg(t.db);
+    for (let round = 0; round < 4; round++) {
+      const sandbox = await createTestWorkspace(t.db, org.organisationId, `race-${round}`, { test: round % 2 === 0 });
+      const key = (await createTestKey(t.db, org, { workspaceId: sandbox, test: round % 2 === 0 })).value;
+      const tpl = await createActiveTemplate(t.db, { ...org, workspaceId: sandbox });
+      const pkg = await packageFromTemplate(key, { templateId: tpl.templateId, title: "Lease" });
+      const [sent, deleted] = await Promise.all([
+        callJson(sendRoute, { key, params: { packageId: pkg.id }, body: {} }),
+        callApp(deleteRoute, { as: owner(org), params: { workspaceId: sandbox } }),
+      ]);
+      // A test workspace: the send (200) then the deletion, or the deletion first (the send's key then 401, or,
+      // when the key was checked before, its package 404). A live one: the send then the deletion's 409.
+      const first = round % 2 === 0 ? [200, 200] : [200, 409];
+      expect([first, [401, 200], [404, 200]]).toContainEqual([sent.status, deleted.status]);
+      if (deleted.status === 200) expect(await rowsOf(sandbox)).toEqual({});
+    }
   });
 });

@@ -4,6 +4,7 @@ import { workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 
 import type { TWorkspaceItem } from "./schemas";
+import { hasSent } from "./workspace-has-sent";
 
 /** The organisation's workspaces, the default first, then by name. Any member may read them. */
 export async function listWorkspaces(db: Db, actor: TActor): Promise<TWorkspaceItem[]> {
@@ -14,6 +15,7 @@ export async function listWorkspaces(db: Db, actor: TActor): Promise<TWorkspaceI
       slug: workspaces.slug,
       isDefault: workspaces.isDefault,
       isTest: workspaces.isTest,
+      hasSent,
       createdAt: workspaces.createdAt,
     })
     .from(workspaces)

@@ -5,6 +5,7 @@ import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
+import { workspaceHasSent } from "./workspace-has-sent";
 import { type TRenameWorkspace, type TWorkspaceItem } from "./schemas";
 import { assertWorkspaceFieldsFree, workspaceFieldsConflict } from "./workspace-fields";
 
@@ -27,7 +28,15 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
         before: { name: current.name, slug: current.slug },
         after: { name: input.name, slug: input.slug },
       });
-      return { id: current.id, name: input.name, slug: input.slug, isDefault: current.isDefault, isTest: current.isTest, createdAt: current.createdAt };
+      return {
+        id: current.id,
+        name: input.name,
+        slug: input.slug,
+        isDefault: current.isDefault,
+        isTest: current.isTest,
+        hasSent: await workspaceHasSent(tx, current.id),
+        createdAt: current.createdAt,
+      };
     });
   } catch (err) {
     throw workspaceFieldsConflict(err, input) ?? err;

@@ -262,6 +262,8 @@ export const ZWorkspaceItem = z.object({
   slug: z.string(),
   isDefault: z.boolean(),
   isTest: z.boolean(),
+  /** A package of it has left DRAFT: its mode is fixed, and a live one cannot be deleted. */
+  hasSent: z.boolean(),
   createdAt: z.date(),
 });
 export type TWorkspaceItem = z.infer<typeof ZWorkspaceItem>;

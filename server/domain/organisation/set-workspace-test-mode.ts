@@ -1,10 +1,11 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { apiKeys, packages, workspaces } from "@/server/db/schema";
+import { apiKeys, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
+import { workspaceHasSent } from "./workspace-has-sent";
 import type { TSetWorkspaceTestMode, TWorkspaceTestModeResult } from "./schemas";
 
 /** The 409 of a workspace that has already sent something: its packages, mail and seals keep the mode they had. */
@@ -30,12 +31,8 @@ export async function setWorkspaceTestMode(db: Db, actor: TActor, input: TSetWor
       .for("update");
     if (!current) throw errors.notFound("Workspace");
     const item = { id: current.id, name: current.name, slug: current.slug, isDefault: current.isDefault, createdAt: current.createdAt };
-    if (current.isTest === input.test) return { ...item, isTest: current.isTest, keysRevoked: 0 };
-    const [sent] = await tx
-      .select({ id: packages.id })
-      .from(packages)
-      .where(and(eq(packages.workspaceId, current.id), ne(packages.status, "DRAFT")))
-      .limit(1);
+    const sent = await workspaceHasSent(tx, current.id);
+    if (current.isTest === input.test) return { ...item, isTest: current.isTest, hasSent: sent, keysRevoked: 0 };
     if (sent) throw errors.conflict(SENT_PACKAGES_MESSAGE);
     const at = now();
     await tx.update(workspaces).set({ isTest: input.test, updatedAt: at }).where(eq(workspaces.id, current.id));
@@ -51,6 +48,6 @@ export async function setWorkspaceTestMode(db: Db, actor: TActor, input: TSetWor
       "workspace.test_mode_changed",
       { test: input.test, keysRevoked: revoked.map((k) => k.prefix) },
     );
-    return { ...item, isTest: input.test, keysRevoked: revoked.length };
+    return { ...item, isTest: input.test, hasSent: false, keysRevoked: revoked.length };
   });
 }

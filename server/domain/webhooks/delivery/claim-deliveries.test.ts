@@ -1,5 +1,5 @@
 /**
- * Protects the claim's promises that an audit found broken, on the real database with an injected clock:
+ * Protects the claim's promises that an audit found broken, on the real database with an injected clock.now:
  * - a lost worker never earns a delivery a tenth attempt: a delivery whose worker died during its ninth
  *   attempt ends EXHAUSTED "worker lost during the last attempt" once the lease expires, instead of being
  *   claimed (and POSTed) again; the lost worker's late write is refused by the token;
@@ -23,7 +23,7 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { queryRows } from "@/server/db/client";
 import { webhookAttempts, webhookQueue } from "@/server/db/schema";
-import { setClock } from "@/server/lib/clock";
+import { manualClock } from "@/server/test/manual-clock";
 import { useTestDb } from "@/server/test/db";
 import type { TPlanNode } from "@/server/test/query-plan";
 import { CLAIM_LOCK, claimDeliveries, claimStatements, LOST_ATTEMPT_ERROR, SETTLE_LOST_MS, settlingLostLeases, WORKER_LOST_ERROR } from "./claim-deliveries";
@@ -35,12 +35,7 @@ import { deliveryRow, endpointRow, raisePackageSent, setDeliveryState, setupEndp
 import { claimPlan, everydayClaimIds, subtree } from "@/server/domain/webhooks/test-support/claim-plans";
 
 const t = useTestDb();
-let clock = new Date("2030-01-01T00:00:00.000Z");
-const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
-const useClock = () => {
-  clock = new Date("2030-01-01T00:00:00.000Z");
-  setClock(() => clock);
-};
+const clock = manualClock("2030-01-01T00:00:00.000Z");
 const URL_A = "https://93.184.216.34/a";
 const okResult = { ok: true, status: 200, body: "", error: null, durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null } as const;
 const LEASE = WEBHOOK_LIMITS.leaseMs;
@@ -48,7 +43,7 @@ const CAP = WEBHOOK_LIMITS.perEndpointCap;
 
 describe("a worker lost mid-attempt", () => {
   it("on the ninth attempt: EXHAUSTED after the lease, never a tenth claim; the lost worker's write is refused", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     // Eight failed attempts behind it; the ninth is due now.
@@ -57,10 +52,10 @@ describe("a worker lost mid-attempt", () => {
     expect(ninth).toMatchObject({ id, attempt: 9 });
 
     // The worker dies. While the lease runs nothing happens; after it, the delivery is over.
-    advance(LEASE - 1);
+    clock.advance(LEASE - 1);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
     expect((await deliveryRow(t.db, id!)).status).toBe("FAILED");
-    advance(2);
+    clock.advance(2);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
     expect(await deliveryRow(t.db, id!)).toMatchObject({
       status: "EXHAUSTED",
@@ -68,9 +63,9 @@ describe("a worker lost mid-attempt", () => {
       lastError: WORKER_LOST_ERROR,
       claimToken: null,
       lockedUntil: null,
-      completedAt: clock,
+      completedAt: clock.now,
     });
-    advance(24 * 3600_000);
+    clock.advance(24 * 3600_000);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
 
     const late = await recordAttemptOutcome(t.db, ninth!, {
@@ -81,7 +76,7 @@ describe("a worker lost mid-attempt", () => {
       durationMs: 1,
       remoteAddress: "93.184.216.34",
       retryAfterMs: null,
-      startedAt: clock,
+      startedAt: clock.now,
     });
     expect(late).toEqual({ kind: "stale" });
     expect((await deliveryRow(t.db, id!)).status).toBe("EXHAUSTED");
@@ -102,28 +97,28 @@ describe("a worker lost mid-attempt", () => {
   });
 
   it("every time: retried on the retry table, not at each lease expiry, and EXHAUSTED after nine", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await setupEndpoint(t.db, URL_A);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const claimedAt: number[] = [];
     for (let attempt = 1; attempt <= WEBHOOK_LIMITS.maxAttempts; attempt++) {
       const claims = await claimDeliveries(t.db, { limit: 10 });
       expect(claims.map((c) => [c.id, c.attempt])).toEqual([[id, attempt]]);
-      claimedAt.push(clock.getTime());
+      claimedAt.push(clock.now.getTime());
       // The worker crashes: no outcome is ever written. At the lease's expiry the delivery is not due yet.
-      advance(LEASE + 1);
+      clock.advance(LEASE + 1);
       expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
       if (attempt < WEBHOOK_LIMITS.maxAttempts) {
         // Due exactly when the table says, counted from the lost attempt — not a millisecond earlier.
-        advance(scheduledDelayMs(attempt) - LEASE - 2);
+        clock.advance(scheduledDelayMs(attempt) - LEASE - 2);
         expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
-        advance(1);
+        clock.advance(1);
       }
     }
     const gaps = claimedAt.slice(1).map((at, i) => (at - claimedAt[i]!) / 60_000);
     expect(gaps).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "EXHAUSTED", attempts: 9, lastError: WORKER_LOST_ERROR });
-    advance(24 * 3600_000);
+    clock.advance(24 * 3600_000);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
     // Nine lost attempts, nine rows in the log, each started when it was claimed; the endpoint's health untouched.
     const logged = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id!)).orderBy(webhookAttempts.attemptNumber);
@@ -136,11 +131,11 @@ describe("a worker lost mid-attempt", () => {
 
 describe("fairness across endpoints", () => {
   it("claims another endpoint's newer deliveries although one endpoint has 60 older ones due", async () => {
-    useClock();
+    clock.use();
     const { actor: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
     const { actor: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
     for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
-    advance(1000);
+    clock.advance(1000);
     const bIds = [];
     for (let i = 0; i < 3; i++) bIds.push(...(await raisePackageSent(t.db, ctxB, `b_${i}`)).deliveryIds);
 
@@ -158,13 +153,13 @@ describe("fairness across endpoints", () => {
   });
 
   it("claims another endpoint's deliveries while the endpoint with the long queue is at its cap", async () => {
-    useClock();
+    clock.use();
     const { actor: ctxA, endpoint: a } = await setupEndpoint(t.db, URL_A, { name: "A" });
     const { actor: ctxB, endpoint: b } = await setupEndpoint(t.db, URL_A, { name: "B" });
     for (let i = 0; i < 60; i++) await raisePackageSent(t.db, ctxA, `a_${i}`);
     const first = await claimDeliveries(t.db, { limit: CAP + 6 });
     expect(first.map((c) => c.endpointId)).toEqual(Array<string>(CAP).fill(a.id));
-    advance(1000);
+    clock.advance(1000);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, ctxB, `b_${i}`);
     const second = await claimDeliveries(t.db, { limit: 2 });
     expect(second.map((c) => c.endpointId)).toEqual([b.id, b.id]);
@@ -173,14 +168,14 @@ describe("fairness across endpoints", () => {
 
 describe("the per-endpoint cap across claims", () => {
   it("counts the leases of every earlier claim, the newest included (each claim raises the endpoint's mark)", async () => {
-    useClock();
+    clock.use();
     const { actor } = await setupEndpoint(t.db, URL_A);
     const opts = { limit: 10, perEndpointCap: 2, firstAttemptReserve: 1 };
     const [first] = (await raisePackageSent(t.db, actor, "p1")).deliveryIds;
     expect((await claimDeliveries(t.db, opts)).map((c) => c.id)).toEqual([first]);
-    advance(1000);
+    clock.advance(1000);
     const [second] = (await raisePackageSent(t.db, actor, "p2")).deliveryIds;
-    advance(1000);
+    clock.advance(1000);
     await raisePackageSent(t.db, actor, "p3");
     // Room for one: the first is in flight. Then none: the second, leased by the claim before, counts too.
     expect((await claimDeliveries(t.db, opts)).map((c) => c.id)).toEqual([second]);
@@ -190,20 +185,20 @@ describe("the per-endpoint cap across claims", () => {
 
 describe("the claim's cost", () => {
   it("looks only at endpoints with queued deliveries, not at every endpoint (read from its plan)", async () => {
-    useClock();
+    clock.use();
     const { actor: busy } = await setupEndpoint(t.db, URL_A, { name: "Busy" });
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, busy, `b_${i}`);
     // An endpoint whose only queued delivery is a retry due in an hour: queued, though nothing is due.
     const { actor: later, endpoint: laterEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Later" });
     await raisePackageSent(t.db, later, "l_0");
-    await setDeliveryState(t.db, { endpointId: laterEndpoint.id }, { status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.getTime() + 3600_000) });
+    await setDeliveryState(t.db, { endpointId: laterEndpoint.id }, { status: "FAILED", attempts: 1, nextAttemptAt: new Date(clock.now.getTime() + 3600_000) });
     // Forty endpoints with nothing queued; one of them has a finished delivery.
     const { actor: idle, endpoint: finishedEndpoint } = await setupEndpoint(t.db, URL_A, { name: "Idle" });
     for (let i = 1; i < 40; i++) await createEndpoint(t.db, idle, { url: `${URL_A}/${i}`, events: ["PACKAGE_COMPLETED"] });
     await raisePackageSent(t.db, idle, "done");
     await setDeliveryState(t.db, { endpointId: finishedEndpoint.id }, { status: "DELIVERED" });
 
-    const plan = await claimPlan(t.db, claimStatements({ limit: 10 }, clock).claim);
+    const plan = await claimPlan(t.db, claimStatements({ limit: 10 }, clock.now).claim);
     // The in-flight count is taken once per endpoint looked at: the two with queued deliveries, not all 42.
     // (the lateral count is the inner side of the loop over endpoints, in the everyday claim's `room`, where its
     // `leases` is inlined: one run per endpoint looked at)
@@ -221,14 +216,14 @@ describe("the everyday claim and the claim that settles lost leases", () => {
   ];
 
   it("the everyday claim writes only leases and marks; the other also ends, dequeues and logs lost attempts", async () => {
-    useClock();
+    clock.use();
     const { actor } = await setupEndpoint(t.db, URL_A);
     await raisePackageSent(t.db, actor);
-    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock).claim)).sort()).toEqual([
+    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock.now).claim)).sort()).toEqual([
       "Insert on webhook_flights",
       "Update on webhook_queue",
     ]);
-    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock, { lostLeases: true }).claim)).sort()).toEqual([
+    expect(modifies(await claimPlan(t.db, claimStatements({ limit: 10 }, clock.now, { lostLeases: true }).claim)).sort()).toEqual([
       "Delete on webhook_queue",
       "Insert on webhook_attempts",
       "Insert on webhook_flights",
@@ -238,16 +233,16 @@ describe("the everyday claim and the claim that settles lost leases", () => {
   });
 
   it("finding a lost lease, the everyday claim claims nothing and says so; claimDeliveries then settles it", async () => {
-    useClock();
+    clock.use();
     const { actor } = await setupEndpoint(t.db, URL_A);
     const [ninthId] = (await raisePackageSent(t.db, actor, "p_ninth")).deliveryIds;
     await setDeliveryState(t.db, [ninthId!], { status: "FAILED", attempts: 8 });
     const [ninth] = await claimDeliveries(t.db, { limit: 10 });
     expect(ninth).toMatchObject({ id: ninthId, attempt: 9 });
     const [waiting] = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
-    advance(LEASE + 1);
+    clock.advance(LEASE + 1);
 
-    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10 })).toBeNull();
     // Nothing written: the lost ninth attempt is still leased, the waiting delivery still unclaimed, nothing logged.
     expect(await deliveryRow(t.db, ninthId!)).toMatchObject({ status: "FAILED", claimToken: ninth!.token });
     expect(await deliveryRow(t.db, waiting!)).toMatchObject({ status: "PENDING", claimToken: null });
@@ -261,48 +256,48 @@ describe("the everyday claim and the claim that settles lost leases", () => {
 
 describe("the everyday claim and lost leases it need not settle yet", () => {
   it("claims on while a lost lease's retry is not due, or has no retry room; then leaves it to the other claim", async () => {
-    useClock();
+    clock.use();
     const { actor } = await setupEndpoint(t.db, URL_A);
     const [lost] = (await raisePackageSent(t.db, actor, "p_lost")).deliveryIds;
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.id)).toEqual([lost]);
     // The lease is over, the retry due a minute after the claim: not yet.
-    advance(LEASE + 1_000);
+    clock.advance(LEASE + 1_000);
     const [w] = (await raisePackageSent(t.db, actor, "p_w")).deliveryIds;
-    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toEqual([w]);
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10 })).toEqual([w]);
     // A retry in flight (a long lease), then the lost lease's retry is due, but the endpoint allows one retry at once.
     const [r] = (await raisePackageSent(t.db, actor, "p_r")).deliveryIds;
-    await setDeliveryState(t.db, [r!], { status: "FAILED", attempts: 1, nextAttemptAt: clock });
+    await setDeliveryState(t.db, [r!], { status: "FAILED", attempts: 1, nextAttemptAt: clock.now });
     expect((await claimDeliveries(t.db, { limit: 10, leaseMs: 3600_000 })).map((c) => [c.id, c.attempt])).toEqual([[r, 2]]);
-    advance(scheduledDelayMs(1) - LEASE);
+    clock.advance(scheduledDelayMs(1) - LEASE);
     const [x] = (await raisePackageSent(t.db, actor, "p_x")).deliveryIds;
-    expect(await everydayClaimIds(t.db, clock, { limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10, perEndpointCap: CAP, firstAttemptReserve: CAP - 1 })).toEqual([x]);
     // With retry room, the everyday claim hands it over; the claim that settles lost leases takes it over.
-    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10 })).toBeNull();
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 
   it("a due lost lease waiting behind older deliveries: claims them, and keeps the lost-lease steps for a second", async () => {
-    useClock();
+    clock.use();
     const { actor } = await setupEndpoint(t.db, URL_A);
     const [lost] = (await raisePackageSent(t.db, actor, "p_lost")).deliveryIds;
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => c.id)).toEqual([lost]);
     // The endpoint's room's worth of deliveries, due before the lost lease's retry (a minute after its claim).
-    advance(1_000);
+    clock.advance(1_000);
     const older: string[] = [];
     for (let i = 0; i < CAP; i++) older.push(...(await raisePackageSent(t.db, actor, `p_${i}`)).deliveryIds);
-    advance(scheduledDelayMs(1));
+    clock.advance(scheduledDelayMs(1));
     // The everyday claim hands over; the claim with the lost-lease steps takes the older ones (the lost lease's
     // turn has not come), and the claims of the next second are built with those steps.
-    expect(await everydayClaimIds(t.db, clock, { limit: 10 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10 })).toBeNull();
     const claims = await claimDeliveries(t.db, { limit: 10 });
     expect(claims.map((c) => c.id).sort()).toEqual([...older].sort());
-    expect(settlingLostLeases(clock)).toBe(true);
-    advance(SETTLE_LOST_MS - 1);
-    expect(settlingLostLeases(clock)).toBe(true);
-    advance(1);
-    expect(settlingLostLeases(clock)).toBe(false);
+    expect(settlingLostLeases(clock.now)).toBe(true);
+    clock.advance(SETTLE_LOST_MS - 1);
+    expect(settlingLostLeases(clock.now)).toBe(true);
+    clock.advance(1);
+    expect(settlingLostLeases(clock.now)).toBe(false);
     // Their outcomes free the room: now the lost lease is next.
-    for (const c of claims) await recordAttemptOutcome(t.db, c, { ...okResult, startedAt: clock });
+    for (const c of claims) await recordAttemptOutcome(t.db, c, { ...okResult, startedAt: clock.now });
     expect((await claimDeliveries(t.db, { limit: 10 })).map((c) => [c.id, c.attempt])).toEqual([[lost, 2]]);
   });
 });
@@ -375,17 +370,17 @@ describe.skipIf(!process.env.DATABASE_URL)("claimers serialised by the advisory 
 
 describe.skipIf(!process.env.DATABASE_URL)("a lost lease whose late outcome lands during the claim (PostgreSQL)", () => {
   it("is not taken over early: the claim re-checks the due time on the row it locks", async () => {
-    useClock();
-    const t0 = clock.getTime();
+    clock.use();
+    const t0 = clock.now.getTime();
     const { actor } = await setupEndpoint(t.db, URL_A);
     const [slow] = (await raisePackageSent(t.db, actor, "p_slow")).deliveryIds;
     const [stale] = await claimDeliveries(t.db, { limit: 10 });
     expect(stale).toMatchObject({ id: slow, attempt: 1 });
-    advance(1000);
+    clock.advance(1000);
     const [first] = (await raisePackageSent(t.db, actor, "p_first")).deliveryIds;
     // The slow worker's lease expired and its retry is due (1 min after it was claimed): the next claim reads it
     // as lost, due after `first` (due at t0 + 1 s).
-    advance(60_000);
+    clock.advance(60_000);
     const other = postgres(t.url, { max: 2, onnotice: () => {} });
     const GATE = 4_201_778;
     try {
@@ -415,18 +410,18 @@ describe.skipIf(!process.env.DATABASE_URL)("a lost lease whose late outcome land
       const late = await recordAttemptOutcome(
         t.db,
         stale!,
-        { ok: false, status: 500, body: "", error: "HTTP 500", durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock },
+        { ok: false, status: 500, body: "", error: "HTTP 500", durationMs: 1, remoteAddress: "93.184.216.34", retryAfterMs: null, startedAt: clock.now },
         { random: () => 0.5 },
       );
       expect(late).toMatchObject({ kind: "recorded", status: "FAILED" });
       const retryAt = (await deliveryRow(t.db, slow!)).nextAttemptAt;
-      expect(retryAt.getTime()).toBeGreaterThan(clock.getTime());
+      expect(retryAt.getTime()).toBeGreaterThan(clock.now.getTime());
       await held`select pg_advisory_unlock(${GATE}::bigint)`;
       held.release();
 
       expect((await claiming).map((c) => c.id)).toEqual([first]);
       expect(await deliveryRow(t.db, slow!)).toMatchObject({ status: "FAILED", attempts: 1, claimToken: null, nextAttemptAt: retryAt });
-      expect(clock.getTime() - t0).toBe(61_000);
+      expect(clock.now.getTime() - t0).toBe(61_000);
     } finally {
       await other.unsafe(`drop trigger if exists test_gate on webhook_queue`);
       await other.end();

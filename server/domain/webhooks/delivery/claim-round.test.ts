@@ -4,7 +4,7 @@
  * round and a claim's cost follows the window, not the number of endpoints with work; a hand-over keeps the round.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setClock } from "@/server/lib/clock";
+import { manualClock } from "@/server/test/manual-clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, claimRound, claimStatements, setClaimRound, WORKER_LOST_ERROR } from "./claim-deliveries";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
@@ -13,12 +13,7 @@ import { deliveryRow, raisePackageSent, setDeliveryState, setupEndpoint } from "
 import { claimPlan, everydayClaimIds, subtree } from "@/server/domain/webhooks/test-support/claim-plans";
 
 const t = useTestDb();
-let clock = new Date("2030-01-01T00:00:00.000Z");
-const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
-const useClock = () => {
-  clock = new Date("2030-01-01T00:00:00.000Z");
-  setClock(() => clock);
-};
+const clock = manualClock("2030-01-01T00:00:00.000Z");
 const URL_A = "https://93.184.216.34/a";
 const LEASE = WEBHOOK_LIMITS.leaseMs;
 const CAP = WEBHOOK_LIMITS.perEndpointCap;
@@ -36,7 +31,7 @@ describe("the round of endpoints", () => {
   afterEach(() => setClaimRound());
 
   it("each claim looks at the next `window` endpoints with work after the last one looked at, wrapping around: none waits more than a round", async () => {
-    useClock();
+    clock.use();
     const { ids } = await endpointsWithWork(7, 2);
     const opts = { limit: 100, window: 3 };
     const rounds: string[][] = [];
@@ -56,17 +51,17 @@ describe("the round of endpoints", () => {
   });
 
   it("a claim's cost follows the window, not the endpoints with work: the in-flight count runs once per endpoint in the window (plan)", async () => {
-    useClock();
+    clock.use();
     await endpointsWithWork(20, 1);
-    const plan = await claimPlan(t.db, claimStatements({ limit: 10, window: 4 }, clock).claim);
+    const plan = await claimPlan(t.db, claimStatements({ limit: 10, window: 4 }, clock.now).claim);
     const room = subtree(plan, (n) => n["Subplan Name"] === "CTE room");
     expect(room?.Plans?.find((p) => p["Parent Relationship"] === "Inner")?.["Actual Loops"]).toBe(4);
-    const wide = await claimPlan(t.db, claimStatements({ limit: 10, window: 64 }, clock).claim);
+    const wide = await claimPlan(t.db, claimStatements({ limit: 10, window: 64 }, clock.now).claim);
     expect(subtree(wide, (n) => n["Subplan Name"] === "CTE room")?.Plans?.find((p) => p["Parent Relationship"] === "Inner")?.["Actual Loops"]).toBe(20);
   });
 
   it("an endpoint's long queue and another's full cap do not hold the round: each turn moves on", async () => {
-    useClock();
+    clock.use();
     const { ids } = await endpointsWithWork(4, CAP + 2);
     // Window of two: the first two endpoints, each up to its cap; then the other two, although the first two still have work.
     const first = await claimDeliveries(t.db, { limit: 100, window: 2 });
@@ -80,7 +75,7 @@ describe("the round of endpoints", () => {
   });
 
   it("the everyday claim that hands over leaves the round where it was, so the claim that settles looks at the same endpoints", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint: a } = await setupEndpoint(t.db, URL_A);
     const [ninthId] = (await raisePackageSent(t.db, actor, "p_ninth")).deliveryIds;
     await setDeliveryState(t.db, [ninthId!], { status: "FAILED", attempts: 8 });
@@ -88,9 +83,9 @@ describe("the round of endpoints", () => {
     expect(claimRound()).toBe(""); // one endpoint with work, fewer than the window: the round stays at the start
     await createEndpoint(t.db, actor, { url: `${URL_A}/later` }); // its id sorts after a's
     const waiting = (await raisePackageSent(t.db, actor, "p_waiting")).deliveryIds;
-    advance(LEASE + 1);
+    clock.advance(LEASE + 1);
     // A window of one endpoint, a: the everyday claim finds a's lost ninth attempt and hands over.
-    expect(await everydayClaimIds(t.db, clock, { limit: 10, window: 1 })).toBeNull();
+    expect(await everydayClaimIds(t.db, clock.now, { limit: 10, window: 1 })).toBeNull();
     expect(claimRound()).toBe("");
     // The claim that settles looks at a too: the ninth ends EXHAUSTED, a's waiting delivery is claimed, and the round moves on.
     const claimed = await claimDeliveries(t.db, { limit: 10, window: 1 });

@@ -4,14 +4,14 @@
  * EXHAUSTED after nine attempts, endpoint health (Failing at 10 consecutive failures, reset by a success,
  * cleared by resume), pause dropping queued deliveries, 3xx as failure, per-endpoint fairness, the lease and
  * the claim token (a stale worker's write is refused), and graceful release on shutdown. Time is injected
- * with setClock; the receiver answers when told — nothing sleeps.
+ * with a manual clock; the receiver answers when told — nothing sleeps.
  */
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookAttempts, webhookEndpoints } from "@/server/db/schema";
-import { setClock } from "@/server/lib/clock";
+import { manualClock } from "@/server/test/manual-clock";
 import { useTestDb } from "@/server/test/db";
 import { claimDeliveries, LOST_ATTEMPT_ERROR } from "./claim-deliveries";
 import { WEBHOOK_LIMITS } from "@/server/domain/webhooks/limits";
@@ -30,16 +30,14 @@ import { deliveryRow, endpointRow, raisePackageSent, setDeliveryState, setupEndp
 
 const t = useTestDb();
 const rx = useLocalReceiver();
-let clock = new Date("2030-01-01T00:00:00.000Z");
-const advance = (ms: number) => (clock = new Date(clock.getTime() + ms));
+const clock = manualClock("2030-01-01T00:00:00.000Z");
 const deps = { random: () => 0 };
 
 afterEach(() => {
   rx.received.length = 0;
   rx.setHandler(answer(200));
-  clock = new Date("2030-01-01T00:00:00.000Z");
+  clock.reset();
 });
-const useClock = () => setClock(() => clock);
 
 describe("a delivery", () => {
   it("POSTs the stored bytes, signed both ways, and is logged as DELIVERED", async () => {
@@ -66,7 +64,7 @@ describe("a delivery", () => {
   });
 
   it("retries on the table with a stable id and fresh timestamps, and is EXHAUSTED after nine", async () => {
-    useClock();
+    clock.use();
     rx.setHandler(answer(500, "x".repeat(5000)));
     const { actor } = await setupEndpoint(t.db, rx.url);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
@@ -79,29 +77,29 @@ describe("a delivery", () => {
       if (attempt < 9) {
         expect(row.status).toBe("FAILED");
         expect(row.lastResponseBody).toHaveLength(1000);
-        gaps.push((row.nextAttemptAt.getTime() - clock.getTime()) / 60_000);
+        gaps.push((row.nextAttemptAt.getTime() - clock.now.getTime()) / 60_000);
         // Not due a millisecond early.
-        advance(row.nextAttemptAt.getTime() - clock.getTime() - 1);
+        clock.advance(row.nextAttemptAt.getTime() - clock.now.getTime() - 1);
         expect(await deliverDueWebhooks(t.db, deps)).toHaveLength(0);
-        advance(1);
+        clock.advance(1);
       } else {
         expect(row.status).toBe("EXHAUSTED");
       }
     }
     expect(gaps).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
-    advance(24 * 3600_000);
+    clock.advance(24 * 3600_000);
     expect(await deliverDueWebhooks(t.db, deps)).toHaveLength(0);
     expect(new Set(rx.received.map((r) => r.headers["x-foliosign-delivery-id"]))).toEqual(new Set([id]));
     expect(new Set(rx.received.map((r) => r.headers["x-foliosign-timestamp"])).size).toBe(9);
   });
 
   it("waits for a 429's Retry-After when it is longer than the schedule", async () => {
-    useClock();
+    clock.use();
     rx.setHandler((_req, res) => res.writeHead(429, { "retry-after": "600" }).end());
     const { actor } = await setupEndpoint(t.db, rx.url);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     await deliverDueWebhooks(t.db, deps);
-    expect((await deliveryRow(t.db, id!)).nextAttemptAt.getTime() - clock.getTime()).toBe(600_000);
+    expect((await deliveryRow(t.db, id!)).nextAttemptAt.getTime() - clock.now.getTime()).toBe(600_000);
   });
 
   it("counts a 3xx as a failure without following it", async () => {
@@ -148,7 +146,7 @@ describe("endpoint health", () => {
   }
 
   it("turns Failing at 10 consecutive failures, skips new events, and resume clears it", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await failTenTimes();
     let row = await endpointRow(t.db, endpoint.id);
     expect(row.consecutiveFailures).toBe(10);
@@ -164,22 +162,22 @@ describe("endpoint health", () => {
   // Regression: the app once derived Failing from the counter alone, so a retry that succeeded while the
   // endpoint was Failing showed it as Active although new events still skipped it. Only resume ends Failing.
   it("stays Failing after a success resets the counter, on every view, until it is resumed", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await failTenTimes();
     rx.setHandler(answer(200));
-    advance(2 * 60_000);
+    clock.advance(2 * 60_000);
     await deliverDueWebhooks(t.db, { ...deps, perEndpointCap: 10, firstAttemptReserve: 0 });
     const row = await endpointRow(t.db, endpoint.id);
     expect(row.consecutiveFailures).toBe(0);
     expect(toEndpointView(row).state).toBe("FAILING");
-    const [health] = await getEndpointHealth(t.db, actor.workspace.id, clock);
+    const [health] = await getEndpointHealth(t.db, actor.workspace.id, clock.now);
     expect(health?.state).toBe("FAILING");
-    expect((await getWebhookOverview(t.db, actor, clock)).endpoints.FAILING).toBe(1);
-    expect(await renderMetrics(t.db, clock)).toContain('foliosign_webhook_endpoints{state="Failing"} 1');
+    expect((await getWebhookOverview(t.db, actor, clock.now)).endpoints.FAILING).toBe(1);
+    expect(await renderMetrics(t.db, clock.now)).toContain('foliosign_webhook_endpoints{state="Failing"} 1');
     expect((await raisePackageSent(t.db, actor, "pkg_skipped")).deliveryIds).toEqual([]);
 
     await updateEndpoint(t.db, actor, { endpointId: endpoint.id, enabled: true });
-    expect((await getEndpointHealth(t.db, actor.workspace.id, clock))[0]?.state).toBe("ACTIVE");
+    expect((await getEndpointHealth(t.db, actor.workspace.id, clock.now))[0]?.state).toBe("ACTIVE");
   });
 
   it("resets the counter on a success", async () => {
@@ -195,7 +193,7 @@ describe("endpoint health", () => {
   });
 
   it("pausing drops queued deliveries as EXHAUSTED 'endpoint paused' without counting failures", async () => {
-    useClock();
+    clock.use();
     rx.setHandler(answer(500));
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     const [retrying] = (await raisePackageSent(t.db, actor, "pkg_r")).deliveryIds;
@@ -222,21 +220,21 @@ describe("endpoint health", () => {
     expect(await deliveryRow(t.db, inFlight!)).toMatchObject({ status: "EXHAUSTED", lastError: "endpoint paused" });
     expect((await endpointRow(t.db, endpoint.id)).consecutiveFailures).toBe(1);
     expect((await raisePackageSent(t.db, actor, "pkg_later")).deliveryIds).toEqual([]);
-    advance(3600_000);
+    clock.advance(3600_000);
     expect(await claimDeliveries(t.db, { limit: 10 })).toEqual([]);
   });
 });
 
 describe("claims", () => {
   it("caps in-flight deliveries per endpoint and keeps slots for first attempts", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     const { actor: otherCtx } = await setupEndpoint(t.db, rx.url, { name: "Other" });
     const { perEndpointCap: cap, firstAttemptReserve: reserve } = WEBHOOK_LIMITS;
     for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `old_${i}`);
     // A cap's worth of retries already due (each had one failed attempt), older than as many fresh events.
     await setDeliveryState(t.db, { endpointId: endpoint.id }, { status: "FAILED", attempts: 1 });
-    advance(1000);
+    clock.advance(1000);
     for (let i = 0; i < cap; i++) await raisePackageSent(t.db, actor, `new_${i}`);
     for (let i = 0; i < 3; i++) await raisePackageSent(t.db, otherCtx, `o_${i}`);
 
@@ -252,16 +250,16 @@ describe("claims", () => {
   });
 
   it("lets another worker take over after the lease, and refuses the stale worker's late write", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const [first] = await claimDeliveries(t.db, { limit: 1 });
     expect(first).toMatchObject({ id, attempt: 1 });
     expect(await claimDeliveries(t.db, { limit: 1 })).toEqual([]); // leased
-    advance(30_000 + 1);
+    clock.advance(30_000 + 1);
     // The lease has expired, but a lost attempt is retried on the schedule: 1 minute after attempt 1.
     expect(await claimDeliveries(t.db, { limit: 1 })).toEqual([]);
-    advance(60_000 - 30_000 - 1);
+    clock.advance(60_000 - 30_000 - 1);
     const [second] = await claimDeliveries(t.db, { limit: 1 });
     expect(second).toMatchObject({ id, attempt: 2 });
     expect(second!.token).not.toBe(first!.token);
@@ -275,7 +273,7 @@ describe("claims", () => {
       durationMs: 1,
       remoteAddress: "127.0.0.1",
       retryAfterMs: null,
-      startedAt: clock,
+      startedAt: clock.now,
     });
     expect(late).toEqual({ kind: "stale" });
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "DELIVERED", attempts: 2, lastResponseStatus: 200 });
@@ -290,15 +288,15 @@ describe("claims", () => {
   });
 
   it("refuses the stale worker's late write while the new owner's attempt is still in flight", async () => {
-    useClock();
+    clock.use();
     const { actor, endpoint } = await setupEndpoint(t.db, rx.url);
     const [id] = (await raisePackageSent(t.db, actor)).deliveryIds;
     const [first] = await claimDeliveries(t.db, { limit: 1 });
-    advance(60_000 + 1);
+    clock.advance(60_000 + 1);
     const [second] = await claimDeliveries(t.db, { limit: 1 });
     expect(second).toMatchObject({ id, attempt: 2 });
     // The first worker answers late, a failure and then a success, while the second's attempt is out.
-    const late = { status: 500, body: "late", error: "HTTP 500", durationMs: 1, remoteAddress: "127.0.0.1", retryAfterMs: null, startedAt: clock };
+    const late = { status: 500, body: "late", error: "HTTP 500", durationMs: 1, remoteAddress: "127.0.0.1", retryAfterMs: null, startedAt: clock.now };
     expect(await recordAttemptOutcome(t.db, first!, { ok: false, ...late })).toEqual({ kind: "stale" });
     expect(await recordAttemptOutcome(t.db, first!, { ok: true, ...late, status: 200, error: null })).toEqual({ kind: "stale" });
     expect(await deliveryRow(t.db, id!)).toMatchObject({ status: "PENDING", attempts: 2, claimToken: second!.token });
