@@ -7,9 +7,25 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { useDeleteWorkspace, type TWorkspace } from "./query";
+import { useDeleteWorkspace, useWorkspaceDeletionPreview, type TWorkspace, type TWorkspaceDeletion } from "./query";
 
-/** Deleting a workspace cannot be undone: the owner types its name before the button works. */
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "3 packages, 1 template, 2 API keys and no webhook endpoint", from the preview's counts. */
+function contentsSentence({ packages, templates, apiKeys, webhookEndpoints }: TWorkspaceDeletion["deleted"]): string {
+  const parts = [
+    counted(packages, "package", "packages"),
+    counted(templates, "template", "templates"),
+    counted(apiKeys, "API key", "API keys"),
+    counted(webhookEndpoints, "webhook endpoint", "webhook endpoints"),
+  ];
+  return `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+/**
+ * Deleting a workspace cannot be undone: the dialog says what it holds (counted by the server when it opens) and
+ * the owner types its name before the button works. A refusal the server would give (409) shows at once.
+ */
 export function DeleteWorkspaceDialog({
   workspace,
   onClose,
@@ -20,8 +36,9 @@ export function DeleteWorkspaceDialog({
   onDeleted: (message: string) => void;
 }) {
   const remove = useDeleteWorkspace();
+  const preview = useWorkspaceDeletionPreview(workspace?.id ?? null);
   const [typed, setTyped] = useState("");
-  const matches = workspace !== null && typed.trim() === workspace.name;
+  const matches = workspace !== null && preview.isSuccess && typed.trim() === workspace.name;
 
   function close() {
     remove.reset();
@@ -78,6 +95,17 @@ export function DeleteWorkspaceDialog({
           confirm();
         }}
       >
+        {preview.isPending ? (
+          <p className="text-sm text-zinc-600" role="status">
+            Counting what it holds…
+          </p>
+        ) : preview.isError ? (
+          <Alert tone="error">{errorMessage(preview.error)}</Alert>
+        ) : (
+          <p className="text-sm text-zinc-700" data-testid="workspace-contents">
+            It holds {contentsSentence(preview.data.deleted)}.
+          </p>
+        )}
         {remove.isError ? <Alert tone="error">{errorMessage(remove.error)}</Alert> : null}
         <Field label={`Type “${workspace?.name ?? ""}” to confirm`}>
           {(p) => <Input {...p} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />}

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
+import type { TDeletedWorkspace } from "@/server/domain/organisation/delete-workspace";
 import type { TCreateWorkspace, TWorkspaceItem } from "@/server/domain/organisation/schemas";
 
 export type TWorkspace = TJson<TWorkspaceItem>;
@@ -57,15 +58,25 @@ export function useRenameWorkspace() {
   });
 }
 
+export type TWorkspaceDeletion = TJson<TDeletedWorkspace>;
+
+/** What deleting the workspace would take with it (owner only), read while the dialog is open; never cached. */
+export function useWorkspaceDeletionPreview(id: string | null) {
+  return useQuery({
+    queryKey: [...workspaceKeys.all, "deletion", id],
+    queryFn: () => apiFetch<TWorkspaceDeletion>(`/api/app/workspaces/${encodeURIComponent(id!)}/deletion`),
+    enabled: id !== null,
+    gcTime: 0,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
 /** Deletes a workspace and everything in it (owner only): the answer says what went. */
 export function useDeleteWorkspace() {
   const changed = useWorkspacesChanged();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiFetch<{ id: string; name: string; deleted: { templates: number; packages: number; apiKeys: number; webhookEndpoints: number } }>(
-        `/api/app/workspaces/${encodeURIComponent(id)}`,
-        { method: "DELETE" },
-      ),
+    mutationFn: (id: string) => apiFetch<TWorkspaceDeletion>(`/api/app/workspaces/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: changed,
   });
 }

@@ -26,6 +26,7 @@ test("the owner deletes a test workspace after typing its name", async ({ page }
   await page.getByRole("button", { name: "Delete Scratch sandbox" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete “Scratch sandbox”?" });
   await expect(dialog).toContainText("Everything in this test workspace goes for good");
+  await expect(dialog.getByTestId("workspace-contents")).toHaveText("It holds 0 packages, 0 templates, 0 API keys and 0 webhook endpoints.");
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   const confirm = dialog.getByRole("button", { name: "Delete workspace" });
   await expect(confirm).toBeDisabled();

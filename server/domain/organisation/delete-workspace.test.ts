@@ -12,6 +12,7 @@ import { GET as getAccount } from "@/app/api/v1/account/route";
 import { POST as sendRoute } from "@/app/api/v1/packages/[packageId]/send/route";
 import { GET as listRoute } from "@/app/api/app/workspaces/route";
 import { DELETE as deleteRoute } from "@/app/api/app/workspaces/[workspaceId]/route";
+import { GET as previewRoute } from "@/app/api/app/workspaces/[workspaceId]/deletion/route";
 import { queryRows } from "@/server/db/client";
 import { auditEvents, documents, packages, workspaces } from "@/server/db/schema";
 import { createEndpoint } from "@/server/domain/webhooks/endpoints/create-endpoint";
@@ -70,6 +71,14 @@ describe("deleting a workspace", () => {
     const fileKey = `tests/workspace-deletion/${sandbox}`;
     await store.put(fileKey, Readable.from([Buffer.from("%PDF-1.7 a sandbox file")]));
     await t.db.update(documents).set({ storageKey: fileKey }).where(eq(documents.workspaceId, sandbox));
+    expect(Object.keys(await rowsOf(sandbox))).toEqual(expect.arrayContaining(["packages", "templates", "api_keys", "webhook_endpoints", "documents"]));
+
+    // The dialog's preview counts what the deletion then takes, and writes nothing.
+    const preview = await callApp(previewRoute, { as: owner(org), params: { workspaceId: sandbox } });
+    expect(preview).toMatchObject({
+      status: 200,
+      body: { data: { id: sandbox, name: "sandbox", deleted: { templates: 1, packages: 1, apiKeys: 1, webhookEndpoints: 1 } } },
+    });
     expect(Object.keys(await rowsOf(sandbox))).toEqual(expect.arrayContaining(["packages", "templates", "api_keys", "webhook_endpoints", "documents"]));
 
     const res = await callApp(deleteRoute, { as: owner(org), params: { workspaceId: sandbox } });
@@ -135,11 +144,18 @@ describe("deleting a workspace", () => {
       status: 409,
       body: { error: DEFAULT_WORKSPACE_KEPT },
     });
+    // The preview answers the same refusals, so the dialog says so before a name is typed.
+    for (const [workspaceId, error] of [
+      [sending, SENT_WORKSPACE_KEPT],
+      [org.workspaceId, DEFAULT_WORKSPACE_KEPT],
+    ]) {
+      expect(await callApp(previewRoute, { as: owner(org), params: { workspaceId } })).toMatchObject({ status: 409, body: { error } });
+    }
     expect(await rowsOf(sending)).toEqual(before);
     expect(await t.db.select().from(auditEvents).where(eq(auditEvents.action, "workspace.deleted"))).toHaveLength(1);
   });
 
-  it("a member cannot (403), and another organisation's workspace is 404", async () => {
+  it("a member cannot delete or preview (403), and another organisation's workspace is 404", async () => {
     const org = await createTestOrg(t.db);
     const sandbox = await createTestWorkspace(t.db, org.organisationId, "sandbox", { test: true });
     const member = await createTestMember(t.db, org, org.roleIds.admin);
@@ -148,6 +164,10 @@ describe("deleting a workspace", () => {
     );
     const other = await createTestOrg(t.db, "Other");
     expect((await callApp(deleteRoute, { as: owner(other), params: { workspaceId: sandbox } })).status).toBe(404);
+    expect((await callApp(previewRoute, { as: { userId: member.user.id, organisationId: org.organisationId }, params: { workspaceId: sandbox } })).status).toBe(
+      403,
+    );
+    expect((await callApp(previewRoute, { as: owner(other), params: { workspaceId: sandbox } })).status).toBe(404);
     expect(await t.db.select().from(workspaces).where(eq(workspaces.id, sandbox))).toHaveLength(1);
   });
 

@@ -41,6 +41,35 @@ export const SENT_WORKSPACE_KEPT =
 
 export type TDeletedWorkspace = { id: string; name: string; deleted: { templates: number; packages: number; apiKeys: number; webhookEndpoints: number } };
 
+type TWorkspaceContents = TDeletedWorkspace["deleted"];
+
+/** What a deletion would take with it, counted (the dialog's preview and the deletion's answer). */
+async function contentsOf(db: Db, workspaceId: string): Promise<TWorkspaceContents> {
+  const counted = async (table: typeof templates | typeof packages | typeof apiKeys | typeof webhookEndpoints) =>
+    (await db.select({ n: count() }).from(table).where(eq(table.workspaceId, workspaceId)))[0]!.n;
+  return {
+    templates: await counted(templates),
+    packages: await counted(packages),
+    apiKeys: await counted(apiKeys),
+    webhookEndpoints: await counted(webhookEndpoints),
+  };
+}
+
+/**
+ * What deleting the workspace would take with it, for the owner to read before typing its name: the same counts
+ * as the deletion's answer, or the deletion's own 404 and 409s. Reads only; the deletion counts again.
+ */
+export async function previewWorkspaceDeletion(db: Db, actor: TActor, workspaceId: string): Promise<TDeletedWorkspace> {
+  const [ws] = await db
+    .select({ id: workspaces.id, name: workspaces.name, isDefault: workspaces.isDefault, isTest: workspaces.isTest })
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), eq(workspaces.organisationId, actor.organisation.id)));
+  if (!ws) throw errors.notFound("Workspace");
+  if (ws.isDefault) throw errors.conflict(DEFAULT_WORKSPACE_KEPT);
+  if (!ws.isTest && (await workspaceHasSent(db, ws.id))) throw errors.conflict(SENT_WORKSPACE_KEPT);
+  return { id: ws.id, name: ws.name, deleted: await contentsOf(db, ws.id) };
+}
+
 /** A deadlock's victim (SQLSTATE 40P01), whichever driver raised it. */
 const isDeadlock = (err: unknown) => [...errorChain(err)].some((e) => (e as { code?: unknown }).code === "40P01");
 
@@ -76,16 +105,9 @@ async function deleteInTransaction(tx: Db, actor: TActor, workspaceId: string): 
   if (!ws) throw errors.notFound("Workspace");
   if (!ws.isTest && (await workspaceHasSent(tx, ws.id))) throw errors.conflict(SENT_WORKSPACE_KEPT);
 
-  const counted = async (table: typeof templates | typeof packages | typeof apiKeys | typeof webhookEndpoints) =>
-    (await tx.select({ n: count() }).from(table).where(eq(table.workspaceId, ws.id)))[0]!.n;
   // Counted after the workspace's lock: a package or template created meanwhile (its insert held the workspace
   // FOR KEY SHARE until its commit, which that lock waited for) goes too.
-  const deleted = {
-    templates: await counted(templates),
-    packages: await counted(packages),
-    apiKeys: await counted(apiKeys),
-    webhookEndpoints: await counted(webhookEndpoints),
-  };
+  const deleted = await contentsOf(tx, ws.id);
   const keys = [
     ...(
       await tx

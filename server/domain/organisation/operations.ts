@@ -320,6 +320,17 @@ export const appDeleteWorkspace = defineOperation({
   errors: [404, 409],
 });
 
+export const appPreviewWorkspaceDeletion = defineOperation({
+  ...owner,
+  operationId: "appPreviewWorkspaceDeletion",
+  method: "GET",
+  path: "/api/app/workspaces/{workspaceId}/deletion",
+  summary: "What deleting a workspace would take with it, counted (404 and 409 as the deletion would answer)",
+  params: ZWorkspaceParams,
+  response: ZDeletedWorkspace,
+  errors: [404, 409],
+});
+
 export const appGetPlan = defineOperation({
   ...app,
   operationId: "appGetPlan",
