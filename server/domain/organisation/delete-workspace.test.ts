@@ -148,7 +148,7 @@ describe("deleting a workspace", () => {
     for (const [workspaceId, error] of [
       [sending, SENT_WORKSPACE_KEPT],
       [org.workspaceId, DEFAULT_WORKSPACE_KEPT],
-    ]) {
+    ] as const) {
       expect(await callApp(previewRoute, { as: owner(org), params: { workspaceId } })).toMatchObject({ status: 409, body: { error } });
     }
     expect(await rowsOf(sending)).toEqual(before);
