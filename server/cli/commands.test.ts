@@ -4,6 +4,7 @@
  * works against /api/v1, with its expiry computed in the given zone; set-plan changes exactly the features
  * named and the API sees it; usage mistakes and domain refusals give distinct exit codes and clear messages.
  */
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { listApiKeys } from "@/server/domain/keys/list-api-keys";
@@ -11,8 +12,10 @@ import { readPlan } from "@/server/domain/organisation/get-plan";
 import { setClock } from "@/server/lib/clock";
 import { ownerActor } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
-import { createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
+import { createTestKey, createTestOrg, createTestRole, createTestWorkspace } from "@/server/test/factories";
 import { callJson, callRoute } from "@/server/test/http";
+import { auditEvents, workspaces } from "@/server/db/schema";
+import { DEFAULT_WORKSPACE_KEPT } from "@/server/domain/organisation/delete-workspace";
 import { runAdmin } from "./run-admin";
 
 const t = useTestDb();
@@ -44,6 +47,32 @@ describe("npm run admin", () => {
     expect([missing.code, missing.err]).toEqual([2, "--password is required. Run `npm run admin -- help`."]);
     const weak = await admin("create-owner", "--email", "x@example.test", "--password", "short", "--org", "X");
     expect([weak.code, weak.err]).toEqual([1, "Refused: Validation failed\n  password: Use at least 10 characters"]);
+  });
+
+  it("delete-workspace deletes a test workspace by the app's rules; --check deletes nothing; refusals exit 1", async () => {
+    const org = await createTestOrg(t.db);
+    const sandbox = await createTestWorkspace(t.db, org.organisationId, "sandbox", { test: true });
+    await createTestKey(t.db, org, { workspaceId: sandbox, test: true });
+    const email = (await listOwnerEmail(org))!;
+    const check = await admin("delete-workspace", "--owner", email, "--workspace", "sandbox", "--check");
+    expect([check.code, check.out, check.err]).toEqual([
+      0,
+      [],
+      'Would delete workspace "sandbox" (test) with packages 0, templates 0, API keys 1, webhook endpoints 0. Nothing deleted (--check).',
+    ]);
+    expect(await t.db.select().from(workspaces).where(eq(workspaces.id, sandbox))).toHaveLength(1);
+
+    const done = await admin("delete-workspace", "--owner", email, "--workspace", "sandbox");
+    expect([done.code, done.out]).toEqual([0, [sandbox]]);
+    expect(done.err).toBe('Deleted workspace "sandbox" with packages 0, templates 0, API keys 1, webhook endpoints 0. The audit trail keeps the record.');
+    expect(await t.db.select().from(workspaces).where(eq(workspaces.id, sandbox))).toEqual([]);
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, "workspace.deleted"));
+    expect(event).toMatchObject({ subjectId: sandbox, actorUserId: org.userId });
+
+    const home = await admin("delete-workspace", "--owner", email, "--workspace", "default");
+    expect([home.code, home.err]).toEqual([1, `Refused: ${DEFAULT_WORKSPACE_KEPT}`]);
+    expect((await admin("delete-workspace", "--owner", email)).code).toBe(2);
+    expect((await admin("delete-workspace", "--owner", email, "--workspace", "nowhere")).code).toBe(2);
   });
 
   it("create-key prints the value once on stdout, and it works in the chosen workspace and role", async () => {

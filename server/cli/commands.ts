@@ -14,6 +14,7 @@ import { createApiKey } from "@/server/domain/keys/create-api-key";
 import { setPlan } from "@/server/domain/organisation/set-plan";
 import { readPlan } from "@/server/domain/organisation/get-plan";
 import { createWorkspace } from "@/server/domain/organisation/create-workspace";
+import { deleteWorkspace, previewWorkspaceDeletion, type TDeletedWorkspace } from "@/server/domain/organisation/delete-workspace";
 import { ZCreateOwner, ZCreateWorkspace, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
 import { ZCreateApiKey } from "@/server/domain/keys/schemas";
 import { parseOrThrow } from "@/server/lib/parse";
@@ -202,6 +203,27 @@ export async function resetPasswordCommand(db: Db, opts: TOptions, io: TIo): Pro
   return 0;
 }
 
+/**
+ * Deletes a workspace of the owner's organisation with everything in it, by the app's rules (never the default
+ * one; a live one only while it has never sent a package; docs/decisions/workspace-deletion.md), audited as the
+ * owner. --workspace must be named: there is no default here. --check says what would go and deletes nothing.
+ */
+export async function deleteWorkspaceCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
+  const actor = await ownerActor(db, required(opts, "owner"));
+  const workspace = await namedWorkspace(db, actor.organisation.id, required(opts, "workspace"));
+  const counts = ({ packages, templates, apiKeys, webhookEndpoints }: TDeletedWorkspace["deleted"]) =>
+    `packages ${packages}, templates ${templates}, API keys ${apiKeys}, webhook endpoints ${webhookEndpoints}`;
+  if (opts.check === "true") {
+    const preview = await previewWorkspaceDeletion(db, actor, workspace.id);
+    io.err(`Would delete workspace "${preview.name}" (${workspace.isTest ? "test" : "live"}) with ${counts(preview.deleted)}. Nothing deleted (--check).`);
+    return 0;
+  }
+  const done = await deleteWorkspace(db, actor, workspace.id);
+  io.err(`Deleted workspace "${done.name}" with ${counts(done.deleted)}. The audit trail keeps the record.`);
+  io.out(done.id);
+  return 0;
+}
+
 export const HELP = `Usage: npm run admin -- <command> [options]
 
   create-owner --email EMAIL --password PASSWORD --org ORGANISATION [--name NAME]
@@ -211,6 +233,11 @@ export const HELP = `Usage: npm run admin -- <command> [options]
       Creates a workspace in the owner's organisation and prints its id on stdout. The slug defaults to the
       name in lower case with hyphens. --test makes it a test workspace: its keys read fsk_test_…, no mail
       leaves the instance, no allowance is used, and its seals are marked TEST (not valid signatures).
+
+  delete-workspace --owner EMAIL --workspace SLUG|NAME [--check]
+      Deletes that workspace of the owner's organisation with everything in it, as the owner can in the app:
+      a test workspace always, a live one only while it has never sent a package, never the default one.
+      Prints its id on stdout. --check says what it holds and deletes nothing.
 
   create-key --owner EMAIL --name NAME --role ROLE [--workspace SLUG|NAME] [--expires YYYY-MM-DD [--tz ZONE]]
       Issues an API key as that owner and prints its value ONCE on stdout (details go to stderr), e.g.

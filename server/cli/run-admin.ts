@@ -10,6 +10,7 @@ import {
   createKeyCommand,
   createOwnerCommand,
   createWorkspaceCommand,
+  deleteWorkspaceCommand,
   HELP,
   resetPasswordCommand,
   setPlanCommand,
@@ -45,6 +46,7 @@ const OPTIONS = {
 const COMMANDS: Record<string, (db: Db, opts: TOptions, io: TIo) => Promise<number>> = {
   "create-owner": createOwnerCommand,
   "create-workspace": createWorkspaceCommand,
+  "delete-workspace": deleteWorkspaceCommand,
   "reset-password": resetPasswordCommand,
   "create-key": createKeyCommand,
   "set-plan": setPlanCommand,
