@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { NewPasswordFields, useNewPassword } from "@/components/auth/new-password-fields";
 import { signInWithPassword } from "@/components/auth/query";
 import { apiFetch, errorMessage, fieldErrors } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
@@ -26,26 +27,19 @@ export function ChangePasswordForm({ email }: { email: string }) {
     },
   });
   const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [mismatch, setMismatch] = useState(false);
+  const next = useNewPassword();
   const details = fieldErrors(change.error);
   const general = change.error && Object.keys(details).length === 0 ? errorMessage(change.error) : null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (next !== confirm) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
+    if (!next.matches()) return;
     change.mutate(
-      { currentPassword: current, newPassword: next },
+      { currentPassword: current, newPassword: next.password },
       {
         onSuccess: (signedInAgain) => {
           setCurrent("");
-          setNext("");
-          setConfirm("");
+          next.clear();
           if (!signedInAgain) router.push(`/signin?email=${encodeURIComponent(email)}`);
         },
       },
@@ -68,12 +62,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
           <Field label="Current password" error={details.currentPassword}>
             {(p) => <Input {...p} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />}
           </Field>
-          <Field label="New password" error={details.newPassword} hint="At least 10 characters.">
-            {(p) => <Input {...p} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />}
-          </Field>
-          <Field label="Repeat the new password" error={mismatch ? "The passwords do not match" : undefined}>
-            {(p) => <Input {...p} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
-          </Field>
+          <NewPasswordFields state={next} label="New password" repeatLabel="Repeat the new password" error={details.newPassword} />
           <Button type="submit" pending={change.isPending}>
             Change password
           </Button>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { NewPasswordFields, useNewPassword } from "@/components/auth/new-password-fields";
 import { signInWithPassword } from "@/components/auth/query";
 import { errorMessage, fieldErrors } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
@@ -15,19 +16,14 @@ export function AcceptInviteForm({ token, email, name: initialName, purpose }: {
   const router = useRouter();
   const accept = useAcceptInvite(token);
   const [name, setName] = useState(initialName);
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [mismatch, setMismatch] = useState(false);
+  const newPassword = useNewPassword();
   const details = fieldErrors(accept.error);
   const general = accept.error && Object.keys(details).length === 0 ? errorMessage(accept.error) : null;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (password !== confirm) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
+    if (!newPassword.matches()) return;
+    const password = newPassword.password;
     accept.mutate(purpose === "reset" ? { password } : { name, password }, {
       onSuccess: async (user) => {
         const signedIn = await signInWithPassword(user.email, password);
@@ -46,12 +42,13 @@ export function AcceptInviteForm({ token, email, name: initialName, purpose }: {
           {(p) => <Input {...p} value={name} autoComplete="name" onChange={(e) => setName(e.target.value)} />}
         </Field>
       ) : null}
-      <Field label={purpose === "reset" ? "New password" : "Choose a password"} error={details.password} hint="At least 10 characters.">
-        {(p) => <Input {...p} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />}
-      </Field>
-      <Field label="Repeat the password" error={mismatch ? "The passwords do not match" : undefined}>
-        {(p) => <Input {...p} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
-      </Field>
+      <NewPasswordFields
+        state={newPassword}
+        label={purpose === "reset" ? "New password" : "Choose a password"}
+        repeatLabel="Repeat the password"
+        error={details.password}
+        autoFocus
+      />
       <Button type="submit" className="w-full" pending={accept.isPending}>
         {purpose === "reset" ? "Set the new password and sign in" : "Set password and sign in"}
       </Button>

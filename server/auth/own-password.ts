@@ -14,7 +14,7 @@ import { throttledMessage } from "@/common/sign-in-throttled";
 import { errors } from "@/server/lib/errors";
 import { hashPassword, verifyPassword } from "@/server/lib/crypto";
 import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
-import { signInThrottledError } from "./sign-in-throttled";
+import { throttledSeconds } from "./sign-in-throttled";
 
 export const WRONG_PASSWORD = "This is not your current password";
 export const SAME_PASSWORD = "Choose a password other than your current one";
@@ -29,7 +29,7 @@ export async function confirmOwnPassword(db: Db, actor: TActor, password: string
   const source = { email: actor.user.email, clientAddress: actor.clientAddress };
   const claim = await claimSignInAttempt(db, source);
   if (!claim.ok) {
-    const seconds = signInThrottledError(claim.retryAfterMs).retryAfterSeconds;
+    const seconds = throttledSeconds(claim.retryAfterMs);
     throw errors.rateLimited(seconds, throttledMessage(seconds));
   }
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, actor.user.id));

@@ -11,6 +11,11 @@ export class SignInThrottledError extends Error {
   }
 }
 
+/** The throttle's wait in whole seconds, at least one: what Retry-After and the message say. */
+export function throttledSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
 export function signInThrottledError(retryAfterMs: number): SignInThrottledError {
-  return new SignInThrottledError(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return new SignInThrottledError(throttledSeconds(retryAfterMs));
 }

@@ -18,8 +18,8 @@ import { deleteWorkspace, previewWorkspaceDeletion, type TDeletedWorkspace } fro
 import { ZCreateOwner, ZCreateWorkspace, ZSetPlan, type TPlan } from "@/server/domain/organisation/schemas";
 import { ZCreateApiKey } from "@/server/domain/keys/schemas";
 import { parseOrThrow } from "@/server/lib/parse";
-import { auditChange, OPERATOR } from "@/server/domain/audit/audit-change";
-import { insertPasswordLink } from "@/server/domain/organisation/passwords";
+import { OPERATOR } from "@/server/domain/audit/audit-change";
+import { insertPasswordLink, lockLinkMember } from "@/server/domain/organisation/passwords";
 import { env } from "@/server/env";
 
 export type TIo = { out(line: string): void; err(line: string): void };
@@ -181,19 +181,9 @@ export async function setPlanCommand(db: Db, opts: TOptions, io: TIo): Promise<n
 export async function resetPasswordCommand(db: Db, opts: TOptions, io: TIo): Promise<number> {
   const email = required(opts, "email").trim().toLowerCase();
   const link = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ userId: users.id, organisationId: memberships.organisationId, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
-      .from(users)
-      .innerJoin(memberships, eq(memberships.userId, users.id))
-      .where(and(eq(users.email, email), isNull(users.deletedAt)))
-      .for("update", { of: users });
-    if (!row) throw new UsageError(`No member with the email ${email}`);
-    const issued = await insertPasswordLink(tx, row.userId, row.hasPassword ? "reset" : "invite");
-    await auditChange(tx, OPERATOR, { id: row.userId, organisationId: row.organisationId, workspaceId: null }, "member.password_link_issued", {
-      purpose: issued.purpose,
-      expiresAt: issued.expiresAt.toISOString(),
-    });
-    return issued;
+    const member = await lockLinkMember(tx, eq(users.email, email));
+    if (!member) throw new UsageError(`No member with the email ${email}`);
+    return insertPasswordLink(tx, OPERATOR, member);
   });
   io.out(`${env().publicUrl}${link.path}`);
   io.err(

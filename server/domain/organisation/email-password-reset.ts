@@ -6,17 +6,16 @@
  * says nothing either); at most one link a member every RESEND_AFTER_MS, so the form cannot be used to flood a
  * mailbox (each request from an address is also counted by the route's rate limit).
  */
-import { and, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, gt, isNotNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { invites, memberships, users } from "@/server/db/schema";
-import { auditChange } from "@/server/domain/audit/audit-change";
+import { invites, users } from "@/server/db/schema";
 import { buildPasswordResetMail } from "@/server/domain/mail/templates/build-password-reset-mail";
 import { configuredMailTransport, mailErrorText, type TMailTransport } from "@/server/domain/mail/transport";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
-import { insertPasswordLink } from "./passwords";
+import { insertPasswordLink, lockLinkMember } from "./passwords";
 
 export const EMAILED_RESET_TTL_MS = 60 * 60 * 1000;
 export const RESEND_AFTER_MS = 5 * 60 * 1000;
@@ -32,30 +31,15 @@ export async function requestPasswordReset(db: Db, input: { email: string }, dep
   const transport = deps.transport ?? configuredMailTransport();
   if (transport.kind !== "smtp") throw errors.conflict(NO_MAIL_SERVER);
   const issued = await db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ id: users.id, name: users.name, email: users.email, organisationId: memberships.organisationId })
-      .from(users)
-      .innerJoin(memberships, eq(memberships.userId, users.id))
-      .where(and(eq(users.email, input.email), isNull(users.deletedAt), isNotNull(users.passwordHash)))
-      .for("update", { of: users });
+    const user = await lockLinkMember(tx, and(eq(users.email, input.email), isNotNull(users.passwordHash)));
     if (!user) return null;
     const recent = await tx
       .select({ id: invites.id })
       .from(invites)
-      .where(and(eq(invites.userId, user.id), eq(invites.purpose, "reset"), gt(invites.createdAt, new Date(now().getTime() - RESEND_AFTER_MS))));
+      .where(and(eq(invites.userId, user.userId), eq(invites.purpose, "reset"), gt(invites.createdAt, new Date(now().getTime() - RESEND_AFTER_MS))));
     if (recent.length > 0) return null;
-    const link = await insertPasswordLink(tx, user.id, "reset", EMAILED_RESET_TTL_MS);
-    await auditChange(
-      tx,
-      { kind: "user", userId: user.id },
-      { id: user.id, organisationId: user.organisationId, workspaceId: null },
-      "member.password_link_issued",
-      {
-        purpose: "reset",
-        by: "email",
-        expiresAt: link.expiresAt.toISOString(),
-      },
-    );
+    // A reset: the member has a password (the lookup above).
+    const link = await insertPasswordLink(tx, { kind: "user", userId: user.userId }, user, { ttlMs: EMAILED_RESET_TTL_MS, by: "email" });
     return { user, link };
   });
   if (issued) {

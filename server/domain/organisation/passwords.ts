@@ -5,11 +5,11 @@
  * same link for anyone, the owner included (server/cli). Every change raises the user's credentials version, so
  * every session that signed in before it is over (server/auth/options.ts), and drops their other pending links.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import { auditChange } from "@/server/domain/audit/audit-change";
+import { auditChange, type TAuditActor } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { now } from "@/server/lib/clock";
 import { randomToken, sha256Hex } from "@/server/lib/crypto";
@@ -29,8 +29,6 @@ export async function setPassword(tx: Db, userId: string, passwordHash: string):
   await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
 }
 
-export const memberSubject = (actor: TActor, userId: string) => ({ id: userId, organisationId: actor.organisation.id, workspaceId: null });
-
 /**
  * The owner's one-time link for a member of the organisation (404 for anyone else, or a removed member): a reset
  * (24 hours) when the member has a password — their current one keeps working until the link is used —, a new invitation (7
@@ -40,28 +38,58 @@ export const memberSubject = (actor: TActor, userId: string) => ({ id: userId, o
 export async function issuePasswordLink(db: Db, actor: TActor, userId: string): Promise<TPasswordLink> {
   if (userId === actor.user.id) throw errors.conflict("Change your own password on your Account page");
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select({ hasPassword: sql<boolean>`${users.passwordHash} is not null` })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.organisationId, actor.organisation.id), eq(memberships.userId, userId), isNull(users.deletedAt)))
-      .for("update", { of: users });
+    const member = await lockLinkMember(tx, and(eq(memberships.organisationId, actor.organisation.id), eq(memberships.userId, userId)));
     if (!member) throw errors.notFound("Member");
-    const link = await insertPasswordLink(tx, userId, member.hasPassword ? "reset" : "invite");
-    await auditChange(tx, actor, memberSubject(actor, userId), "member.password_link_issued", {
-      purpose: link.purpose,
-      expiresAt: link.expiresAt.toISOString(),
-    });
-    return link;
+    return insertPasswordLink(tx, actor, member);
   });
 }
 
-/** A fresh one-time link in place of the user's pending ones; its path is returned this once. */
-export async function insertPasswordLink(tx: Db, userId: string, purpose: "invite" | "reset", ttlMs?: number): Promise<TPasswordLink> {
+/** A member a link can be issued to, as lockLinkMember finds them. */
+export type TLinkMember = { userId: string; organisationId: string; name: string; email: string; hasPassword: boolean };
+
+/**
+ * The member (not removed) that `where` picks, their user row locked until the transaction ends, so two links for
+ * one user are issued one after the other; undefined when there is none.
+ */
+export async function lockLinkMember(tx: Db, where: SQL | undefined): Promise<TLinkMember | undefined> {
+  const [member] = await tx
+    .select({
+      userId: users.id,
+      organisationId: memberships.organisationId,
+      name: users.name,
+      email: users.email,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+    })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(and(where, isNull(users.deletedAt)))
+    .for("update", { of: users });
+  return member;
+}
+
+/**
+ * A fresh one-time link in place of the member's pending ones, and its audit event (`member.password_link_issued`,
+ * attributed to `issuer`): a reset when the member has a password, else a new invitation, working for `ttlMs`
+ * (by default 24 hours for a reset, 7 days for an invitation). `by: "email"` is recorded for a link sent by mail.
+ * Its path is returned this once, and never recorded.
+ */
+export async function insertPasswordLink(
+  tx: Db,
+  issuer: TAuditActor,
+  member: Pick<TLinkMember, "userId" | "organisationId" | "hasPassword">,
+  options: { ttlMs?: number; by?: "email" } = {},
+): Promise<TPasswordLink> {
+  const { userId } = member;
+  const purpose = member.hasPassword ? "reset" : "invite";
   const at = now();
   const token = randomToken();
-  const expiresAt = new Date(at.getTime() + (ttlMs ?? (purpose === "reset" ? RESET_TTL_MS : INVITE_TTL_MS)));
+  const expiresAt = new Date(at.getTime() + (options.ttlMs ?? (purpose === "reset" ? RESET_TTL_MS : INVITE_TTL_MS)));
   await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
   await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), purpose, expiresAt, createdAt: at });
+  await auditChange(tx, issuer, { id: userId, organisationId: member.organisationId, workspaceId: null }, "member.password_link_issued", {
+    purpose,
+    ...(options.by ? { by: options.by } : {}),
+    expiresAt: expiresAt.toISOString(),
+  });
   return { userId, purpose, path: `/invite/${token}`, expiresAt };
 }
