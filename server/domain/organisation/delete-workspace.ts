@@ -31,7 +31,7 @@ import {
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { releaseStoredFile } from "@/server/domain/documents/release-stored-file";
-import { errorChain } from "@/server/lib/error-chain";
+import { errorWithSqlState } from "@/server/lib/error-chain";
 import { errors } from "@/server/lib/errors";
 import { workspaceHasSent } from "./workspace-has-sent";
 
@@ -60,6 +60,15 @@ async function contentsOf(db: Db, workspaceId: string): Promise<TWorkspaceConten
  * as the deletion's answer, or the deletion's own 404 and 409s. Reads only; the deletion counts again.
  */
 export async function previewWorkspaceDeletion(db: Db, actor: TActor, workspaceId: string): Promise<TDeletedWorkspace> {
+  const ws = await deletableWorkspace(db, actor, workspaceId);
+  return { id: ws.id, name: ws.name, deleted: await contentsOf(db, ws.id) };
+}
+
+/**
+ * The workspace of the actor's organisation, unless the rules keep it: 404 when there is none, 409 for the default
+ * one and for a live one that has sent. Unlocked: a workspace that has sent stays so, so a refusal here is final.
+ */
+async function deletableWorkspace(db: Db, actor: TActor, workspaceId: string) {
   const [ws] = await db
     .select({ id: workspaces.id, name: workspaces.name, isDefault: workspaces.isDefault, isTest: workspaces.isTest })
     .from(workspaces)
@@ -67,11 +76,11 @@ export async function previewWorkspaceDeletion(db: Db, actor: TActor, workspaceI
   if (!ws) throw errors.notFound("Workspace");
   if (ws.isDefault) throw errors.conflict(DEFAULT_WORKSPACE_KEPT);
   if (!ws.isTest && (await workspaceHasSent(db, ws.id))) throw errors.conflict(SENT_WORKSPACE_KEPT);
-  return { id: ws.id, name: ws.name, deleted: await contentsOf(db, ws.id) };
+  return ws;
 }
 
 /** A deadlock's victim (SQLSTATE 40P01), whichever driver raised it. */
-const isDeadlock = (err: unknown) => [...errorChain(err)].some((e) => (e as { code?: unknown }).code === "40P01");
+const isDeadlock = (err: unknown) => errorWithSqlState(err, "40P01") !== undefined;
 
 export async function deleteWorkspace(db: Db, actor: TActor, workspaceId: string): Promise<TDeletedWorkspace> {
   // The locks below follow the order the rest of the code takes them in, so a send or a signature meanwhile
@@ -90,18 +99,18 @@ export async function deleteWorkspace(db: Db, actor: TActor, workspaceId: string
 
 async function deleteInTransaction(tx: Db, actor: TActor, workspaceId: string): Promise<{ result: TDeletedWorkspace; storageKeys: string[] }> {
   const orgId = actor.organisation.id;
-  const inThisOrg = and(eq(workspaces.id, workspaceId), eq(workspaces.organisationId, orgId));
-  const [found] = await tx.select({ isDefault: workspaces.isDefault, isTest: workspaces.isTest }).from(workspaces).where(inThisOrg);
-  if (!found) throw errors.notFound("Workspace");
-  if (found.isDefault) throw errors.conflict(DEFAULT_WORKSPACE_KEPT);
-  // Before any lock (a workspace that has sent stays so): a refusal locks none of its packages.
-  if (!found.isTest && (await workspaceHasSent(tx, workspaceId))) throw errors.conflict(SENT_WORKSPACE_KEPT);
+  // Refused before any lock, so a refusal locks none of its packages; checked again under the workspace's lock.
+  await deletableWorkspace(tx, actor, workspaceId);
   // Its packages first, in id order, as every transition of a package starts with its row (a send then takes
   // the workspace FOR SHARE: locking the workspace first would deadlock with it); then its templates; then the
   // workspace row FOR UPDATE, which a send and a key's creation take FOR SHARE, so neither slips in meanwhile.
   await tx.select({ id: packages.id }).from(packages).where(eq(packages.workspaceId, workspaceId)).orderBy(asc(packages.id)).for("update");
   await tx.select({ id: templates.id }).from(templates).where(eq(templates.workspaceId, workspaceId)).orderBy(asc(templates.id)).for("update");
-  const [ws] = await tx.select().from(workspaces).where(inThisOrg).for("update");
+  const [ws] = await tx
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), eq(workspaces.organisationId, orgId)))
+    .for("update");
   if (!ws) throw errors.notFound("Workspace");
   if (!ws.isTest && (await workspaceHasSent(tx, ws.id))) throw errors.conflict(SENT_WORKSPACE_KEPT);
 

@@ -1,10 +1,7 @@
-import { errorChain } from "@/server/lib/error-chain";
+import { errorWithSqlState } from "@/server/lib/error-chain";
 
 /** The unique-constraint violation (SQLSTATE 23505) in `err` or an error it wraps, whichever driver raised it. */
-function uniqueViolationIn(err: unknown): object | undefined {
-  for (const e of errorChain(err)) if ((e as { code?: unknown }).code === "23505") return e;
-  return undefined;
-}
+const uniqueViolationIn = (err: unknown) => errorWithSqlState(err, "23505");
 
 /**
  * Whether a database error is a unique-constraint violation (SQLSTATE 23505), whichever driver raised it:
