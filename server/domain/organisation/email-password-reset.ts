@@ -5,26 +5,36 @@
  * The answer is the same whether the address is a member's or not, and the mail is sent after it (its SMTP time
  * says nothing either); at most one link a member every RESEND_AFTER_MS, so the form cannot be used to flood a
  * mailbox (each request from an address is also counted by the route's rate limit).
+ *
+ * The mail is not in the outbox, so it gets retries of its own, in this process: a server that is down or answers
+ * 4xx is tried again after RESET_MAIL_RETRY_MS (5 s, 30 s, 2 min — well inside the link's hour). When it cannot be
+ * sent (a 5xx refusal, or the last retry failed) the link is withdrawn: nobody received it, and the member's next
+ * request must not be held back by the five-minute rule for a mail that never left.
  */
-import { and, eq, gt, isNotNull } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, users } from "@/server/db/schema";
 import { buildPasswordResetMail } from "@/server/domain/mail/templates/build-password-reset-mail";
-import { configuredMailTransport, mailErrorText, type TMailTransport } from "@/server/domain/mail/transport";
+import { configuredMailTransport, isPermanentMailError, mailErrorText, type TMailTransport, type TOutgoingMail } from "@/server/domain/mail/transport";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
+import { sha256Hex } from "@/server/lib/crypto";
 import { errors } from "@/server/lib/errors";
 import { logger } from "@/server/lib/logger";
 import { insertPasswordLink, lockLinkMember } from "./passwords";
 
 export const EMAILED_RESET_TTL_MS = 60 * 60 * 1000;
 export const RESEND_AFTER_MS = 5 * 60 * 1000;
+/** The waits before each retry of a reset mail that failed for a reason that may pass (no answer, 4xx). */
+export const RESET_MAIL_RETRY_MS = [5_000, 30_000, 120_000] as const;
 export const NO_MAIL_SERVER = "This server sends no mail: ask the owner of your organisation for a reset link";
 
 export type TResetRequestDeps = {
   transport?: TMailTransport;
   /** Hears the sending of the mail, which the request does not wait for (tests wait for it). */
   sending?: (sent: Promise<void>) => void;
+  /** Waits before a retry (tests answer at once). */
+  wait?: (ms: number) => Promise<void>;
 };
 
 export async function requestPasswordReset(db: Db, input: { email: string }, deps: TResetRequestDeps = {}): Promise<{ requested: true }> {
@@ -48,12 +58,40 @@ export async function requestPasswordReset(db: Db, input: { email: string }, dep
       url: `${env().publicUrl}${issued.link.path}`,
       validMinutes: EMAILED_RESET_TTL_MS / 60_000,
     });
-    const sent = transport.send({ to: { email: issued.user.email, name: issued.user.name }, ...mail }).then(
+    const sent = sendWithRetries(transport, { to: { email: issued.user.email, name: issued.user.name }, ...mail }, deps.wait ?? sleep).then(
       () => undefined,
-      // The link is never logged: the mail's address and the server's answer are enough to act on.
-      (err: unknown) => logger().warn({ to: issued.user.email, error: mailErrorText(err) }, "password reset mail not sent"),
+      async (err: unknown) => {
+        // The link is never logged: the mail's address and the server's answer are enough to act on.
+        logger().warn({ to: issued.user.email, error: mailErrorText(err) }, "password reset mail not sent; the link is withdrawn");
+        await withdrawLink(db, issued.link.path).catch((e: unknown) =>
+          logger().warn({ to: issued.user.email, error: e instanceof Error ? e.message : String(e) }, "unsent password reset link not withdrawn"),
+        );
+      },
     );
     deps.sending?.(sent);
   }
   return { requested: true };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Sends, retrying after RESET_MAIL_RETRY_MS while the failure may pass; rejects with the last error. */
+async function sendWithRetries(transport: TMailTransport, mail: TOutgoingMail, wait: (ms: number) => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await transport.send(mail);
+      return;
+    } catch (err) {
+      const delay = RESET_MAIL_RETRY_MS[attempt];
+      if (delay === undefined || isPermanentMailError(err)) throw err;
+      logger().info({ to: mail.to.email, error: mailErrorText(err), retryInMs: delay }, "password reset mail not sent yet; trying again");
+      await wait(delay);
+    }
+  }
+}
+
+/** Deletes the link the mail carried, unless it was used (it cannot have been: nobody received it) or replaced. */
+async function withdrawLink(db: Db, path: string): Promise<void> {
+  const token = path.slice(path.lastIndexOf("/") + 1);
+  await db.delete(invites).where(and(eq(invites.tokenHash, sha256Hex(token)), isNull(invites.usedAt)));
 }

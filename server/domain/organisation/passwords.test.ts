@@ -32,7 +32,14 @@ import { POST as resetRoute } from "@/app/api/app/password-reset/route";
 import { startSmtpSink, type TSmtpSink } from "@/server/domain/mail/test-support/smtp-sink";
 import { createMailTransport } from "@/server/domain/mail/transport";
 import { PASSWORD_RESET_RATE_LIMITER } from "@/server/http/steps/rate-limit";
-import { EMAILED_RESET_TTL_MS, NO_MAIL_SERVER, RESEND_AFTER_MS, requestPasswordReset, type TResetRequestDeps } from "./email-password-reset";
+import {
+  EMAILED_RESET_TTL_MS,
+  NO_MAIL_SERVER,
+  RESEND_AFTER_MS,
+  RESET_MAIL_RETRY_MS,
+  requestPasswordReset,
+  type TResetRequestDeps,
+} from "./email-password-reset";
 import { parseOrThrow } from "@/server/lib/parse";
 import { createOrganisationWithOwner as createParsedOrganisation } from "./create-organisation";
 import { getInvite } from "./accept-invite";
@@ -210,10 +217,10 @@ describe("forgot your password: a reset link by mail", () => {
     requestPasswordReset(db, parseOrThrow(ZRequestPasswordReset, input, "input"), deps);
 
   /** Asks for a link through a real SMTP server on loopback, and waits for the mail it sends (if any). */
-  async function ask(sink: TSmtpSink, email: string) {
+  async function ask(sink: TSmtpSink, email: string, wait?: (ms: number) => Promise<void>) {
     let sending: Promise<void> | undefined;
     const transport = createMailTransport({ smtpUrl: sink.url, from: "Foliosign <no-reply@example.com>" });
-    const answer = await requestReset(t.db, { email }, { transport, sending: (p) => (sending = p) });
+    const answer = await requestReset(t.db, { email }, { transport, sending: (p) => (sending = p), wait });
     await sending;
     return answer;
   }
@@ -264,6 +271,52 @@ describe("forgot your password: a reset link by mail", () => {
       await ask(sink, "ivy@example.com");
       await ask(sink, "sam@example.com");
       expect(sink.received).toHaveLength(2);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("retries a mail the server turns away for now (4xx), after 5 s and 30 s; the link it finally carries works", async () => {
+    const { member } = await ownerAndMember();
+    const sink = await startSmtpSink();
+    const waits: number[] = [];
+    let refusals = 2;
+    sink.refuseRcpt = () => (refusals-- > 0 ? 451 : null);
+    try {
+      await ask(sink, "sam@example.com", async (ms) => void waits.push(ms));
+      expect(waits).toEqual([5_000, 30_000]);
+      expect(sink.received).toHaveLength(1);
+      const token = sink.received[0]!.text.match(/\/invite\/([A-Za-z0-9_-]+)/)![1]!;
+      expect((await callJson(acceptRoute, { params: { token }, body: { password: "sam's new password" } })).status).toBe(200);
+      expect(await signIn("sam@example.com", "sam's new password")).toMatchObject({ id: member.userId });
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("withdraws the link of a mail that cannot be sent (5xx at once; 4xx after every retry), so asking again sends a new one", async () => {
+    await ownerAndMember();
+    const sink = await startSmtpSink();
+    const waits: number[] = [];
+    const wait = async (ms: number) => void waits.push(ms);
+    try {
+      sink.refuseRcpt = () => 550;
+      await ask(sink, "sam@example.com", wait);
+      expect(waits).toEqual([]); // a permanent refusal is not retried
+      expect(await t.db.select().from(invites)).toEqual([]);
+
+      sink.refuseRcpt = () => 451;
+      await ask(sink, "sam@example.com", wait); // within five minutes of the first: not held back, nothing was sent
+      expect(waits).toEqual([...RESET_MAIL_RETRY_MS]);
+      expect(await t.db.select().from(invites)).toEqual([]);
+      expect(sink.received).toEqual([]);
+
+      sink.refuseRcpt = () => null;
+      await ask(sink, "sam@example.com", wait);
+      expect(sink.received).toHaveLength(1);
+      expect(await t.db.select().from(invites).where(isNull(invites.usedAt))).toHaveLength(1);
+      // Each link issued is in the audit trail, sent or not.
+      expect((await t.db.select().from(auditEvents).where(eq(auditEvents.action, "member.password_link_issued"))).length).toBe(3);
     } finally {
       await sink.close();
     }
