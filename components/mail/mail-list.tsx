@@ -5,10 +5,10 @@ import { useState } from "react";
 import { formatDateTime } from "@/components/lib/format";
 import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/input";
+import { Pager } from "@/components/ui/pager";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TMailStatus } from "@/server/db/schema/mail";
 import { KIND_LABELS, MailStatusBadge, TestMailBadge } from "./mail-badges";
@@ -30,7 +30,6 @@ export function MailList({ owner }: { owner: boolean }) {
   const [status, setStatus] = useState<TMailStatus | undefined>(undefined);
   const list = useMailList(page, status);
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.totalCount / data.pageSize)) : 1;
   return (
     <div className="space-y-4">
       {data?.transport === "outbox" ? (
@@ -121,21 +120,7 @@ export function MailList({ owner }: { owner: boolean }) {
             </Table>
           </div>
         )}
-        {data && pages > 1 ? (
-          <div className="flex items-center justify-between border-t border-zinc-100 px-6 py-3 text-sm text-zinc-600">
-            <span>
-              Page {data.page} of {pages}
-            </span>
-            <div className="flex gap-2">
-              <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </Button>
-              <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next
-              </Button>
-            </div>
-          </div>
-        ) : null}
+        {data ? <Pager page={data.page} pageSize={data.pageSize} totalCount={data.totalCount} onPage={setPage} /> : null}
       </Card>
     </div>
   );

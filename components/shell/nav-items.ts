@@ -3,7 +3,7 @@ export type TNavItem = { href: string; label: string; ownerOnly?: boolean; permi
 export type TNavGroup = { label?: string; items: TNavItem[] };
 
 /**
- * The navigation of the signed-in app. API keys and Security are for owners only; Webhooks for owners and
+ * The navigation of the signed-in app. API keys, Security and Activity are for owners only; Webhooks for owners and
  * roles with canManageWebhooks (and Embedded signing), Mail for those with canSendPackages (the pages answer 403 to others, and the entry
  * is not shown to them); Mail delivery (the test message) and Readiness for owners.
  */
@@ -30,6 +30,7 @@ export const NAV: TNavGroup[] = [
       { href: "/settings/embedding", label: "Embedded signing", permission: "canManageWebhooks" },
       { href: "/settings/plan", label: "Plan" },
       { href: "/settings/security", label: "Security", ownerOnly: true },
+      { href: "/settings/activity", label: "Activity", ownerOnly: true },
       { href: "/settings/mail", label: "Mail delivery", ownerOnly: true },
       { href: "/settings/readiness", label: "Readiness", ownerOnly: true },
     ],

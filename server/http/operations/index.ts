@@ -3,6 +3,7 @@
  * table read the public ones; the route-coverage test reads all of them. A capability adds its module here.
  */
 import type { TOperation } from "@/server/domain/operation";
+import * as activity from "@/server/domain/activity/operations";
 import * as documents from "@/server/domain/documents/operations";
 import * as embedding from "@/server/domain/embedding/operations";
 import * as customFields from "@/server/domain/custom-fields/operations";
@@ -21,6 +22,7 @@ import * as webhooks from "@/server/domain/webhooks/operations";
 const isOperation = (v: unknown): v is TOperation => typeof v === "object" && v !== null && "operationId" in v && "path" in v && "method" in v;
 
 export const allOperations: TOperation[] = [
+  activity,
   customFields,
   documents,
   embedding,
