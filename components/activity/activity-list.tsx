@@ -6,8 +6,7 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/input";
-import { Pager } from "@/components/ui/pager";
+import { ListFilterSelect, ListPager } from "@/components/ui/filtered-list";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TActivityItem } from "@/server/domain/activity/schemas";
 import { useActivity, type TActivityArea } from "./query";
@@ -46,26 +45,17 @@ export function ActivityList() {
   return (
     <Card>
       <CardHeader title="Changes" description="Newest first. Packages and templates keep their own history, on their pages." />
-      <div className="flex flex-wrap gap-3 border-b border-zinc-100 px-6 py-3">
-        <label className="flex flex-wrap items-center gap-2 text-sm text-zinc-700">
-          Show
-          <Select
-            className="h-9 w-72 max-w-full"
-            value={area ?? ""}
-            onChange={(e) => {
-              setPage(1);
-              setArea((e.target.value || undefined) as TActivityArea | undefined);
-            }}
-          >
-            <option value="">Everything</option>
-            {AREAS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </Select>
-        </label>
-      </div>
+      <ListFilterSelect
+        label="Show"
+        value={area}
+        options={AREAS}
+        allLabel="Everything"
+        className="w-72"
+        onChange={(v) => {
+          setPage(1);
+          setArea(v);
+        }}
+      />
       {list.isError ? (
         <div className="p-6">
           <Alert tone="error">{errorMessage(list.error)}</Alert>
@@ -116,7 +106,7 @@ export function ActivityList() {
           </Table>
         </div>
       )}
-      {data ? <Pager page={data.page} pageSize={data.pageSize} totalCount={data.totalCount} onPage={setPage} /> : null}
+      {data ? <ListPager noun="Changes" page={data.page} pageSize={data.pageSize} totalCount={data.totalCount} onPage={setPage} /> : null}
     </Card>
   );
 }

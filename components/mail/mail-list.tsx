@@ -7,8 +7,7 @@ import { errorMessage } from "@/components/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/input";
-import { Pager } from "@/components/ui/pager";
+import { ListFilterSelect, ListPager } from "@/components/ui/filtered-list";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import type { TMailStatus } from "@/server/db/schema/mail";
 import { KIND_LABELS, MailStatusBadge, TestMailBadge } from "./mail-badges";
@@ -46,26 +45,15 @@ export function MailList({ owner }: { owner: boolean }) {
       ) : null}
       <Card>
         <CardHeader title="Messages" description="Invitations, reminders and notices of this workspace, newest first." />
-        <div className="flex flex-wrap gap-3 border-b border-zinc-100 px-6 py-3">
-          <label className="flex items-center gap-2 text-sm text-zinc-700">
-            Status
-            <Select
-              className="h-9 w-40"
-              value={status ?? ""}
-              onChange={(e) => {
-                setPage(1);
-                setStatus((e.target.value || undefined) as TMailStatus | undefined);
-              }}
-            >
-              <option value="">All</option>
-              {STATUS_OPTIONS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </Select>
-          </label>
-        </div>
+        <ListFilterSelect
+          label="Status"
+          value={status}
+          options={STATUS_OPTIONS}
+          onChange={(v) => {
+            setPage(1);
+            setStatus(v);
+          }}
+        />
         {list.isError ? (
           <div className="p-6">
             <Alert tone="error">{errorMessage(list.error)}</Alert>
@@ -120,7 +108,7 @@ export function MailList({ owner }: { owner: boolean }) {
             </Table>
           </div>
         )}
-        {data ? <Pager page={data.page} pageSize={data.pageSize} totalCount={data.totalCount} onPage={setPage} /> : null}
+        {data ? <ListPager noun="Messages" page={data.page} pageSize={data.pageSize} totalCount={data.totalCount} onPage={setPage} /> : null}
       </Card>
     </div>
   );

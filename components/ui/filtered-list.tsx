@@ -4,7 +4,7 @@ import { useEffect, useState, type Dispatch, type ReactNode, type SetStateAction
 import { plural } from "@/components/lib/format";
 import { Button } from "./button";
 import { cn } from "./cn";
-import { Input } from "./input";
+import { Input, Select } from "./input";
 
 /** A paged list's filters: a status tab, a search and a page (back to 1 whenever the others change). */
 export type TListFilters<S extends string> = { status: S; search: string; page: number };
@@ -102,5 +102,41 @@ export function ListPager({ noun, totalCount, pageSize, page, onPage }: TPagerPr
         </Button>
       </span>
     </nav>
+  );
+}
+
+/**
+ * A list's one filter as a labelled select above it: "All" (or `allLabel`) and the given values; choosing one
+ * goes back to the first page (`onChange`).
+ */
+export function ListFilterSelect<V extends string>({
+  label,
+  value,
+  options,
+  allLabel = "All",
+  className = "w-40",
+  onChange,
+}: {
+  label: string;
+  value: V | undefined;
+  options: readonly (readonly [V, string])[];
+  allLabel?: string;
+  className?: string;
+  onChange: (value: V | undefined) => void;
+}) {
+  return (
+    <div className="flex flex-wrap gap-3 border-b border-zinc-100 px-6 py-3">
+      <label className="flex flex-wrap items-center gap-2 text-sm text-zinc-700">
+        {label}
+        <Select className={cn("h-9 max-w-full", className)} value={value ?? ""} onChange={(e) => onChange((e.target.value || undefined) as V | undefined)}>
+          <option value="">{allLabel}</option>
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </Select>
+      </label>
+    </div>
   );
 }

@@ -167,6 +167,7 @@ test("signed in: every page of the app fits at 390 px, with the navigation behin
     ["/settings/custom-fields", "custom-fields"],
     ["/settings/signing-groups", "signing-groups"],
     ["/settings/mail", "mail-settings"],
+    ["/settings/activity", "activity-all"],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
