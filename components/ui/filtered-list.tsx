@@ -126,9 +126,9 @@ export function ListFilterSelect<V extends string>({
 }) {
   return (
     <div className="flex flex-wrap gap-3 border-b border-zinc-100 px-6 py-3">
-      <label className="flex flex-wrap items-center gap-2 text-sm text-zinc-700">
+      <label className="flex items-center gap-2 text-sm text-zinc-700">
         {label}
-        <Select className={cn("h-9 max-w-full", className)} value={value ?? ""} onChange={(e) => onChange((e.target.value || undefined) as V | undefined)}>
+        <Select className={cn("h-9", className)} value={value ?? ""} onChange={(e) => onChange((e.target.value || undefined) as V | undefined)}>
           <option value="">{allLabel}</option>
           {options.map(([v, text]) => (
             <option key={v} value={v}>
