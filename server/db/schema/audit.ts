@@ -28,7 +28,11 @@ export const auditEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_events_subject_idx").on(t.subjectType, t.subjectId, t.createdAt), index("audit_events_org_idx").on(t.organisationId, t.createdAt)],
+  // By subject: a package's timeline and each chain's head. By organisation and subject type: the Activity page.
+  (t) => [
+    index("audit_events_subject_idx").on(t.subjectType, t.subjectId, t.createdAt),
+    index("audit_events_org_subject_idx").on(t.organisationId, t.subjectType, t.createdAt),
+  ],
 );
 
 export type TAuditEventRow = typeof auditEvents.$inferSelect;

@@ -141,7 +141,14 @@ async function namesFor(db: Db, orgId: string, rows: readonly TEventRow[]): Prom
     const created = await db
       .select({ action: auditEvents.action, id: auditEvents.subjectId, data: auditEvents.data })
       .from(auditEvents)
-      .where(and(eq(auditEvents.organisationId, orgId), inArray(auditEvents.action, Object.keys(CREATION)), inArray(auditEvents.subjectId, missing)));
+      .where(
+        and(
+          eq(auditEvents.organisationId, orgId),
+          inArray(auditEvents.subjectType, CREATION_SUBJECTS),
+          inArray(auditEvents.subjectId, missing),
+          inArray(auditEvents.action, Object.keys(CREATION)),
+        ),
+      );
     for (const c of created) {
       const [map, field] = CREATION[c.action]!;
       const value = text(c.data[field]);
@@ -159,3 +166,5 @@ const CREATION: Record<string, [Exclude<keyof TActivityNames, "users">, string]>
   "webhook.endpoint_created": ["endpoints", "url"],
   "signing_group.created": ["signingGroups", "name"],
 };
+/** Their subjects, so the lookup goes by the trail's (subject_type, subject_id) index. */
+const CREATION_SUBJECTS: TAuditSubjectType[] = ["api_key", "role", "workspace", "webhook_endpoint", "signing_group"];
