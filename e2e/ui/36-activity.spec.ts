@@ -25,6 +25,8 @@ test("the owner reads who changed what, newest first, and narrows it to one area
   const rows = page.getByTestId("activity-row");
   await expect(rows.nth(0)).toContainText("Removed the API’s IP allowlist: keys work from any address");
   await expect(rows.nth(1)).toContainText("Set the API’s IP allowlist to 198.51.100.0/24");
+  // From: the address the owner's browser asked from.
+  await expect(rows.nth(1).getByRole("cell").nth(3)).toHaveText("127.0.0.1");
   await expect(rows.nth(2)).toContainText("Created the workspace “Activity sandbox”");
   // Where: the workspace the change was made in (a column at this width).
   await expect(rows.nth(2).getByRole("cell").nth(2)).toHaveText("Activity sandbox");

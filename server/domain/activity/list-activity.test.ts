@@ -52,7 +52,7 @@ async function scenario() {
   await renameWorkspace(t.db, owner, { id: ws.id, name: "Sales EMEA", slug: "sales" });
   await rotateEndpointSecret(t.db, owner, { endpointId: endpoint.id });
   await deleteEndpoint(t.db, owner, { endpointId: endpoint.id });
-  await setIpAllowlist(t.db, owner, { entries: ["203.0.113.0/24"] });
+  await setIpAllowlist(t.db, { ...owner, clientAddress: "192.0.2.44" }, { entries: ["203.0.113.0/24"] });
   await createSigningGroup(t.db, owner, { name: "Legal", members: [{ email: "lee@example.com", name: "Lee" }] });
   const temp = await createWorkspace(t.db, owner, { name: "Scratch", slug: "scratch" });
   await deleteWorkspace(t.db, owner, temp.id);
@@ -92,7 +92,12 @@ describe("the organisation's activity", () => {
     // Who: the owner, by name and address; where: the workspace of the change (null for the organisation's own).
     expect(events[0]!.actor).toEqual({ kind: "member", name: "Acme Owner", email: expect.stringMatching(/^owner@acme-/), apiKeyName: null });
     expect(events.find((e) => e.action === "workspace.renamed")).toMatchObject({ area: "workspaces", workspaceName: "Sales EMEA" });
-    expect(events.find((e) => e.action === "organisation.ip_allowlist_changed")).toMatchObject({ area: "organisation", workspaceName: null });
+    // From: the address the change was asked from.
+    expect(events.find((e) => e.action === "organisation.ip_allowlist_changed")).toMatchObject({
+      area: "organisation",
+      workspaceName: null,
+      clientAddress: "192.0.2.44",
+    });
     expect(events.find((e) => e.action === "api_key.created")).toMatchObject({ area: "keys", workspaceName: "Default" });
   });
 

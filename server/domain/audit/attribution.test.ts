@@ -1,7 +1,7 @@
 /**
- * Protects how organisation and key changes are attributed now that they go through auditChange: the acting
- * user alone (no key, no client address — even when the request had one), on the organisation's chain or the
- * key's workspace; the operator's plan change names no user and says `by: "operator"`.
+ * Protects how organisation and key changes are attributed: the acting member and the address the request came
+ * from (the Activity page's "From"), on the organisation's chain or the key's workspace; the operator's plan
+ * change names no user and no address and says `by: "operator"`.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ import { createTestOrg } from "@/server/test/factories";
 const t = useTestDb();
 
 describe("organisation and key audit attribution", () => {
-  it("records the user alone for role and key changes, and the operator for a plan change", async () => {
+  it("records the member and their address for role and key changes, and the operator for a plan change", async () => {
     const org = await createTestOrg(t.db);
     const actor = { ...ownerActor(org), clientAddress: "203.0.113.7" };
     const roleInput = {
@@ -48,6 +48,7 @@ describe("organisation and key audit attribution", () => {
       )
       .orderBy(auditEvents.action);
     const none = { apiKeyId: null, clientAddress: null };
+    const fromApp = { apiKeyId: null, clientAddress: "203.0.113.7" };
     expect(rows).toEqual([
       {
         action: "api_key.created",
@@ -55,7 +56,7 @@ describe("organisation and key audit attribution", () => {
         subjectId: key.id,
         workspaceId: org.workspaceId,
         actorUserId: org.userId,
-        ...none,
+        ...fromApp,
         data: { name: "CRM", prefix: key.prefix, roleId: org.roleIds.admin, expiresAt: null },
       },
       {
@@ -73,7 +74,7 @@ describe("organisation and key audit attribution", () => {
         subjectId: role.id,
         workspaceId: null,
         actorUserId: org.userId,
-        ...none,
+        ...fromApp,
         data: roleInput,
       },
     ]);

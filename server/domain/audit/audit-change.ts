@@ -9,9 +9,10 @@ import { recordAudit } from "./record-audit";
  * Who a change is attributed to: a member or key (its issuing user, the key, the client address), the service
  * (scheduled work: nobody, `by: "the service"`), a recipient on the signing page (their session and address),
  * or nobody (`null`: the upload PUT, whose only credential is the upload URL — the event names nobody rather
- * than guessing). Organisation administration and keys name the user alone (`TUserAttribution`: no key, no
- * address; also the new owner creating an organisation and the invited user accepting), and the operator's
- * plan change names nobody but says `by: "operator"` (`OPERATOR`).
+ * than guessing). Organisation administration and keys are attributed like any member's change (the member and
+ * the request's address); `TUserAttribution` names a user alone where no request actor exists (the new owner
+ * creating an organisation, the invited user accepting, the emailed reset), and the operator's plan change
+ * names nobody but says `by: "operator"` (`OPERATOR`).
  */
 export type TAuditActor = Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | TUserAttribution | typeof OPERATOR | null;
 

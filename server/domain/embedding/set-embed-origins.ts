@@ -25,7 +25,7 @@ export async function setEmbedOrigins(db: Db, actor: TActor, input: TSetEmbedOri
     const after = await getEmbedOrigins(tx, actor);
     await auditChange(
       tx,
-      { kind: "user", userId: actor.user.id },
+      actor,
       { id: actor.workspace.id, organisationId: actor.organisation.id, workspaceId: actor.workspace.id },
       "workspace.embed_origins_changed",
       { before: before.origins, after: after.origins, ...(actor.apiKey ? { apiKeyId: actor.apiKey.id } : {}) },

@@ -83,7 +83,7 @@ export async function createApiKey(db: Db, actor: TActor, input: TCreateApiKey):
       expiresAt,
       createdAt: at,
     });
-    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: workspace.id }, "api_key.created", {
+    await auditChange(tx, actor, { id, organisationId: orgId, workspaceId: workspace.id }, "api_key.created", {
       name: input.name,
       prefix,
       roleId: role.id,

@@ -28,13 +28,10 @@ export async function revokeApiKey(db: Db, actor: TActor, input: TRevokeApiKey):
       if (!existing?.revokedAt) throw errors.notFound("API key");
       return { id, revokedAt: existing.revokedAt, alreadyRevoked: true };
     }
-    await auditChange(
-      tx,
-      { kind: "user", userId: actor.user.id },
-      { id, organisationId: actor.organisation.id, workspaceId: revoked.workspaceId },
-      "api_key.revoked",
-      { name: revoked.name, prefix: revoked.prefix },
-    );
+    await auditChange(tx, actor, { id, organisationId: actor.organisation.id, workspaceId: revoked.workspaceId }, "api_key.revoked", {
+      name: revoked.name,
+      prefix: revoked.prefix,
+    });
     return { id, revokedAt: at, alreadyRevoked: false };
   });
 }

@@ -72,7 +72,7 @@ async function insertMember(db: Db, actor: TActor, input: TAddMember, passwordHa
       await tx.insert(invites).values({ id: newId("inv"), userId, tokenHash: sha256Hex(token), expiresAt, createdAt: at });
       invite = { path: `/invite/${token}`, expiresAt };
     }
-    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: userId, organisationId: orgId, workspaceId: null }, "member.added", {
+    await auditChange(tx, actor, { id: userId, organisationId: orgId, workspaceId: null }, "member.added", {
       email: input.email,
       roleId: role.id,
       method: input.method,

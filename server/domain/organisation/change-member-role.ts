@@ -24,7 +24,7 @@ export async function changeMemberRole(db: Db, actor: TActor, input: TChangeMemb
       .where(and(eq(memberships.userId, input.userId), eq(memberships.organisationId, orgId)))
       .returning({ id: memberships.id });
     if (!changed) throw errors.notFound("Member");
-    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.role_changed", {
+    await auditChange(tx, actor, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.role_changed", {
       roleId: role.id,
     });
     return { userId: input.userId, roleId: role.id };

@@ -18,7 +18,7 @@ export async function createRole(db: Db, actor: TActor, input: TCreateRole): Pro
       const id = newId("role");
       const at = now();
       await tx.insert(roles).values({ id, organisationId: orgId, builtIn: null, ...input, createdAt: at, updatedAt: at });
-      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.created", { ...input });
+      await auditChange(tx, actor, { id, organisationId: orgId, workspaceId: null }, "role.created", { ...input });
       return { id };
     });
   } catch (err) {

@@ -23,7 +23,7 @@ export async function createWorkspace(db: Db, actor: TActor, input: TCreateWorks
         createdAt: now(),
       };
       await tx.insert(workspaces).values({ ...row, updatedAt: row.createdAt });
-      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: row.id, organisationId: orgId, workspaceId: row.id }, "workspace.created", {
+      await auditChange(tx, actor, { id: row.id, organisationId: orgId, workspaceId: row.id }, "workspace.created", {
         name: input.name,
         slug: input.slug,
       });

@@ -30,7 +30,7 @@ export async function deleteRole(db: Db, actor: TActor, input: TDeleteRole): Pro
       throw errors.conflict(`The role "${role.name}" is in use by ${members} member(s) and ${keys} API key(s), revoked keys included; it cannot be deleted`);
     }
     await tx.delete(roles).where(eq(roles.id, id));
-    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.deleted", { name: role.name });
+    await auditChange(tx, actor, { id, organisationId: orgId, workspaceId: null }, "role.deleted", { name: role.name });
     return { id, deleted: true as const };
   });
 }

@@ -30,7 +30,7 @@ export async function removeMember(db: Db, actor: TActor, input: TRemoveMember):
     await tx.delete(invites).where(eq(invites.userId, userId));
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
     await dropMemberShares(tx, actor, { userId, email: user?.email ?? "" });
-    await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: userId, organisationId: orgId, workspaceId: null }, "member.removed");
+    await auditChange(tx, actor, { id: userId, organisationId: orgId, workspaceId: null }, "member.removed");
     return { userId, removed: true as const };
   });
 }

@@ -24,7 +24,7 @@ export async function renameWorkspace(db: Db, actor: TActor, input: TRenameWorks
       if (!current) throw errors.notFound("Workspace");
       await assertWorkspaceFieldsFree(tx, orgId, input, current.id);
       await tx.update(workspaces).set({ name: input.name, slug: input.slug, updatedAt: now() }).where(eq(workspaces.id, current.id));
-      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id: current.id, organisationId: orgId, workspaceId: current.id }, "workspace.renamed", {
+      await auditChange(tx, actor, { id: current.id, organisationId: orgId, workspaceId: current.id }, "workspace.renamed", {
         before: { name: current.name, slug: current.slug },
         after: { name: input.name, slug: input.slug },
       });

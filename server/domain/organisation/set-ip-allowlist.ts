@@ -15,13 +15,10 @@ export async function setIpAllowlist(db: Db, actor: TActor, input: TSetIpAllowli
   return db.transaction(async (tx) => {
     const [before] = await tx.select({ entries: organisations.ipAllowlist }).from(organisations).where(eq(organisations.id, actor.organisation.id));
     await tx.update(organisations).set({ ipAllowlist: entries, updatedAt: now() }).where(eq(organisations.id, actor.organisation.id));
-    await auditChange(
-      tx,
-      { kind: "user", userId: actor.user.id },
-      { id: actor.organisation.id, organisationId: actor.organisation.id, workspaceId: null },
-      "organisation.ip_allowlist_changed",
-      { before: before?.entries ?? [], after: entries },
-    );
+    await auditChange(tx, actor, { id: actor.organisation.id, organisationId: actor.organisation.id, workspaceId: null }, "organisation.ip_allowlist_changed", {
+      before: before?.entries ?? [],
+      after: entries,
+    });
     return { entries };
   });
 }

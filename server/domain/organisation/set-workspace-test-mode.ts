@@ -41,13 +41,10 @@ export async function setWorkspaceTestMode(db: Db, actor: TActor, input: TSetWor
       .set({ revokedAt: at })
       .where(and(eq(apiKeys.workspaceId, current.id), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
-    await auditChange(
-      tx,
-      { kind: "user", userId: actor.user.id },
-      { id: current.id, organisationId: orgId, workspaceId: current.id },
-      "workspace.test_mode_changed",
-      { test: input.test, keysRevoked: revoked.map((k) => k.prefix) },
-    );
+    await auditChange(tx, actor, { id: current.id, organisationId: orgId, workspaceId: current.id }, "workspace.test_mode_changed", {
+      test: input.test,
+      keysRevoked: revoked.map((k) => k.prefix),
+    });
     return { ...item, isTest: input.test, hasSent: false, keysRevoked: revoked.length };
   });
 }

@@ -29,7 +29,7 @@ export async function updateRole(db: Db, actor: TActor, input: TUpdateRole): Pro
         .update(roles)
         .set({ ...changes, updatedAt: now() })
         .where(eq(roles.id, id));
-      await auditChange(tx, { kind: "user", userId: actor.user.id }, { id, organisationId: orgId, workspaceId: null }, "role.updated", { changes });
+      await auditChange(tx, actor, { id, organisationId: orgId, workspaceId: null }, "role.updated", { changes });
       return { id };
     });
   } catch (err) {
