@@ -45,7 +45,10 @@ export function describeActivity(e: TEvent, names: TActivityNames): string {
       return "Created the organisation";
     case "organisation.ip_allowlist_changed": {
       const after = Array.isArray(d.after) ? d.after.map(String) : [];
-      return after.length === 0 ? "Removed the API’s IP allowlist: keys work from any address" : `Set the API’s IP allowlist to ${after.join(", ")}`;
+      if (after.length === 0) return "Removed the API’s IP allowlist: keys work from any address";
+      // Up to 200 entries: the first five, and how many more.
+      const shown = after.length > 5 ? `${after.slice(0, 5).join(", ")} and ${after.length - 5} more` : after.join(", ");
+      return `Set the API’s IP allowlist to ${shown}`;
     }
     case "organisation.plan_changed":
       return "Changed the organisation’s plan";

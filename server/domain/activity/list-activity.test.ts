@@ -160,5 +160,9 @@ describe("describeActivity", () => {
       expect(sentence, action).not.toBe(action);
       expect(sentence, action).toMatch(/^[A-Z]/);
     }
+    const entries = Array.from({ length: 8 }, (_, i) => `198.51.100.${i}`);
+    expect(describeActivity({ action: "organisation.ip_allowlist_changed", subjectId: "x", workspaceId: null, data: { after: entries } }, none)).toBe(
+      "Set the API’s IP allowlist to 198.51.100.0, 198.51.100.1, 198.51.100.2, 198.51.100.3, 198.51.100.4 and 3 more",
+    );
   });
 });
