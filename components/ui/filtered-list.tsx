@@ -106,8 +106,8 @@ export function ListPager({ noun, totalCount, pageSize, page, onPage }: TPagerPr
 }
 
 /**
- * A list's one filter as a labelled select above it: "All" (or `allLabel`) and the given values; choosing one
- * goes back to the first page (`onChange`).
+ * A list's one filter as a labelled select above it: "All" (or `allLabel`, undefined) and the given values. The
+ * caller keeps the value and its page, and goes back to the first page in `onChange`.
  */
 export function ListFilterSelect<V extends string>({
   label,

@@ -7,6 +7,7 @@
  * the table has one).
  */
 import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { apiKeys, auditEvents, roles, signingGroups, users, webhookEndpoints, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
@@ -70,6 +71,45 @@ function actorOf(e: TEventRow, names: TActivityNames): TActivityItem["actor"] {
 
 const text = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
 
+type TNamed = Exclude<keyof TActivityNames, "users">;
+
+/**
+ * Each kind of named thing the sentences mention: its table (read by id, within the organisation), the subject
+ * whose events are about it, and the event that recorded its name when it was made — read for one deleted since.
+ */
+const NAMED: Record<TNamed, { table: PgTable; id: PgColumn; org: PgColumn; name: PgColumn; subject: TAuditSubjectType; created: string; field: string }> = {
+  apiKeys: { table: apiKeys, id: apiKeys.id, org: apiKeys.organisationId, name: apiKeys.name, subject: "api_key", created: "api_key.created", field: "name" },
+  roles: { table: roles, id: roles.id, org: roles.organisationId, name: roles.name, subject: "role", created: "role.created", field: "name" },
+  workspaces: {
+    table: workspaces,
+    id: workspaces.id,
+    org: workspaces.organisationId,
+    name: workspaces.name,
+    subject: "workspace",
+    created: "workspace.created",
+    field: "name",
+  },
+  endpoints: {
+    table: webhookEndpoints,
+    id: webhookEndpoints.id,
+    org: webhookEndpoints.organisationId,
+    name: webhookEndpoints.url,
+    subject: "webhook_endpoint",
+    created: "webhook.endpoint_created",
+    field: "url",
+  },
+  signingGroups: {
+    table: signingGroups,
+    id: signingGroups.id,
+    org: signingGroups.organisationId,
+    name: signingGroups.name,
+    subject: "signing_group",
+    created: "signing_group.created",
+    field: "name",
+  },
+};
+const NAMED_KINDS = Object.keys(NAMED) as TNamed[];
+
 /** The names the page's events refer to, each table read once by the ids the events carry. */
 async function namesFor(db: Db, orgId: string, rows: readonly TEventRow[]): Promise<TActivityNames> {
   const ids = (pick: (e: TEventRow) => unknown[]) => [
@@ -80,63 +120,35 @@ async function namesFor(db: Db, orgId: string, rows: readonly TEventRow[]): Prom
         .filter((v): v is string => v !== null),
     ),
   ];
-  const bySubject = (type: TAuditSubjectType) => (e: TEventRow) => (e.subjectType === type ? [e.subjectId] : []);
-  const userIds = ids((e) => [e.actorUserId, bySubject("member")(e)[0], e.action === "member.ownership_transferred" ? e.data.from : null]);
-  const keyIds = ids((e) => [e.apiKeyId, bySubject("api_key")(e)[0]]);
-  const roleIds = ids((e) => [bySubject("role")(e)[0], e.data.roleId]);
-  const workspaceIds = ids((e) => [e.workspaceId, bySubject("workspace")(e)[0]]);
-  const endpointIds = ids(bySubject("webhook_endpoint"));
-  const groupIds = ids(bySubject("signing_group"));
-  const read = async <T>(list: string[], query: (list: string[]) => Promise<T[]>): Promise<T[]> => (list.length ? query(list) : []);
-  const [u, k, r, w, h, g] = await Promise.all([
-    read(userIds, (l) => db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, l))),
-    read(keyIds, (l) =>
-      db
-        .select({ id: apiKeys.id, name: apiKeys.name })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.organisationId, orgId), inArray(apiKeys.id, l))),
-    ),
-    read(roleIds, (l) =>
-      db
-        .select({ id: roles.id, name: roles.name })
-        .from(roles)
-        .where(and(eq(roles.organisationId, orgId), inArray(roles.id, l))),
-    ),
-    read(workspaceIds, (l) =>
-      db
-        .select({ id: workspaces.id, name: workspaces.name })
-        .from(workspaces)
-        .where(and(eq(workspaces.organisationId, orgId), inArray(workspaces.id, l))),
-    ),
-    read(endpointIds, (l) =>
-      db
-        .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.organisationId, orgId), inArray(webhookEndpoints.id, l))),
-    ),
-    read(groupIds, (l) =>
-      db
-        .select({ id: signingGroups.id, name: signingGroups.name })
-        .from(signingGroups)
-        .where(and(eq(signingGroups.organisationId, orgId), inArray(signingGroups.id, l))),
-    ),
-  ]);
-  const names: TActivityNames = {
-    users: new Map(u.map((x) => [x.id, { name: x.name, email: x.email }])),
-    apiKeys: new Map(k.map((x) => [x.id, x.name])),
-    roles: new Map(r.map((x) => [x.id, x.name])),
-    workspaces: new Map(w.map((x) => [x.id, x.name])),
-    endpoints: new Map(h.map((x) => [x.id, x.url])),
-    signingGroups: new Map(g.map((x) => [x.id, x.name])),
+  const about = (e: TEventRow, type: TAuditSubjectType) => (e.subjectType === type ? e.subjectId : null);
+  const userIds = ids((e) => [e.actorUserId, about(e, "member"), e.action === "member.ownership_transferred" ? e.data.from : null]);
+  const idsOf: Record<TNamed, string[]> = {
+    apiKeys: ids((e) => [e.apiKeyId, about(e, "api_key")]),
+    roles: ids((e) => [about(e, "role"), e.data.roleId]),
+    workspaces: ids((e) => [e.workspaceId, about(e, "workspace")]),
+    endpoints: ids((e) => [about(e, "webhook_endpoint")]),
+    signingGroups: ids((e) => [about(e, "signing_group")]),
   };
+  const [u, ...named] = await Promise.all([
+    userIds.length ? db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, userIds)) : [],
+    ...NAMED_KINDS.map(async (kind) => {
+      const { table, id, org, name } = NAMED[kind];
+      const list = idsOf[kind];
+      const found = list.length
+        ? await db
+            .select({ id, name })
+            .from(table)
+            .where(and(eq(org, orgId), inArray(id, list)))
+        : [];
+      return new Map(found.map((x) => [String(x.id), String(x.name)]));
+    }),
+  ]);
+  const names = {
+    users: new Map(u.map((x) => [x.id, { name: x.name, email: x.email }])),
+    ...Object.fromEntries(NAMED_KINDS.map((kind, i) => [kind, named[i]!])),
+  } as TActivityNames;
   // What was deleted since: its name as its creation recorded it.
-  const missing = [
-    ...keyIds.filter((id) => !names.apiKeys.has(id)),
-    ...roleIds.filter((id) => !names.roles.has(id)),
-    ...workspaceIds.filter((id) => !names.workspaces.has(id)),
-    ...endpointIds.filter((id) => !names.endpoints.has(id)),
-    ...groupIds.filter((id) => !names.signingGroups.has(id)),
-  ];
+  const missing = NAMED_KINDS.flatMap((kind) => idsOf[kind].filter((id) => !names[kind].has(id)));
   if (missing.length > 0) {
     const created = await db
       .select({ action: auditEvents.action, id: auditEvents.subjectId, data: auditEvents.data })
@@ -144,27 +156,23 @@ async function namesFor(db: Db, orgId: string, rows: readonly TEventRow[]): Prom
       .where(
         and(
           eq(auditEvents.organisationId, orgId),
-          inArray(auditEvents.subjectType, CREATION_SUBJECTS),
+          // By the trail's (subject_type, subject_id) index.
+          inArray(
+            auditEvents.subjectType,
+            NAMED_KINDS.map((kind) => NAMED[kind].subject),
+          ),
           inArray(auditEvents.subjectId, missing),
-          inArray(auditEvents.action, Object.keys(CREATION)),
+          inArray(
+            auditEvents.action,
+            NAMED_KINDS.map((kind) => NAMED[kind].created),
+          ),
         ),
       );
     for (const c of created) {
-      const [map, field] = CREATION[c.action]!;
-      const value = text(c.data[field]);
-      if (c.id && value) names[map].set(c.id, value);
+      const kind = NAMED_KINDS.find((k) => NAMED[k].created === c.action)!;
+      const value = text(c.data[NAMED[kind].field]);
+      if (c.id && value) names[kind].set(c.id, value);
     }
   }
   return names;
 }
-
-/** The events that recorded a thing's name when it was made, and where that name goes. */
-const CREATION: Record<string, [Exclude<keyof TActivityNames, "users">, string]> = {
-  "api_key.created": ["apiKeys", "name"],
-  "role.created": ["roles", "name"],
-  "workspace.created": ["workspaces", "name"],
-  "webhook.endpoint_created": ["endpoints", "url"],
-  "signing_group.created": ["signingGroups", "name"],
-};
-/** Their subjects, so the lookup goes by the trail's (subject_type, subject_id) index. */
-const CREATION_SUBJECTS: TAuditSubjectType[] = ["api_key", "role", "workspace", "webhook_endpoint", "signing_group"];
