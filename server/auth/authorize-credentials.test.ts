@@ -48,7 +48,14 @@ describe("authorizeCredentials", () => {
   it("accepts the right password (email case-insensitive) and refuses a wrong one or an unknown email", async () => {
     const created = await createOrganisationWithOwner(t.db, owner);
     const ok = await authorizeCredentials(t.db, { email: "olga@example.TEST", password: owner.password }, NO_ADDRESS);
-    expect(ok).toEqual({ id: created.userId, name: "Olga Owner", email: "olga@example.test", organisationId: created.organisationId, credentialsVersion: 0 });
+    expect(ok).toEqual({
+      id: created.userId,
+      name: "Olga Owner",
+      email: "olga@example.test",
+      organisationId: created.organisationId,
+      credentialsVersion: 0,
+      sessionId: expect.stringMatching(/^msn_[0-9a-f]{44}$/),
+    });
     expect(await authorizeCredentials(t.db, { email: owner.email, password: "wrong password!" }, NO_ADDRESS)).toBeNull();
     expect(await authorizeCredentials(t.db, { email: "nobody@example.test", password: owner.password }, NO_ADDRESS)).toBeNull();
     expect(await authorizeCredentials(t.db, { email: owner.email }, NO_ADDRESS)).toBeNull();

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { memberships, users } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { startMemberSession } from "@/server/domain/member-sessions/start-member-session";
 import { hashPassword, verifyPassword } from "@/server/lib/crypto";
 import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
 import { signInThrottledError } from "./sign-in-throttled";
@@ -24,10 +25,14 @@ export const ZCredentials = z.object({
     .refine((p) => p.isWellFormed()),
 });
 
-export type TSignedInUser = { id: string; name: string; email: string; organisationId: string; credentialsVersion: number };
+/** Who signed in, and the session the sign-in started (member_sessions: its id goes into the JWT). */
+export type TSignedInUser = { id: string; name: string; email: string; organisationId: string; credentialsVersion: number; sessionId: string };
 
-/** Where a sign-in attempt comes from: the address our HTTP server recorded from the socket, if any. */
-export type TSignInRequest = { clientAddress: string | null };
+/**
+ * Where a sign-in attempt comes from: the address our HTTP server recorded from the socket, if any, and the
+ * browser's User-Agent (only to name the session on the Account page).
+ */
+export type TSignInRequest = { clientAddress: string | null; userAgent?: string | null };
 
 /**
  * The client address from the request headers next-auth hands to `authorize` (a plain object). Only our own
@@ -35,6 +40,12 @@ export type TSignInRequest = { clientAddress: string | null };
  */
 export function signInClientAddress(headers: Record<string, unknown> | undefined): string | null {
   const value = headers?.[CLIENT_ADDRESS_HEADER];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+/** The User-Agent from the headers next-auth hands to `authorize`. */
+export function signInUserAgent(headers: Record<string, unknown> | undefined): string | null {
+  const value = headers?.["user-agent"];
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
@@ -46,7 +57,7 @@ let dummyHash: Promise<string> | undefined;
  * still costs one scrypt run, so response time does not reveal which emails exist. Too many failures for the
  * email from this address, from the address, or for the email from everywhere (sign-in-throttle.ts, counted in
  * the database) → SignInThrottledError before the password is checked, so a throttled guess learns nothing,
- * even when it is right.
+ * even when it is right. A right password starts a session (member_sessions) and records the sign-in.
  */
 export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest): Promise<TSignedInUser | null> {
   const parsed = ZCredentials.safeParse(raw);
@@ -77,5 +88,6 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
   }
   if (!(await verifyPassword(password, row.passwordHash))) return null;
   await signInSucceeded(db, source);
-  return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion };
+  const sessionId = await startMemberSession(db, row, row.organisationId, { clientAddress: request.clientAddress, userAgent: request.userAgent ?? null });
+  return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion, sessionId };
 }

@@ -1,17 +1,20 @@
 /**
  * next-auth: email + password (scrypt), JWT sessions. The token carries who the user is; the jwt callback
  * re-reads membership, role and owner flag from the database on every session read, so a removed member or
- * a changed role takes effect on the next request; and a session that signed in before the password last changed
- * (its credentials version is older than the user's) is over.
+ * a changed role takes effect on the next request; a session that signed in before the password last changed
+ * (its credentials version is older than the user's) is over; and so is one whose row in member_sessions is gone
+ * (signed out here or from another session: server/domain/member-sessions/) or idle for 7 days.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/server/db/client";
 import { env } from "@/server/env";
-import { authorizeCredentials, signInClientAddress } from "./authorize-credentials";
+import { authorizeCredentials, signInClientAddress, signInUserAgent } from "./authorize-credentials";
 import { loadSessionActor } from "@/server/domain/access/load-session-actor";
+import { MEMBER_SESSION_LIMITS } from "@/server/domain/member-sessions/limits";
+import { endSignedOutSession } from "@/server/domain/member-sessions/session-liveness";
 
-const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = MEMBER_SESSION_LIMITS.idleMs / 1000;
 
 let cached: NextAuthOptions | undefined;
 
@@ -26,19 +29,33 @@ export function getAuthOptions(): NextAuthOptions {
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         // A throttled attempt throws: next-auth passes the error's message to signIn()'s result (sign-in-throttled.ts).
-        authorize: async (credentials, req) => authorizeCredentials(await getDb(), credentials, { clientAddress: signInClientAddress(req.headers) }),
+        authorize: async (credentials, req) =>
+          authorizeCredentials(await getDb(), credentials, { clientAddress: signInClientAddress(req.headers), userAgent: signInUserAgent(req.headers) }),
       }),
     ],
+    events: {
+      // Signing out ends the session on the server too: a copy of its cookie stops working at once.
+      async signOut({ token }) {
+        if (token?.sessionId) await endSignedOutSession(await getDb(), token.sessionId);
+      },
+    },
     callbacks: {
       async jwt({ token, user }) {
         if (user) {
           token.userId = user.id;
           token.organisationId = user.organisationId;
           token.credentialsVersion = user.credentialsVersion;
+          token.sessionId = user.sessionId;
         }
         if (!token.userId || !token.organisationId) return { ...token, active: false };
         // A session from before credentials versions counts as version 0, the version of a password never changed.
-        const identity = { userId: token.userId, organisationId: token.organisationId, credentialsVersion: token.credentialsVersion ?? 0 };
+        // A session from before sessions had rows has no id: it is over (the empty id matches no row).
+        const identity = {
+          userId: token.userId,
+          organisationId: token.organisationId,
+          credentialsVersion: token.credentialsVersion ?? 0,
+          sessionId: token.sessionId ?? "",
+        };
         const actor = await loadSessionActor(await getDb(), identity);
         if (!actor) return { ...token, active: false };
         return { ...token, active: true, name: actor.user.name, email: actor.user.email, isOwner: actor.isOwner, organisationName: actor.organisation.name };
@@ -52,6 +69,7 @@ export function getAuthOptions(): NextAuthOptions {
                 userId: token.userId!,
                 organisationId: token.organisationId!,
                 isOwner: token.isOwner === true,
+                sessionId: token.sessionId ?? "",
                 email: token.email!,
                 name: token.name!,
               }

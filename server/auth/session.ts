@@ -10,7 +10,7 @@ import { workspaceCookie } from "./workspace-cookie";
 /** Who signed in, for which organisation (the JWT's claim, re-validated by options.ts on every read), or null. */
 export async function getSessionIdentity(): Promise<TSessionIdentity | null> {
   const session: Session | null = await getServerSession(getAuthOptions());
-  return session?.member ? { userId: session.member.userId, organisationId: session.member.organisationId } : null;
+  return session?.member ? { userId: session.member.userId, organisationId: session.member.organisationId, sessionId: session.member.sessionId } : null;
 }
 
 export type TActiveSession = { actor: TActor; organisationName: string };

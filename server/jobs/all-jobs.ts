@@ -4,6 +4,7 @@ import { packageJobs } from "@/server/domain/packages/jobs";
 import { webhookRetentionJobs } from "@/server/domain/webhooks/jobs";
 import { idempotencyJobs } from "@/server/http/idempotency/jobs";
 import { signInThrottleJobs } from "@/server/auth/sign-in-throttle-jobs";
+import { memberSessionJobs } from "@/server/domain/member-sessions/jobs";
 import { runDeclaredJob } from "./run-declared-job";
 import { createBackupJob } from "./backup-job";
 import { createEvidenceJob } from "./evidence-job";
@@ -23,6 +24,7 @@ export function allJobs(): TJob[] {
     ...Object.values(idempotencyJobs()),
     ...Object.values(fileSweepJobs()),
     ...Object.values(signInThrottleJobs()),
+    ...Object.values(memberSessionJobs()),
   ];
   return [createWebhookDeliveryJob(), ...declared.map((job) => runDeclaredJob(job)), createSealingJob(), createEvidenceJob(), createBackupJob()];
 }

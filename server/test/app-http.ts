@@ -13,7 +13,7 @@ import { browserHeaders } from "./http";
 
 export type TAppCallOptions = {
   /** Who is signed in; null: nobody. */
-  as: { userId: string; organisationId: string } | null;
+  as: { userId: string; organisationId: string; sessionId?: string } | null;
   params?: Record<string, string>;
   query?: Record<string, string | number>;
   body?: unknown;

@@ -1,5 +1,6 @@
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, ts } from "./columns";
+import { memberships } from "./organisations";
 
 /**
  * The sign-in throttle's counts (server/auth/sign-in-throttle.ts), in the database so every replica shares
@@ -40,3 +41,38 @@ export const signInKnownAddresses = pgTable(
 
 export type TSignInFailureRow = typeof signInFailures.$inferSelect;
 export type TSignInKnownAddressRow = typeof signInKnownAddresses.$inferSelect;
+
+/**
+ * A member's signed-in sessions (server/domain/member-sessions/): one row per sign-in to the app, its id carried in
+ * the session's JWT. A session whose row is gone is over at its next request — signing out, "Sign out" on the
+ * Account page, a new password (every row of the user) and a removed membership (the foreign key) all delete
+ * rows. `lastSeenAt` is moved at most once a minute; a session idle for `MEMBER_SESSION_IDLE_MS` (the JWT's
+ * lifetime) is over too, and pruned.
+ */
+export const memberSessions = pgTable(
+  "member_sessions",
+  {
+    id: id(),
+    userId: text("user_id").notNull(),
+    organisationId: text("organisation_id").notNull(),
+    /** The client address our server recorded from the socket at sign-in; null when it could not be determined. */
+    clientAddress: text("client_address"),
+    /** The browser's User-Agent at sign-in, at most 512 characters; described on the Account page. */
+    userAgent: text("user_agent"),
+    signedInAt: ts("signed_in_at").notNull(),
+    lastSeenAt: ts("last_seen_at").notNull(),
+  },
+  (t) => [
+    // A removed member's sessions go with the membership (and an organisation's or user's with theirs).
+    foreignKey({
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [memberships.organisationId, memberships.userId],
+      name: "member_sessions_membership_fk",
+    }).onDelete("cascade"),
+    index("member_sessions_membership_idx").on(t.organisationId, t.userId),
+    index("member_sessions_user_idx").on(t.userId),
+    index("member_sessions_last_seen_at_idx").on(t.lastSeenAt),
+  ],
+);
+
+export type TMemberSessionRow = typeof memberSessions.$inferSelect;

@@ -38,6 +38,8 @@ export type TActor = {
   apiKey: { id: string; name: string; prefix: string } | null;
   requestId: string;
   clientAddress: string | null;
+  /** The app session acting (member_sessions.id), when a signed-in member acts through the app; never with a key. */
+  sessionId?: string;
 };
 
 /** An actor admitted through the API door: always with the key used. */

@@ -6,16 +6,20 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { memberships, organisations, roles, users } from "@/server/db/schema";
+import { memberSessions, memberships, organisations, roles, users } from "@/server/db/schema";
+import { sessionIsLive, touchMemberSession } from "@/server/domain/member-sessions/session-liveness";
+import { now } from "@/server/lib/clock";
 import { resolveCurrentWorkspace } from "@/server/domain/organisation/resolve-current-workspace";
 import type { TActor } from "./actor";
 import { organisationOf, roleOf } from "./actor-parts";
 
 /**
- * What the session itself carries: who signed in, for which organisation; and, when the caller checks it, the
- * credentials version they signed in with (a session from before the password last changed is over).
+ * What the session itself carries: who signed in, for which organisation; and, when the caller checks them, the
+ * credentials version they signed in with (a session from before the password last changed is over) and the
+ * session's row (member_sessions: a session signed out, or idle past its lifetime, is over; an empty id — a
+ * session from before sessions had rows — is over too).
  */
-export type TSessionIdentity = { userId: string; organisationId: string; credentialsVersion?: number };
+export type TSessionIdentity = { userId: string; organisationId: string; credentialsVersion?: number; sessionId?: string };
 
 export async function loadSessionActor(
   db: Db,
@@ -23,15 +27,28 @@ export async function loadSessionActor(
   input: { workspaceId?: string | null; requestId?: string; clientAddress?: string | null } = {},
 ): Promise<TActor | null> {
   const [row] = await db
-    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations })
+    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations, sessionSeenAt: memberSessions.lastSeenAt })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(organisations, eq(organisations.id, memberships.organisationId))
     .innerJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organisationId, memberships.organisationId)))
+    .leftJoin(
+      memberSessions,
+      and(
+        eq(memberSessions.id, identity.sessionId ?? ""),
+        eq(memberSessions.userId, memberships.userId),
+        eq(memberSessions.organisationId, memberships.organisationId),
+      ),
+    )
     .where(and(eq(memberships.userId, identity.userId), eq(memberships.organisationId, identity.organisationId), isNull(users.deletedAt)))
     .limit(1);
   if (!row) return null;
   if (identity.credentialsVersion !== undefined && identity.credentialsVersion !== row.user.credentialsVersion) return null;
+  if (identity.sessionId !== undefined) {
+    const at = now();
+    if (!row.sessionSeenAt || !sessionIsLive(row.sessionSeenAt, at)) return null;
+    await touchMemberSession(db, identity.sessionId, row.sessionSeenAt, at);
+  }
   const workspace = await resolveCurrentWorkspace(db, { organisationId: identity.organisationId }, { requestedId: input.workspaceId });
   return {
     organisation: organisationOf(row.org),
@@ -42,5 +59,6 @@ export async function loadSessionActor(
     apiKey: null,
     requestId: input.requestId ?? "",
     clientAddress: input.clientAddress ?? null,
+    ...(identity.sessionId ? { sessionId: identity.sessionId } : {}),
   };
 }

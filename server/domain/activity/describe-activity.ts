@@ -96,6 +96,14 @@ export function describeActivity(e: TEvent, names: TActivityNames): string {
       return "Set a new password with a reset link";
     case "member.ownership_transferred":
       return `Handed the organisation over to ${member()}`;
+    case "member.signed_in":
+      return `Signed in (${str(d.device) ?? "an unknown browser"})`;
+    case "member.session_ended":
+      return `Signed out their session on ${str(d.device) ?? "an unknown browser"} from another session`;
+    case "member.other_sessions_ended": {
+      const n = Array.isArray(d.sessionIds) ? d.sessionIds.length : 0;
+      return `Signed out ${plural(n, "other session")}`;
+    }
     case "member.renamed":
       return `Changed their name from ${q(str(d.from) ?? "")} to ${q(str(d.to) ?? "")}`;
     case "api_key.created":

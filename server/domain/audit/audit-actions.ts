@@ -86,6 +86,10 @@ export const AUDIT_SUBJECTS = {
       "member.password_reset",
       "member.ownership_transferred",
       "member.renamed",
+      // The member's own sessions (server/domain/member-sessions/): a sign-in, one session signed out from another, all the others.
+      "member.signed_in",
+      "member.session_ended",
+      "member.other_sessions_ended",
     ],
   },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },

@@ -7,7 +7,7 @@
  */
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { invites, memberships, users } from "@/server/db/schema";
+import { invites, memberSessions, memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange, type TAuditActor } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
@@ -27,6 +27,8 @@ export async function setPassword(tx: Db, userId: string, passwordHash: string):
     .set({ passwordHash, credentialsVersion: sql`${users.credentialsVersion} + 1` })
     .where(eq(users.id, userId));
   await tx.delete(invites).where(and(eq(invites.userId, userId), isNull(invites.usedAt)));
+  // The raised version ends every session already; their rows go too, so the Account page lists none of them.
+  await tx.delete(memberSessions).where(eq(memberSessions.userId, userId));
 }
 
 /**

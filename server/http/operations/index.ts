@@ -10,6 +10,7 @@ import * as customFields from "@/server/domain/custom-fields/operations";
 import * as keys from "@/server/domain/keys/operations";
 import * as library from "@/server/domain/library/operations";
 import * as mail from "@/server/domain/mail/operations";
+import * as memberSessions from "@/server/domain/member-sessions/operations";
 import * as organisation from "@/server/domain/organisation/operations";
 import * as packages from "@/server/domain/packages/operations";
 import * as readiness from "@/server/domain/readiness/operations";
@@ -29,6 +30,7 @@ export const allOperations: TOperation[] = [
   keys,
   library,
   mail,
+  memberSessions,
   organisation,
   packages,
   readiness,

@@ -1,0 +1,11 @@
+/** How long a signed-in session lives without a request, and how its activity is recorded. */
+export const MEMBER_SESSION_LIMITS = {
+  /** Idle this long, a session is over (the JWT's own lifetime, server/auth/options.ts). */
+  idleMs: 7 * 24 * 60 * 60 * 1000,
+  /** `last_seen_at` moves at most this often: one write a minute per session, not one per request. */
+  touchEveryMs: 60_000,
+  /** The Account page lists at most this many, the most recently active first (the current one always). */
+  listed: 100,
+  /** The User-Agent kept per session. */
+  userAgentChars: 512,
+} as const;

@@ -1,0 +1,37 @@
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { memberSessions } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { now } from "@/server/lib/clock";
+import { describeDevice } from "./describe-device";
+import { MEMBER_SESSION_LIMITS } from "./limits";
+import type { TMemberSession } from "./schemas";
+
+/**
+ * Where the signed-in member is signed in to this organisation: the current session first, then the others by
+ * last activity, at most `listed`. Sessions idle past `idleMs` are over and not listed (the prune job deletes them).
+ */
+export async function listMySessions(db: Db, actor: TActor): Promise<TMemberSession[]> {
+  const at = now();
+  const current = actor.sessionId ?? "";
+  const rows = await db
+    .select()
+    .from(memberSessions)
+    .where(
+      and(
+        eq(memberSessions.userId, actor.user.id),
+        eq(memberSessions.organisationId, actor.organisation.id),
+        gt(memberSessions.lastSeenAt, new Date(at.getTime() - MEMBER_SESSION_LIMITS.idleMs)),
+      ),
+    )
+    .orderBy(desc(sql`${memberSessions.id} = ${current}`), desc(memberSessions.lastSeenAt), desc(memberSessions.id))
+    .limit(MEMBER_SESSION_LIMITS.listed);
+  return rows.map((row) => ({
+    id: row.id,
+    current: row.id === current,
+    device: describeDevice(row.userAgent),
+    clientAddress: row.clientAddress,
+    signedInAt: row.signedInAt,
+    lastActiveAt: row.lastSeenAt,
+  }));
+}

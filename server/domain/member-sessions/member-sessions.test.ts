@@ -1,0 +1,293 @@
+/**
+ * A member's signed-in sessions (Account → Where you're signed in): every sign-in starts one (its row, and a
+ * `member.signed_in` event with the device and address); the member lists theirs, this one first; signs out one
+ * of the others or all of them, and such a session's next request is signed out; signing out, a new password, a
+ * removed membership and a week without a request end sessions too; the prune job deletes idle rows.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as listRoute } from "@/app/api/app/me/sessions/route";
+import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
+import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
+import { auditEvents, memberSessions } from "@/server/db/schema";
+import { authorizeCredentials } from "@/server/auth/authorize-credentials";
+import { changeOwnPassword } from "@/server/auth/own-password";
+import { loadSessionActor } from "@/server/domain/access/load-session-actor";
+import { describeActivity } from "@/server/domain/activity/describe-activity";
+import { addMember } from "@/server/domain/organisation/add-member";
+import { createOrganisationWithOwner as createParsedOrganisation } from "@/server/domain/organisation/create-organisation";
+import { removeMember } from "@/server/domain/organisation/remove-member";
+import { ZCreateOwner } from "@/server/domain/organisation/schemas";
+import { runDueItem } from "@/server/lib/jobs";
+import { setClock } from "@/server/lib/clock";
+import { viaBoundaryNoActor } from "@/server/test/boundary";
+import { callApp } from "@/server/test/app-http";
+import { useTestDb } from "@/server/test/db";
+import { describeDevice } from "./describe-device";
+import { memberSessionJobs } from "./jobs";
+import { endSignedOutSession } from "./session-liveness";
+import type { TMemberSession } from "./schemas";
+
+const t = useTestDb();
+const createOrganisationWithOwner = viaBoundaryNoActor(ZCreateOwner, createParsedOrganisation);
+const owner = { name: "Olga Owner", email: "olga@example.com", password: "correct horse battery", organisationName: "Acme" };
+
+const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+const CHROME_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+const T0 = new Date("2026-11-02T09:00:00Z").getTime();
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+const at = (ms: number) => setClock(() => new Date(T0 + ms));
+
+type TIdentity = { userId: string; organisationId: string; sessionId: string };
+
+async function signIn(email: string, password: string, userAgent: string | null, clientAddress: string | null): Promise<TIdentity> {
+  const user = await authorizeCredentials(t.db, { email, password }, { clientAddress, userAgent });
+  if (!user) throw new Error("sign-in refused");
+  return { userId: user.id, organisationId: user.organisationId, sessionId: user.sessionId };
+}
+
+async function setup() {
+  at(0);
+  const org = await createOrganisationWithOwner(t.db, owner);
+  const laptop = await signIn(owner.email, owner.password, FIREFOX_WINDOWS, "198.51.100.7");
+  at(10 * SECOND);
+  const phone = await signIn(owner.email, owner.password, SAFARI_IPHONE, "203.0.113.9");
+  return { org, laptop, phone };
+}
+
+const live = async (identity: TIdentity) => (await loadSessionActor(t.db, identity)) !== null;
+const list = (as: TIdentity) => callApp<{ data: TMemberSession[] }>(listRoute, { as });
+const sessionRows = async (userId: string) => (await t.db.select().from(memberSessions).where(eq(memberSessions.userId, userId))).map((r) => r.id).sort();
+const eventsOf = async (userId: string, action: string) =>
+  t.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.subjectId, userId), eq(auditEvents.action, action)))
+    .orderBy(auditEvents.createdAt);
+
+describe("signing in", () => {
+  it("starts a session per sign-in and records it with the device and address", async () => {
+    const { org, laptop, phone } = await setup();
+    expect(laptop.sessionId).not.toBe(phone.sessionId);
+    expect(await sessionRows(org.userId)).toEqual([laptop.sessionId, phone.sessionId].sort());
+    const events = await eventsOf(org.userId, "member.signed_in");
+    expect(events.map((e) => [e.actorUserId, e.clientAddress, e.data, e.workspaceId])).toEqual([
+      [org.userId, "198.51.100.7", { sessionId: laptop.sessionId, device: "Firefox on Windows" }, null],
+      [org.userId, "203.0.113.9", { sessionId: phone.sessionId, device: "Safari on iPhone" }, null],
+    ]);
+    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
+    expect(describeActivity(events[1]!, names)).toBe("Signed in (Safari on iPhone)");
+  });
+
+  it("a wrong password starts no session", async () => {
+    const { org } = await setup();
+    expect(await authorizeCredentials(t.db, { email: owner.email, password: "wrong password!" }, { clientAddress: null, userAgent: CHROME_LINUX })).toBeNull();
+    expect(await sessionRows(org.userId)).toHaveLength(2);
+    expect(await eventsOf(org.userId, "member.signed_in")).toHaveLength(2);
+  });
+
+  it("keeps at most 512 characters of the User-Agent", async () => {
+    const { org } = await setup();
+    await signIn(owner.email, owner.password, `${CHROME_LINUX} ${"x".repeat(1000)}`, null);
+    const agents = (await t.db.select({ ua: memberSessions.userAgent }).from(memberSessions).where(eq(memberSessions.userId, org.userId))).map(
+      (r) => r.ua!.length,
+    );
+    expect(Math.max(...agents)).toBe(512);
+  });
+});
+
+describe("the list", () => {
+  it("shows this session first, then the others by last activity, with device, address and times", async () => {
+    const { laptop, phone } = await setup();
+    at(5 * MINUTE);
+    expect(await live(phone)).toBe(true); // the phone's request moves its last activity
+    const res = await list(laptop);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        id: laptop.sessionId,
+        current: true,
+        device: "Firefox on Windows",
+        clientAddress: "198.51.100.7",
+        signedInAt: new Date(T0).toISOString(),
+        // The list's own request moved it (a minute old or more).
+        lastActiveAt: new Date(T0 + 5 * MINUTE).toISOString(),
+      },
+      {
+        id: phone.sessionId,
+        current: false,
+        device: "Safari on iPhone",
+        clientAddress: "203.0.113.9",
+        signedInAt: new Date(T0 + 10 * SECOND).toISOString(),
+        lastActiveAt: new Date(T0 + 5 * MINUTE).toISOString(),
+      },
+    ]);
+    // From the phone, the phone is first.
+    expect((await list(phone)).body.data.map((s) => [s.id, s.current])).toEqual([
+      [phone.sessionId, true],
+      [laptop.sessionId, false],
+    ]);
+  });
+
+  it("shows only the member's own sessions in this organisation; nobody signed in is 401", async () => {
+    const { org, laptop } = await setup();
+    const ownerActor = await loadSessionActor(t.db, laptop);
+    await addMember(t.db, ownerActor!, { method: "password", name: "Sam", email: "sam@example.com", roleId: ownerActor!.role.id, password: "sams password 1" });
+    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    expect((await list(sam)).body.data.map((s) => s.id)).toEqual([sam.sessionId]);
+    expect((await list(laptop)).body.data.map((s) => s.id)).not.toContain(sam.sessionId);
+    expect(sam.organisationId).toBe(org.organisationId);
+    expect((await callApp(listRoute, { as: null })).status).toBe(401);
+  });
+});
+
+describe("signing out another session", () => {
+  it("ends it: its next request is signed out; the event names the device", async () => {
+    const { org, laptop, phone } = await setup();
+    at(MINUTE);
+    const res = await callApp(endRoute, { as: laptop, params: { sessionId: phone.sessionId } });
+    expect(res).toEqual({ status: 200, body: { data: { id: phone.sessionId, ended: true } } });
+    expect(await live(phone)).toBe(false);
+    expect(await live(laptop)).toBe(true);
+    expect((await list(laptop)).body.data.map((s) => s.id)).toEqual([laptop.sessionId]);
+    const [event] = await eventsOf(org.userId, "member.session_ended");
+    expect(event).toMatchObject({
+      actorUserId: org.userId,
+      data: { sessionId: phone.sessionId, device: "Safari on iPhone", signedInAt: new Date(T0 + 10 * SECOND).toISOString() },
+    });
+    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
+    expect(describeActivity(event!, names)).toBe("Signed out their session on Safari on iPhone from another session");
+  });
+
+  it("refuses this session (409), one already ended or another member's (404), writing nothing", async () => {
+    const { org, laptop, phone } = await setup();
+    const self = await callApp(endRoute, { as: laptop, params: { sessionId: laptop.sessionId } });
+    expect(self).toEqual({ status: 409, body: { error: "This is the session you are using: sign out instead" } });
+    const ownerActor = await loadSessionActor(t.db, laptop);
+    await addMember(t.db, ownerActor!, { method: "password", name: "Sam", email: "sam@example.com", roleId: ownerActor!.role.id, password: "sams password 1" });
+    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    const theirs = await callApp(endRoute, { as: sam, params: { sessionId: phone.sessionId } });
+    expect(theirs).toEqual({ status: 404, body: { error: "Session not found" } });
+    expect(await live(phone)).toBe(true);
+    await callApp(endRoute, { as: laptop, params: { sessionId: phone.sessionId } });
+    const again = await callApp(endRoute, { as: laptop, params: { sessionId: phone.sessionId } });
+    expect(again.status).toBe(404);
+    expect(await eventsOf(org.userId, "member.session_ended")).toHaveLength(1);
+    expect(await eventsOf(sam.userId, "member.session_ended")).toHaveLength(0);
+  });
+});
+
+describe("signing out every other session", () => {
+  it("ends all the member's sessions but this one, once; with none left it writes nothing", async () => {
+    const { org, laptop, phone } = await setup();
+    const desktop = await signIn(owner.email, owner.password, CHROME_LINUX, "192.0.2.1");
+    const res = await callApp(endOthersRoute, { as: desktop });
+    expect(res).toEqual({ status: 200, body: { data: { ended: 2 } } });
+    expect([await live(laptop), await live(phone), await live(desktop)]).toEqual([false, false, true]);
+    const events = await eventsOf(org.userId, "member.other_sessions_ended");
+    expect(events).toHaveLength(1);
+    expect((events[0]!.data.sessionIds as string[]).sort()).toEqual([laptop.sessionId, phone.sessionId].sort());
+    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
+    expect(describeActivity(events[0]!, names)).toBe("Signed out 2 other sessions");
+    expect(await callApp(endOthersRoute, { as: desktop })).toEqual({ status: 200, body: { data: { ended: 0 } } });
+    expect(await eventsOf(org.userId, "member.other_sessions_ended")).toHaveLength(1);
+  });
+
+  it("needs a session to keep (409 for a caller without one)", async () => {
+    const { org } = await setup();
+    const res = await callApp(endOthersRoute, { as: { userId: org.userId, organisationId: org.organisationId } });
+    expect(res).toEqual({ status: 409, body: { error: "Only a signed-in session can sign out the others" } });
+    expect(await sessionRows(org.userId)).toHaveLength(2);
+  });
+});
+
+describe("when a session is over", () => {
+  it("signing out ends it on the server: a copy of its cookie no longer works", async () => {
+    const { laptop, phone } = await setup();
+    await endSignedOutSession(t.db, laptop.sessionId);
+    expect([await live(laptop), await live(phone)]).toEqual([false, true]);
+  });
+
+  it("a session from before sessions had rows (no id) is over", async () => {
+    const { laptop } = await setup();
+    expect(await live({ ...laptop, sessionId: "" })).toBe(false);
+  });
+
+  it("a week without a request ends it; a request within the week keeps it; activity is written at most once a minute", async () => {
+    const { laptop, phone } = await setup();
+    const seen = async (id: string) =>
+      (await t.db.select({ at: memberSessions.lastSeenAt }).from(memberSessions).where(eq(memberSessions.id, id)))[0]!.at.getTime();
+    at(30 * SECOND);
+    expect(await live(laptop)).toBe(true);
+    expect(await seen(laptop.sessionId)).toBe(T0); // under a minute: not written
+    at(6 * DAY);
+    expect(await live(laptop)).toBe(true);
+    expect(await seen(laptop.sessionId)).toBe(T0 + 6 * DAY);
+    at(7 * DAY + 10 * SECOND);
+    expect(await live(phone)).toBe(false); // idle since T0 + 10 s: a week and a moment
+    expect(await live(laptop)).toBe(true); // active a day ago
+    expect((await list(laptop)).body.data.map((s) => s.id)).toEqual([laptop.sessionId]);
+  });
+
+  it("a new password ends every session of the member (their rows go)", async () => {
+    const { org, laptop, phone } = await setup();
+    const actor = await loadSessionActor(t.db, laptop);
+    await changeOwnPassword(t.db, actor!, { currentPassword: owner.password, newPassword: "a brand new password" });
+    expect(await sessionRows(org.userId)).toEqual([]);
+    expect([await live(laptop), await live(phone)]).toEqual([false, false]);
+  });
+
+  it("removing the member ends their sessions (the rows go with the membership)", async () => {
+    const { laptop } = await setup();
+    const ownerActor = await loadSessionActor(t.db, laptop);
+    const added = await addMember(t.db, ownerActor!, {
+      method: "password",
+      name: "Sam",
+      email: "sam@example.com",
+      roleId: ownerActor!.role.id,
+      password: "sams password 1",
+    });
+    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    await removeMember(t.db, ownerActor!, { userId: added.userId });
+    expect(await sessionRows(sam.userId)).toEqual([]);
+    expect(await live(sam)).toBe(false);
+  });
+
+  it("the prune job deletes the rows of sessions idle for a week, and only those", async () => {
+    const { org, laptop, phone } = await setup();
+    at(3 * DAY);
+    await live(laptop);
+    const job = memberSessionJobs().pruneIdle;
+    const done = await runDueItem(t.db, job, { at: new Date(T0 + 7 * DAY + 10 * SECOND), skip: [] });
+    expect(done?.item.ids).toEqual([phone.sessionId]);
+    expect(await runDueItem(t.db, job, { at: new Date(T0 + 7 * DAY + 10 * SECOND), skip: [] })).toBeUndefined();
+    expect(await sessionRows(org.userId)).toEqual([laptop.sessionId]);
+  });
+});
+
+describe("describeDevice", () => {
+  it("names the browsers and systems people sign in with", () => {
+    const cases: [string | null, string][] = [
+      [FIREFOX_WINDOWS, "Firefox on Windows"],
+      [SAFARI_IPHONE, "Safari on iPhone"],
+      [CHROME_LINUX, "Chrome on Linux"],
+      ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15", "Safari on macOS"],
+      ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0", "Edge on Windows"],
+      [
+        "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36",
+        "Samsung Internet on Android",
+      ],
+      ["Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.0.0 Mobile/15E148 Safari/604.1", "Chrome on iPad"],
+      ["Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", "Chrome on ChromeOS"],
+      ["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36", "Headless Chrome on Linux"],
+      ["curl/8.5.0", "An unknown browser"],
+      ["Mozilla/5.0 (Windows NT 10.0) Something/1.0", "A browser on Windows"],
+      [null, "An unknown browser"],
+    ];
+    expect(cases.map(([ua]) => describeDevice(ua))).toEqual(cases.map(([, name]) => name));
+  });
+});

@@ -1,0 +1,36 @@
+/** The member's own signed-in sessions, on the Account page (internal; any signed-in member, for themselves). */
+import { defineOperation } from "@/server/domain/operation";
+import { z } from "@/server/lib/zod";
+import { ZEndedMemberSession, ZEndedOtherSessions, ZMemberSession, ZMemberSessionParams } from "./schemas";
+
+const app = { tag: "App: your sessions", internal: true } as const;
+
+export const appListMySessions = defineOperation({
+  ...app,
+  operationId: "appListMySessions",
+  method: "GET",
+  path: "/api/app/me/sessions",
+  summary: "Where you are signed in: this session first, then the others by last activity (at most 100)",
+  response: z.array(ZMemberSession),
+});
+
+export const appEndMySession = defineOperation({
+  ...app,
+  operationId: "appEndMySession",
+  method: "POST",
+  path: "/api/app/me/sessions/{sessionId}/sign-out",
+  summary: "Sign out one of your other sessions: its next request is signed out (409 for this session: sign out instead)",
+  params: ZMemberSessionParams,
+  response: ZEndedMemberSession,
+  errors: [404, 409],
+});
+
+export const appEndMyOtherSessions = defineOperation({
+  ...app,
+  operationId: "appEndMyOtherSessions",
+  method: "POST",
+  path: "/api/app/me/sessions/sign-out-others",
+  summary: "Sign out every session of yours but this one",
+  response: ZEndedOtherSessions,
+  errors: [409],
+});
