@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { ProfileNameForm } from "@/components/account/profile-name-form";
+import { SessionsCard } from "@/components/account/sessions-card";
 import { PageHeader } from "@/components/shell/page-header";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { requireSessionActor } from "@/server/auth/session";
@@ -16,7 +17,7 @@ export default async function AccountPage() {
   ];
   return (
     <>
-      <PageHeader title="Your account" description="Who you are signed in as: your name and your password." />
+      <PageHeader title="Your account" description="Who you are signed in as, where, and your password." />
       <div className="space-y-6">
         <Card>
           <CardHeader title="Profile" description="Your name is how others see your work: in packages, API keys and audit trails." />
@@ -32,6 +33,7 @@ export default async function AccountPage() {
             </dl>
           </CardBody>
         </Card>
+        <SessionsCard />
         <ChangePasswordForm email={actor.user.email} />
       </div>
     </>

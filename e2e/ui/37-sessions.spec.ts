@@ -1,0 +1,101 @@
+/**
+ * Where you're signed in (Your account): a member signed in on three browsers sees all three, this one first;
+ * signs one out (asked first, Cancel focused) and that browser is at the sign-in page on its next request; signs
+ * out all the others at once; and after signing out here, a copy of this browser's session cookie no longer works.
+ * The owner's Activity tells the sign-ins and sign-outs. At 1280 and 390 px, axe-clean.
+ */
+import { expect, test } from "@playwright/test";
+import { appRequest } from "../support/app-request";
+import { expectAxeClean } from "../support/axe";
+import { signIn, signInAsOwner, signOut } from "../support/owner";
+import { failOnPageErrors } from "../support/page-errors";
+import { screenshot, screenshotBoth } from "../support/screenshot";
+
+failOnPageErrors();
+
+const SAM = { email: "sam.sessions@acme.test", name: "Sam Sessions", password: "sam-sessions-password" };
+const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+
+test("a member sees where they are signed in and signs other sessions out", async ({ page, browser }) => {
+  await signInAsOwner(page);
+  const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
+  const created = await appRequest(page).post("/api/app/members", {
+    data: { method: "password", email: SAM.email, name: SAM.name, roleId: roles.data.find((r) => r.name === "Sender")!.id, password: SAM.password },
+  });
+  expect(created.status()).toBe(201);
+  await signOut(page);
+
+  const laptop = await browser.newContext({ userAgent: FIREFOX_WINDOWS });
+  const laptopPage = await laptop.newPage();
+  await signIn(laptopPage, SAM.email, SAM.password);
+  const phone = await browser.newContext({ userAgent: SAFARI_IPHONE });
+  const phonePage = await phone.newPage();
+  await signIn(phonePage, SAM.email, SAM.password);
+  await signIn(page, SAM.email, SAM.password);
+
+  await page.goto("/account");
+  const card = page.getByRole("list", { name: "Your sessions" });
+  const rows = card.getByTestId("session-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("This browser");
+  await expect(rows.nth(0)).toContainText("127.0.0.1");
+  await expect(rows.nth(0)).toContainText("Active now");
+  // The others by last activity: the phone signed in after the laptop.
+  await expect(rows.nth(1)).toContainText("Safari on iPhone");
+  await expect(rows.nth(2)).toContainText("Firefox on Windows");
+  await expectAxeClean(page, "the account page's sessions");
+  await screenshotBoth(page, "account-sessions");
+
+  // One session, asked first.
+  await rows
+    .nth(1)
+    .getByRole("button", { name: /^Sign out Safari on iPhone/ })
+    .click();
+  const confirm = page.getByRole("dialog", { name: "Sign out Safari on iPhone?" });
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await screenshot(page, "account-sessions-confirm");
+  await confirm.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByText("Signed out Safari on iPhone.")).toBeVisible();
+  await expect(rows).toHaveCount(2);
+  await phonePage.goto("/packages");
+  await expect(phonePage).toHaveURL(/\/signin/);
+  // The laptop still works.
+  await laptopPage.goto("/packages");
+  await expect(laptopPage.getByRole("navigation", { name: "Main" })).toBeVisible();
+
+  // All the others at once.
+  await page.getByRole("button", { name: "Sign out all other sessions" }).click();
+  const all = page.getByRole("dialog", { name: "Sign out all other sessions?" });
+  await expect(all).toContainText("1 other session will go to the sign-in page at their next request.");
+  await all.getByRole("button", { name: "Sign out others" }).click();
+  await expect(page.getByText("Signed out 1 other session.")).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByText("You are not signed in anywhere else.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out all other sessions" })).toBeDisabled();
+  await laptopPage.goto("/packages");
+  await expect(laptopPage).toHaveURL(/\/signin/);
+  await expectAxeClean(page, "the account page with one session");
+  await screenshotBoth(page, "account-sessions-alone");
+
+  // Signing out here ends the session on the server: a copy of its cookie is refused afterwards.
+  const cookies = await page.context().cookies();
+  await signOut(page);
+  const copy = await browser.newContext();
+  await copy.addCookies(cookies);
+  const copyPage = await copy.newPage();
+  await copyPage.goto("/packages");
+  await expect(copyPage).toHaveURL(/\/signin/);
+  expect((await copyPage.request.get("/api/app/me/sessions")).status()).toBe(401);
+  await Promise.all([laptop.close(), phone.close(), copy.close()]);
+
+  // The owner reads the member's sign-ins and sign-outs on Activity.
+  await signInAsOwner(page);
+  await page.goto("/settings/activity");
+  await page.getByLabel("Show").selectOption("members");
+  const activity = page.getByTestId("activity-row").filter({ hasText: SAM.name });
+  await expect(activity.nth(0)).toContainText("Signed out 1 other session");
+  await expect(activity.nth(1)).toContainText("Signed out their session on Safari on iPhone from another session");
+  await expect(activity.filter({ hasText: "Signed in (Safari on iPhone)" })).toHaveCount(1);
+  await expect(activity.filter({ hasText: "Signed in (Firefox on Windows)" })).toHaveCount(1);
+});
