@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
-import { formatDate } from "@/components/lib/format";
+import { formatDate, plural } from "@/components/lib/format";
 import { useRoles } from "@/components/roles/query";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -15,7 +15,7 @@ import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { AddMemberDialog } from "./add-member-dialog";
 import { InviteLinkDialog, type TShownInvite } from "./invite-link-dialog";
 import { TransferOwnershipDialog } from "./transfer-ownership-dialog";
-import { useChangeMemberRole, useIssuePasswordLink, useMembers, useRemoveMember, type TMember } from "./query";
+import { useChangeMemberRole, useEndMemberSessions, useIssuePasswordLink, useMembers, useRemoveMember, type TMember } from "./query";
 
 export function MembersPanel({ canManage }: { canManage: boolean }) {
   const members = useMembers();
@@ -23,6 +23,8 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
   const changeRole = useChangeMemberRole();
   const remove = useRemoveMember();
   const issueLink = useIssuePasswordLink();
+  const endSessions = useEndMemberSessions();
+  const [signingOut, setSigningOut] = useState<TMember | null>(null);
   const [linking, setLinking] = useState<TMember | null>(null);
   const [handingOver, setHandingOver] = useState<TMember | null>(null);
   const [adding, setAdding] = useState(false);
@@ -72,6 +74,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
               onChangeRole={onChangeRole}
               onRemove={setRemoving}
               onLink={setLinking}
+              onSignOut={setSigningOut}
               onMakeOwner={setHandingOver}
               pendingUserId={changeRole.isPending ? (changeRole.variables?.userId ?? null) : null}
             />
@@ -132,6 +135,32 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
         }
       />
       <ConfirmDialog
+        open={signingOut !== null}
+        title={`Sign ${signingOut?.name ?? ""} out everywhere?`}
+        description={
+          <>
+            Every session of theirs ends at its next request: each browser goes to the sign-in page. Their password still works; to keep them out, make a reset
+            link or remove them.
+          </>
+        }
+        confirmLabel="Sign out everywhere"
+        pending={endSessions.isPending}
+        error={endSessions.isError ? errorMessage(endSessions.error) : null}
+        onCancel={() => {
+          endSessions.reset();
+          setSigningOut(null);
+        }}
+        onConfirm={() =>
+          signingOut &&
+          endSessions.mutate(signingOut.userId, {
+            onSuccess: ({ ended }) => {
+              setNotice(ended === 0 ? `${signingOut.name} was not signed in anywhere.` : `${signingOut.name} was signed out of ${plural(ended, "session")}.`);
+              setSigningOut(null);
+            },
+          })
+        }
+      />
+      <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ""}?`}
         description={<>{removing?.email} can no longer sign in, and every API key they issued stops working at once (401). Packages and audit history stay.</>}
@@ -163,11 +192,12 @@ type TTableProps = {
   onChangeRole: (member: TMember, roleId: string) => void;
   onRemove: (member: TMember) => void;
   onLink: (member: TMember) => void;
+  onSignOut: (member: TMember) => void;
   onMakeOwner: (member: TMember) => void;
   pendingUserId: string | null;
 };
 
-function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, onMakeOwner, pendingUserId }: TTableProps) {
+function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, onSignOut, onMakeOwner, pendingUserId }: TTableProps) {
   return (
     <Table aria-label="Members">
       <THead>
@@ -234,9 +264,14 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                       <span className="sr-only"> of {m.name}</span>
                     </Button>
                     {m.status === "ACTIVE" ? (
-                      <Button variant="ghost" size="sm" onClick={() => onMakeOwner(m)}>
-                        Make owner<span className="sr-only"> {m.name}</span>
-                      </Button>
+                      <>
+                        <Button variant="ghost" size="sm" onClick={() => onSignOut(m)}>
+                          Sign out everywhere<span className="sr-only"> {m.name}</span>
+                        </Button>
+                        <Button variant="ghost" size="sm" onClick={() => onMakeOwner(m)}>
+                          Make owner<span className="sr-only"> {m.name}</span>
+                        </Button>
+                      </>
                     ) : null}
                     <Button variant="danger-ghost" size="sm" onClick={() => onRemove(m)}>
                       Remove<span className="sr-only"> {m.name}</span>

@@ -53,6 +53,13 @@ export function useRemoveMember() {
   });
 }
 
+/** The owner signs a member out everywhere: the answer says how many sessions ended. */
+export function useEndMemberSessions() {
+  return useMutation({
+    mutationFn: (userId: string) => apiFetch<{ ended: number }>(`/api/app/members/${encodeURIComponent(userId)}/sessions/sign-out`, { method: "POST" }),
+  });
+}
+
 /** The owner's one-time link for a member: a password reset, or a new invitation (it replaces the pending one). */
 export function useIssuePasswordLink() {
   const invalidate = useInvalidateMembers();

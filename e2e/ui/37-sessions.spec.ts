@@ -99,3 +99,30 @@ test("a member sees where they are signed in and signs other sessions out", asyn
   await expect(activity.filter({ hasText: "Signed in (Safari on iPhone)" })).toHaveCount(1);
   await expect(activity.filter({ hasText: "Signed in (Firefox on Windows)" })).toHaveCount(1);
 });
+
+test("the owner signs a member out everywhere from Members", async ({ page, browser }) => {
+  const theirs = await browser.newContext();
+  const theirPage = await theirs.newPage();
+  await signIn(theirPage, SAM.email, SAM.password);
+
+  await signInAsOwner(page);
+  await page.goto("/settings/members");
+  await page.getByRole("button", { name: `Sign out everywhere ${SAM.name}` }).click();
+  const confirm = page.getByRole("dialog", { name: `Sign ${SAM.name} out everywhere?` });
+  await expect(confirm).toContainText("Their password still works");
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expectAxeClean(page, "the sign-out-everywhere dialog");
+  await screenshot(page, "members-sign-out-everywhere");
+  await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page.getByText(`${SAM.name} was signed out of 1 session.`)).toBeVisible();
+  await screenshotBoth(page, "members-signed-out-everywhere");
+
+  await theirPage.goto("/packages");
+  await expect(theirPage).toHaveURL(/\/signin/);
+  // Their password still works.
+  await signIn(theirPage, SAM.email, SAM.password);
+  await theirs.close();
+
+  await page.goto("/settings/activity");
+  await expect(page.getByTestId("activity-row").filter({ hasText: `Signed ${SAM.name} (${SAM.email}) out everywhere (1 session)` })).toHaveCount(1);
+});

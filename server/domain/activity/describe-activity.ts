@@ -104,6 +104,10 @@ export function describeActivity(e: TEvent, names: TActivityNames): string {
       const n = Array.isArray(d.sessionIds) ? d.sessionIds.length : 0;
       return `Signed out ${plural(n, "other session")}`;
     }
+    case "member.sessions_ended": {
+      const n = Array.isArray(d.sessionIds) ? d.sessionIds.length : 0;
+      return `Signed ${member()} out everywhere (${plural(n, "session")})`;
+    }
     case "member.renamed":
       return `Changed their name from ${q(str(d.from) ?? "")} to ${q(str(d.to) ?? "")}`;
     case "api_key.created":

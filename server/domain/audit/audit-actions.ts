@@ -90,6 +90,7 @@ export const AUDIT_SUBJECTS = {
       "member.signed_in",
       "member.session_ended",
       "member.other_sessions_ended",
+      "member.sessions_ended",
     ],
   },
   api_key: { actions: ["api_key.created", "api_key.revoked"] },

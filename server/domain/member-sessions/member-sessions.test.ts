@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/app/me/sessions/route";
 import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
 import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
+import { POST as endMemberRoute } from "@/app/api/app/members/[userId]/sessions/sign-out/route";
 import { auditEvents, memberSessions } from "@/server/db/schema";
 import { authorizeCredentials } from "@/server/auth/authorize-credentials";
 import { changeOwnPassword } from "@/server/auth/own-password";
@@ -22,7 +23,9 @@ import { runDueItem } from "@/server/lib/jobs";
 import { setClock } from "@/server/lib/clock";
 import { viaBoundaryNoActor } from "@/server/test/boundary";
 import { callApp } from "@/server/test/app-http";
+import { createTestMember } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
+import { createTestOrg } from "@/server/test/factories";
 import { describeDevice } from "./describe-device";
 import { memberSessionJobs } from "./jobs";
 import { endSignedOutSession } from "./session-liveness";
@@ -202,6 +205,63 @@ describe("signing out every other session", () => {
     const res = await callApp(endOthersRoute, { as: { userId: org.userId, organisationId: org.organisationId } });
     expect(res).toEqual({ status: 409, body: { error: "Only a signed-in session can sign out the others" } });
     expect(await sessionRows(org.userId)).toHaveLength(2);
+  });
+});
+
+describe("the owner signs a member out everywhere", () => {
+  async function withSam() {
+    const { org, laptop } = await setup();
+    const ownerActor = await loadSessionActor(t.db, laptop);
+    const added = await addMember(t.db, ownerActor!, {
+      method: "password",
+      name: "Sam",
+      email: "sam@example.com",
+      roleId: ownerActor!.role.id,
+      password: "sams password 1",
+    });
+    const samDesk = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    const samPhone = await signIn("sam@example.com", "sams password 1", SAFARI_IPHONE, null);
+    return { org, laptop, samId: added.userId, samDesk, samPhone };
+  }
+
+  it("ends every session of theirs, not the owner's; recorded once, with how many", async () => {
+    const { laptop, samId, samDesk, samPhone } = await withSam();
+    const res = await callApp(endMemberRoute, { as: laptop, params: { userId: samId } });
+    expect(res).toEqual({ status: 200, body: { data: { ended: 2 } } });
+    expect([await live(samDesk), await live(samPhone), await live(laptop)]).toEqual([false, false, true]);
+    const events = await eventsOf(samId, "member.sessions_ended");
+    expect(events).toHaveLength(1);
+    expect(events[0]!.actorUserId).toBe(laptop.userId);
+    const names = {
+      users: new Map([[samId, { name: "Sam", email: "sam@example.com" }]]),
+      apiKeys: new Map(),
+      roles: new Map(),
+      workspaces: new Map(),
+      endpoints: new Map(),
+      signingGroups: new Map(),
+    };
+    expect(describeActivity(events[0]!, names)).toBe("Signed Sam (sam@example.com) out everywhere (2 sessions)");
+    // Their password still works.
+    expect(await authorizeCredentials(t.db, { email: "sam@example.com", password: "sams password 1" }, { clientAddress: null })).not.toBeNull();
+    expect(await callApp(endMemberRoute, { as: laptop, params: { userId: samId } })).toEqual({ status: 200, body: { data: { ended: 1 } } });
+  });
+
+  it("with nothing to end writes nothing; refuses the owner themselves (409), a non-member (404) and anyone but the owner (403)", async () => {
+    const { org, laptop, samId, samDesk } = await withSam();
+    await callApp(endMemberRoute, { as: laptop, params: { userId: samId } });
+    expect(await callApp(endMemberRoute, { as: laptop, params: { userId: samId } })).toEqual({ status: 200, body: { data: { ended: 0 } } });
+    expect(await eventsOf(samId, "member.sessions_ended")).toHaveLength(1);
+    expect(await callApp(endMemberRoute, { as: laptop, params: { userId: org.userId } })).toEqual({
+      status: 409,
+      body: { error: "Sign out your own sessions on Your account" },
+    });
+    const elsewhere = await createTestOrg(t.db, "Elsewhere");
+    const stranger = await createTestMember(t.db, elsewhere);
+    expect(await callApp(endMemberRoute, { as: laptop, params: { userId: stranger.user.id } })).toEqual({ status: 404, body: { error: "Member not found" } });
+    const samAgain = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    const refused = await callApp(endMemberRoute, { as: samAgain, params: { userId: org.userId } });
+    expect(refused.status).toBe(403);
+    expect([await live(laptop), await live(samAgain), await live(samDesk)]).toEqual([true, true, false]);
   });
 });
 

@@ -1,6 +1,10 @@
-/** The member's own signed-in sessions, on the Account page (internal; any signed-in member, for themselves). */
+/**
+ * Signed-in sessions: the member's own, on the Account page (internal; any signed-in member, for themselves), and the
+ * owner signing a member out everywhere from Members.
+ */
 import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
+import { ZMemberParams } from "@/server/domain/organisation/schemas";
 import { ZEndedMemberSession, ZEndedOtherSessions, ZMemberSession, ZMemberSessionParams } from "./schemas";
 
 const app = { tag: "App: your sessions", internal: true } as const;
@@ -33,4 +37,17 @@ export const appEndMyOtherSessions = defineOperation({
   summary: "Sign out every session of yours but this one",
   response: ZEndedOtherSessions,
   errors: [409],
+});
+
+export const appEndMemberSessions = defineOperation({
+  tag: "App: organisation",
+  internal: true,
+  ownerOnly: true,
+  operationId: "appEndMemberSessions",
+  method: "POST",
+  path: "/api/app/members/{userId}/sessions/sign-out",
+  summary: "Sign a member out everywhere: every session of theirs ends at its next request (their password still works)",
+  params: ZMemberParams,
+  response: ZEndedOtherSessions,
+  errors: [404, 409],
 });

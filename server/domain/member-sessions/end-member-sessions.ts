@@ -1,0 +1,37 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import { memberSessions, memberships, users } from "@/server/db/schema";
+import type { TActor } from "@/server/domain/access/actor";
+import { auditChange } from "@/server/domain/audit/audit-change";
+import { errors } from "@/server/lib/errors";
+import type { TEndedOtherSessions } from "./schemas";
+
+export const OWN_SESSIONS = "Sign out your own sessions on Your account";
+
+/**
+ * The owner signs a member out everywhere (a lost laptop, a shared computer): every session of theirs in the
+ * organisation ends at its next request. Their password still works — a reset link or removing them locks them
+ * out. 404 for someone who is not a member; 409 for the owner themselves. With no session to end, nothing is written.
+ */
+export async function endMemberSessions(db: Db, actor: TActor, input: { userId: string }): Promise<TEndedOtherSessions> {
+  if (input.userId === actor.user.id) throw errors.conflict(OWN_SESSIONS);
+  const orgId = actor.organisation.id;
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select({ id: users.id })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.organisationId, orgId), eq(memberships.userId, input.userId), isNull(users.deletedAt)));
+    if (!member) throw errors.notFound("Member");
+    const ended = await tx
+      .delete(memberSessions)
+      .where(and(eq(memberSessions.organisationId, orgId), eq(memberSessions.userId, input.userId)))
+      .returning({ id: memberSessions.id });
+    if (ended.length > 0) {
+      await auditChange(tx, actor, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.sessions_ended", {
+        sessionIds: ended.map((row) => row.id),
+      });
+    }
+    return { ended: ended.length };
+  });
+}
