@@ -13,8 +13,8 @@ import { openPglite } from "./db/client";
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "foliosign-shutdown-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function runUntilReady(signal: NodeJS.Signals): Promise<{ code: number | null; output: string }> {
-  const env = { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "info", NODE_ENV: "production" as const };
+function runUntilReady(signal: NodeJS.Signals, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const env = { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "info", NODE_ENV: "production" as const, ...extraEnv };
   const child = spawn(process.execPath, ["--import", "tsx", "server/test/shutdown-process.ts"], { env });
   let output = "";
   return new Promise((resolve, reject) => {
@@ -47,4 +47,11 @@ describe("shutdown", () => {
     },
     180_000,
   );
+
+  it("exits 1 when the clean stop does not end within its limit", async () => {
+    const { code, output } = await runUntilReady("SIGTERM", { SHUTDOWN_TEST_HANG: "1" });
+    expect(output).toContain("received SIGTERM, shutting down");
+    expect(output).toContain("the clean stop took more than 0.5 s: exiting without it");
+    expect(code).toBe(1);
+  }, 180_000);
 });

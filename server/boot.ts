@@ -93,13 +93,20 @@ export async function openDatabase(): Promise<DbHandle> {
   return getDbHandle();
 }
 
-/** Runs `cleanup` once on SIGTERM/SIGINT, then exits. */
-export function onShutdown(cleanup: () => Promise<void>): void {
+/** A clean stop that takes longer than this (a job that does not heed its abort signal) ends the process anyway. */
+export const SHUTDOWN_LIMIT_MS = 30_000;
+
+/** Runs `cleanup` once on SIGTERM/SIGINT, then exits; after `limitMs` it exits with status 1 whatever is left. */
+export function onShutdown(cleanup: () => Promise<void>, limitMs: number = SHUTDOWN_LIMIT_MS): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(JSON.stringify({ level: 30, msg: `received ${signal}, shutting down` }));
+    setTimeout(() => {
+      console.error(JSON.stringify({ level: 50, msg: `the clean stop took more than ${limitMs / 1000} s: exiting without it` }));
+      process.exit(1);
+    }, limitMs).unref();
     cleanup()
       .then(() => closeDb())
       .then(

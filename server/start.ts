@@ -1,11 +1,12 @@
 /**
  * `npm start`: build if needed, migrate, sweep the temporary directories a killed server left behind, serve on
  * PORT with the client address recorded from the socket, and run the worker in-process. Stops cleanly on
- * SIGTERM/SIGINT.
+ * SIGTERM/SIGINT, within 10 s of requests in flight even when a client holds a connection open (http/close-server.ts).
  */
 import { loadConfig, onShutdown, openDatabase } from "./boot";
 import { buildIfNeeded, withTelemetryOff } from "./build-app";
 import { createHttpServer, parseTrustedProxies } from "./http-server";
+import { closeHttpServer } from "./http/close-server";
 import { allJobs } from "./jobs/all-jobs";
 import { checkSealingAtStart } from "./domain/sealing/check-sealing-at-start";
 import { staleAfterMs, sweepStaleTempDirs } from "./documents-io/sweep-temp-dirs";
@@ -46,9 +47,9 @@ async function main(): Promise<void> {
         "`npm run worker` cannot share a PGlite directory. Unset RUN_WORKER, or use PostgreSQL (DATABASE_URL) with `npm run worker`.",
     );
   }
+  // Requests in flight get up to 10 s; the worker finishes its tick meanwhile; then the database closes (boot.ts).
   onShutdown(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await worker?.stop();
+    await Promise.all([closeHttpServer(server), worker?.stop()]);
   });
   server.listen(config.PORT, config.HOST, () => {
     logger().info(

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase();
   const worker = await startWorker(handle, allJobs(), { pollMs: config.WORKER_POLL_MS });
-  onShutdown(() => worker.stop());
+  // For the limit's test: a cleanup that never ends, and a short limit.
+  const hang = process.env.SHUTDOWN_TEST_HANG === "1";
+  onShutdown(hang ? () => new Promise<void>(() => {}) : () => worker.stop(), hang ? 500 : undefined);
   console.log("ready");
 }
 
