@@ -1,9 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { memberSessions, memberships, users } from "@/server/db/schema";
+import { memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
+import { deleteMemberSessions } from "./delete-member-sessions";
 import type { TEndedOtherSessions } from "./schemas";
 
 export const OWN_SESSIONS = "Sign out your own sessions on Your account";
@@ -23,14 +24,9 @@ export async function endMemberSessions(db: Db, actor: TActor, input: { userId: 
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.organisationId, orgId), eq(memberships.userId, input.userId), isNull(users.deletedAt)));
     if (!member) throw errors.notFound("Member");
-    const ended = await tx
-      .delete(memberSessions)
-      .where(and(eq(memberSessions.organisationId, orgId), eq(memberSessions.userId, input.userId)))
-      .returning({ id: memberSessions.id });
+    const ended = await deleteMemberSessions(tx, { organisationId: orgId, userId: input.userId });
     if (ended.length > 0) {
-      await auditChange(tx, actor, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.sessions_ended", {
-        sessionIds: ended.map((row) => row.id),
-      });
+      await auditChange(tx, actor, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.sessions_ended", { sessionIds: ended });
     }
     return { ended: ended.length };
   });

@@ -1,9 +1,8 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { memberSessions } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
+import { deleteMemberSessions } from "./delete-member-sessions";
 import type { TEndedOtherSessions } from "./schemas";
 
 /**
@@ -14,13 +13,10 @@ export async function endMyOtherSessions(db: Db, actor: TActor): Promise<TEndedO
   const current = actor.sessionId;
   if (!current) throw errors.conflict("Only a signed-in session can sign out the others");
   return db.transaction(async (tx) => {
-    const ended = await tx
-      .delete(memberSessions)
-      .where(and(eq(memberSessions.userId, actor.user.id), eq(memberSessions.organisationId, actor.organisation.id), ne(memberSessions.id, current)))
-      .returning({ id: memberSessions.id });
+    const ended = await deleteMemberSessions(tx, { organisationId: actor.organisation.id, userId: actor.user.id, keep: current });
     if (ended.length > 0) {
       await auditChange(tx, actor, { id: actor.user.id, organisationId: actor.organisation.id, workspaceId: null }, "member.other_sessions_ended", {
-        sessionIds: ended.map((row) => row.id),
+        sessionIds: ended,
       });
     }
     return { ended: ended.length };

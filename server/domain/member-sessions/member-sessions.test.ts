@@ -62,6 +62,27 @@ async function setup() {
   return { org, laptop, phone };
 }
 
+const SAM = { email: "sam@example.com", password: "sams password 1" };
+
+/** The owner, signed in as `by`, adds Sam with a password (as Admin, the owner's role); Sam's user id. */
+async function addSam(by: TIdentity): Promise<string> {
+  const ownerActor = (await loadSessionActor(t.db, by))!;
+  const added = await addMember(t.db, ownerActor, { method: "password", name: "Sam", email: SAM.email, roleId: ownerActor.role.id, password: SAM.password });
+  return added.userId;
+}
+
+const signInSam = (userAgent: string) => signIn(SAM.email, SAM.password, userAgent, null);
+
+/** The names the Activity sentences may use: none known, or the given users. */
+const activityNames = (users = new Map<string, { name: string; email: string }>()) => ({
+  users,
+  apiKeys: new Map(),
+  roles: new Map(),
+  workspaces: new Map(),
+  endpoints: new Map(),
+  signingGroups: new Map(),
+});
+
 const live = async (identity: TIdentity) => (await loadSessionActor(t.db, identity)) !== null;
 const list = (as: TIdentity) => callApp<{ data: TMemberSession[] }>(listRoute, { as });
 const sessionRows = async (userId: string) => (await t.db.select().from(memberSessions).where(eq(memberSessions.userId, userId))).map((r) => r.id).sort();
@@ -82,8 +103,7 @@ describe("signing in", () => {
       [org.userId, "198.51.100.7", { sessionId: laptop.sessionId, device: "Firefox on Windows" }, null],
       [org.userId, "203.0.113.9", { sessionId: phone.sessionId, device: "Safari on iPhone" }, null],
     ]);
-    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
-    expect(describeActivity(events[1]!, names)).toBe("Signed in (Safari on iPhone)");
+    expect(describeActivity(events[1]!, activityNames())).toBe("Signed in (Safari on iPhone)");
   });
 
   it("a wrong password starts no session", async () => {
@@ -138,9 +158,8 @@ describe("the list", () => {
 
   it("shows only the member's own sessions in this organisation; nobody signed in is 401", async () => {
     const { org, laptop } = await setup();
-    const ownerActor = await loadSessionActor(t.db, laptop);
-    await addMember(t.db, ownerActor!, { method: "password", name: "Sam", email: "sam@example.com", roleId: ownerActor!.role.id, password: "sams password 1" });
-    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    await addSam(laptop);
+    const sam = await signInSam(CHROME_LINUX);
     expect((await list(sam)).body.data.map((s) => s.id)).toEqual([sam.sessionId]);
     expect((await list(laptop)).body.data.map((s) => s.id)).not.toContain(sam.sessionId);
     expect(sam.organisationId).toBe(org.organisationId);
@@ -162,17 +181,15 @@ describe("signing out another session", () => {
       actorUserId: org.userId,
       data: { sessionId: phone.sessionId, device: "Safari on iPhone", signedInAt: new Date(T0 + 10 * SECOND).toISOString() },
     });
-    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
-    expect(describeActivity(event!, names)).toBe("Signed out their session on Safari on iPhone from another session");
+    expect(describeActivity(event!, activityNames())).toBe("Signed out their session on Safari on iPhone from another session");
   });
 
   it("refuses this session (409), one already ended or another member's (404), writing nothing", async () => {
     const { org, laptop, phone } = await setup();
     const self = await callApp(endRoute, { as: laptop, params: { sessionId: laptop.sessionId } });
     expect(self).toEqual({ status: 409, body: { error: "This is the session you are using: sign out instead" } });
-    const ownerActor = await loadSessionActor(t.db, laptop);
-    await addMember(t.db, ownerActor!, { method: "password", name: "Sam", email: "sam@example.com", roleId: ownerActor!.role.id, password: "sams password 1" });
-    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    await addSam(laptop);
+    const sam = await signInSam(CHROME_LINUX);
     const theirs = await callApp(endRoute, { as: sam, params: { sessionId: phone.sessionId } });
     expect(theirs).toEqual({ status: 404, body: { error: "Session not found" } });
     expect(await live(phone)).toBe(true);
@@ -194,8 +211,7 @@ describe("signing out every other session", () => {
     const events = await eventsOf(org.userId, "member.other_sessions_ended");
     expect(events).toHaveLength(1);
     expect((events[0]!.data.sessionIds as string[]).sort()).toEqual([laptop.sessionId, phone.sessionId].sort());
-    const names = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
-    expect(describeActivity(events[0]!, names)).toBe("Signed out 2 other sessions");
+    expect(describeActivity(events[0]!, activityNames())).toBe("Signed out 2 other sessions");
     expect(await callApp(endOthersRoute, { as: desktop })).toEqual({ status: 200, body: { data: { ended: 0 } } });
     expect(await eventsOf(org.userId, "member.other_sessions_ended")).toHaveLength(1);
   });
@@ -211,17 +227,10 @@ describe("signing out every other session", () => {
 describe("the owner signs a member out everywhere", () => {
   async function withSam() {
     const { org, laptop } = await setup();
-    const ownerActor = await loadSessionActor(t.db, laptop);
-    const added = await addMember(t.db, ownerActor!, {
-      method: "password",
-      name: "Sam",
-      email: "sam@example.com",
-      roleId: ownerActor!.role.id,
-      password: "sams password 1",
-    });
-    const samDesk = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
-    const samPhone = await signIn("sam@example.com", "sams password 1", SAFARI_IPHONE, null);
-    return { org, laptop, samId: added.userId, samDesk, samPhone };
+    const samId = await addSam(laptop);
+    const samDesk = await signInSam(CHROME_LINUX);
+    const samPhone = await signInSam(SAFARI_IPHONE);
+    return { org, laptop, samId, samDesk, samPhone };
   }
 
   it("ends every session of theirs, not the owner's; recorded once, with how many", async () => {
@@ -232,17 +241,11 @@ describe("the owner signs a member out everywhere", () => {
     const events = await eventsOf(samId, "member.sessions_ended");
     expect(events).toHaveLength(1);
     expect(events[0]!.actorUserId).toBe(laptop.userId);
-    const names = {
-      users: new Map([[samId, { name: "Sam", email: "sam@example.com" }]]),
-      apiKeys: new Map(),
-      roles: new Map(),
-      workspaces: new Map(),
-      endpoints: new Map(),
-      signingGroups: new Map(),
-    };
-    expect(describeActivity(events[0]!, names)).toBe("Signed Sam (sam@example.com) out everywhere (2 sessions)");
+    expect(describeActivity(events[0]!, activityNames(new Map([[samId, { name: "Sam", email: SAM.email }]])))).toBe(
+      "Signed Sam (sam@example.com) out everywhere (2 sessions)",
+    );
     // Their password still works.
-    expect(await authorizeCredentials(t.db, { email: "sam@example.com", password: "sams password 1" }, { clientAddress: null })).not.toBeNull();
+    expect(await authorizeCredentials(t.db, SAM, { clientAddress: null })).not.toBeNull();
     expect(await callApp(endMemberRoute, { as: laptop, params: { userId: samId } })).toEqual({ status: 200, body: { data: { ended: 1 } } });
   });
 
@@ -258,7 +261,7 @@ describe("the owner signs a member out everywhere", () => {
     const elsewhere = await createTestOrg(t.db, "Elsewhere");
     const stranger = await createTestMember(t.db, elsewhere);
     expect(await callApp(endMemberRoute, { as: laptop, params: { userId: stranger.user.id } })).toEqual({ status: 404, body: { error: "Member not found" } });
-    const samAgain = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
+    const samAgain = await signInSam(CHROME_LINUX);
     const refused = await callApp(endMemberRoute, { as: samAgain, params: { userId: org.userId } });
     expect(refused.status).toBe(403);
     expect([await live(laptop), await live(samAgain), await live(samDesk)]).toEqual([true, true, false]);
@@ -303,16 +306,9 @@ describe("when a session is over", () => {
 
   it("removing the member ends their sessions (the rows go with the membership)", async () => {
     const { laptop } = await setup();
-    const ownerActor = await loadSessionActor(t.db, laptop);
-    const added = await addMember(t.db, ownerActor!, {
-      method: "password",
-      name: "Sam",
-      email: "sam@example.com",
-      roleId: ownerActor!.role.id,
-      password: "sams password 1",
-    });
-    const sam = await signIn("sam@example.com", "sams password 1", CHROME_LINUX, null);
-    await removeMember(t.db, ownerActor!, { userId: added.userId });
+    const samId = await addSam(laptop);
+    const sam = await signInSam(CHROME_LINUX);
+    await removeMember(t.db, (await loadSessionActor(t.db, laptop))!, { userId: samId });
     expect(await sessionRows(sam.userId)).toEqual([]);
     expect(await live(sam)).toBe(false);
   });
