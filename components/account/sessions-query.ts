@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
-import type { TEndedMemberSession, TEndedOtherSessions, TMemberSession } from "@/server/domain/member-sessions/schemas";
+import type { TEndedMemberSession, TEndedOtherSessions, TMemberSession, TMyFailedSignIns } from "@/server/domain/member-sessions/schemas";
 
 export type TSession = TJson<TMemberSession>;
 
@@ -29,4 +29,10 @@ export function useEndOtherSessions() {
     mutationFn: () => apiFetch<TJson<TEndedOtherSessions>>("/api/app/me/sessions/sign-out-others", { method: "POST" }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionKeys.list, exact: true }),
   });
+}
+
+export type TFailedSignIns = TJson<TMyFailedSignIns>;
+
+export function useMyFailedSignIns() {
+  return useQuery({ queryKey: ["me", "failed-sign-ins"], queryFn: () => apiFetch<TFailedSignIns>("/api/app/me/failed-sign-ins") });
 }

@@ -216,7 +216,9 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
         {members.map((m) => (
           <TR key={m.userId} data-testid="member-row">
             <TD className="min-w-40 max-w-64">
-              <p className="font-medium wrap-anywhere text-zinc-900">
+              {/* break-words, not wrap-anywhere: an address breaks only past the column's widest, so the table gives
+                  it room before it squeezes it to a few characters a line. */}
+              <p className="font-medium break-words text-zinc-900">
                 {m.name}
                 {m.isOwner ? (
                   <Badge tone="brand" className="ml-2">
@@ -224,7 +226,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                   </Badge>
                 ) : null}
               </p>
-              <p className="text-xs wrap-anywhere text-zinc-500">{m.email}</p>
+              <p className="text-xs break-words text-zinc-500">{m.email}</p>
             </TD>
             <TD>
               {canManage && !m.isOwner ? (
@@ -249,7 +251,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
               {m.status === "INVITED" ? (
                 <Badge tone="warning">{m.inviteExpiresAt ? `Invited · link until ${formatDate(m.inviteExpiresAt)}` : "Invited · link expired"}</Badge>
               ) : (
-                <span className="text-xs text-zinc-500">
+                <span className="text-xs whitespace-nowrap text-zinc-500">
                   Joined {formatDate(m.joinedAt)}
                   {m.inviteExpiresAt ? <span className="block">Reset link until {formatDate(m.inviteExpiresAt)}</span> : null}
                 </span>

@@ -2,7 +2,8 @@
  * Where you're signed in (Your account): a member signed in on three browsers sees all three, this one first;
  * signs one out (asked first, Cancel focused) and that browser is at the sign-in page on its next request; signs
  * out all the others at once; and after signing out here, a copy of this browser's session cookie no longer works.
- * The owner's Activity tells the sign-ins and sign-outs. At 1280 and 390 px, axe-clean.
+ * The owner's Activity tells the sign-ins and sign-outs. A wrong password shows on the member's Account page and on
+ * Activity. At 1280 and 390 px, axe-clean.
  */
 import { expect, test } from "@playwright/test";
 import { appRequest } from "../support/app-request";
@@ -125,4 +126,36 @@ test("the owner signs a member out everywhere from Members", async ({ page, brow
 
   await page.goto("/settings/activity");
   await expect(page.getByTestId("activity-row").filter({ hasText: `Signed ${SAM.name} (${SAM.email}) out everywhere (1 session)` })).toHaveCount(1);
+});
+
+test("a wrong password shows on the member's Account page and on the owner's Activity", async ({ page, browser }) => {
+  const guesser = await browser.newContext({ userAgent: SAFARI_IPHONE });
+  const guesserPage = await guesser.newPage();
+  await guesserPage.goto("/signin");
+  await guesserPage.getByLabel("Email").fill(SAM.email);
+  await guesserPage.getByLabel("Password").fill("not sams password");
+  await guesserPage.getByRole("button", { name: "Sign in" }).click();
+  await expect(guesserPage.getByText("Email or password is incorrect.")).toBeVisible();
+  await guesser.close();
+
+  await signIn(page, SAM.email, SAM.password);
+  await page.goto("/account");
+  await expect(page.getByTestId("failed-sign-ins-count")).toHaveText("1 failed sign-in in the last 30 days:");
+  const failed = page.getByRole("list", { name: "Failed sign-ins" }).getByTestId("failed-sign-in-row");
+  await expect(failed).toHaveCount(1);
+  await expect(failed.nth(0)).toContainText("Wrong password · Safari on iPhone");
+  await expect(failed.nth(0)).toContainText("127.0.0.1");
+  await expectAxeClean(page, "the account page's failed sign-ins");
+  await page.getByRole("heading", { name: "Failed sign-ins" }).scrollIntoViewIfNeeded();
+  await screenshotBoth(page, "account-failed-sign-ins");
+  await signOut(page);
+
+  await signInAsOwner(page);
+  await page.goto("/account");
+  await expect(page.getByText("No failed sign-ins in the last 30 days.")).toBeVisible();
+  await page.goto("/settings/activity");
+  await expect(
+    page.getByTestId("activity-row").filter({ hasText: `A sign-in as ${SAM.name} (${SAM.email}) failed: wrong password (Safari on iPhone)` }),
+  ).toHaveCount(1);
+  await screenshot(page, "activity-failed-sign-in");
 });

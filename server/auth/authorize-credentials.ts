@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { memberships, users } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { recordFailedSignIn } from "@/server/domain/member-sessions/record-failed-sign-in";
 import { startMemberSession } from "@/server/domain/member-sessions/start-member-session";
 import { hashPassword, verifyPassword } from "@/server/lib/crypto";
 import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
@@ -57,7 +58,8 @@ let dummyHash: Promise<string> | undefined;
  * still costs one scrypt run, so response time does not reveal which emails exist. Too many failures for the
  * email from this address, from the address, or for the email from everywhere (sign-in-throttle.ts, counted in
  * the database) → SignInThrottledError before the password is checked, so a throttled guess learns nothing,
- * even when it is right. A right password starts a session (member_sessions) and records the sign-in.
+ * even when it is right. A right password starts a session (member_sessions) and records the sign-in; a wrong one
+ * for a member is recorded too (`member.sign_in_failed`, on Activity and the member's Account page).
  */
 export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest): Promise<TSignedInUser | null> {
   const parsed = ZCredentials.safeParse(raw);
@@ -86,8 +88,12 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
     await verifyPassword(password, await dummyHash);
     return null;
   }
-  if (!(await verifyPassword(password, row.passwordHash))) return null;
+  const origin = { clientAddress: request.clientAddress, userAgent: request.userAgent ?? null };
+  if (!(await verifyPassword(password, row.passwordHash))) {
+    await recordFailedSignIn(db, row, row.organisationId, origin);
+    return null;
+  }
   await signInSucceeded(db, source);
-  const sessionId = await startMemberSession(db, row, row.organisationId, { clientAddress: request.clientAddress, userAgent: request.userAgent ?? null });
+  const sessionId = await startMemberSession(db, row, row.organisationId, origin);
   return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion, sessionId };
 }

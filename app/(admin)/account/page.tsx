@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { FailedSignInsCard } from "@/components/account/failed-sign-ins-card";
 import { ProfileNameForm } from "@/components/account/profile-name-form";
 import { SessionsCard } from "@/components/account/sessions-card";
 import { PageHeader } from "@/components/shell/page-header";
@@ -34,6 +35,7 @@ export default async function AccountPage() {
           </CardBody>
         </Card>
         <SessionsCard />
+        <FailedSignInsCard />
         <ChangePasswordForm email={actor.user.email} />
       </div>
     </>

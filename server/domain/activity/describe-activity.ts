@@ -108,6 +108,8 @@ export function describeActivity(e: TEvent, names: TActivityNames): string {
       const n = Array.isArray(d.sessionIds) ? d.sessionIds.length : 0;
       return `Signed ${member()} out everywhere (${plural(n, "session")})`;
     }
+    case "member.sign_in_failed":
+      return `A sign-in as ${member()} failed: wrong password (${str(d.device) ?? "an unknown browser"})`;
     case "member.renamed":
       return `Changed their name from ${q(str(d.from) ?? "")} to ${q(str(d.to) ?? "")}`;
     case "api_key.created":

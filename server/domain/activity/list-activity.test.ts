@@ -154,7 +154,7 @@ describe("describeActivity", () => {
     const actions = Object.values(AREA_SUBJECTS)
       .flat()
       .flatMap((subject) => AUDIT_SUBJECTS[subject].actions as readonly string[]);
-    expect(actions).toHaveLength(42);
+    expect(actions).toHaveLength(43);
     for (const action of actions) {
       const sentence = describeActivity({ action, subjectId: "x", workspaceId: null, data: {} }, none);
       expect(sentence, action).not.toBe(action);

@@ -8,16 +8,19 @@ import { recordAudit } from "./record-audit";
 /**
  * Who a change is attributed to: a member or key (its issuing user, the key, the client address), the service
  * (scheduled work: nobody, `by: "the service"`), a recipient on the signing page (their session and address),
- * or nobody (`null`: the upload PUT, whose only credential is the upload URL — the event names nobody rather
- * than guessing). Organisation administration and keys are attributed like any member's change (the member and
+ * someone not signed in known by their address alone (`TUnknownRequester`: a failed sign-in), or nobody (`null`:
+ * the upload PUT, whose only credential is the upload URL — the event names nobody rather than guessing). Organisation administration and keys are attributed like any member's change (the member and
  * the request's address); `TUserAttribution` names a user alone where no request actor exists (the new owner
  * creating an organisation, the invited user accepting, the emailed reset), and the operator's plan change
  * names nobody but says `by: "operator"` (`OPERATOR`).
  */
-export type TAuditActor = Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | TUserAttribution | typeof OPERATOR | null;
+export type TAuditActor =
+  Pick<TActor, "user" | "apiKey" | "clientAddress"> | TServiceActor | TRecipientActor | TUserAttribution | TUnknownRequester | typeof OPERATOR | null;
 
 /** A person named by user id alone, without key or client address. */
 export type TUserAttribution = { kind: "user"; userId: string };
+/** Someone not signed in, known only by the address their request came from (a failed sign-in). */
+export type TUnknownRequester = { kind: "unknown"; clientAddress: string | null };
 /** The operator (the CLI): no user; the event's data says `by: "operator"`. */
 export const OPERATOR = { kind: "operator" } as const;
 
@@ -49,6 +52,7 @@ export async function auditChange(
   if ("kind" in actor && actor.kind === "recipient") {
     return recordAudit(tx, { ...base, clientAddress: actor.clientAddress, data: { sessionId: actor.sessionId, ...recorded, ...data } });
   }
+  if ("kind" in actor && actor.kind === "unknown") return recordAudit(tx, { ...base, clientAddress: actor.clientAddress, data: { ...recorded, ...data } });
   if ("kind" in actor && actor.kind === "service") return recordAudit(tx, { ...base, data: { by: "the service", ...recorded, ...data } });
   if ("kind" in actor && actor.kind === "operator") return recordAudit(tx, { ...base, data: { by: "operator", ...recorded, ...data } });
   if ("kind" in actor && actor.kind === "user") return recordAudit(tx, { ...base, actorUserId: actor.userId, data: { ...recorded, ...data } });

@@ -6,6 +6,9 @@ export const MEMBER_SESSION_LIMITS = {
   touchEveryMs: 60_000,
   /** The Account page lists at most this many, the most recently active first (the current one always). */
   listed: 100,
+  /** The Account page shows the failed sign-ins of this many days, the newest `failedListed` of them. */
+  failedSignInDays: 30,
+  failedListed: 10,
   /** The User-Agent kept per session. */
   userAgentChars: 512,
 } as const;

@@ -10,6 +10,7 @@ import { GET as listRoute } from "@/app/api/app/me/sessions/route";
 import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
 import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
 import { POST as endMemberRoute } from "@/app/api/app/members/[userId]/sessions/sign-out/route";
+import { GET as failedRoute } from "@/app/api/app/me/failed-sign-ins/route";
 import { auditEvents, memberSessions } from "@/server/db/schema";
 import { authorizeCredentials } from "@/server/auth/authorize-credentials";
 import { changeOwnPassword } from "@/server/auth/own-password";
@@ -29,7 +30,7 @@ import { createTestOrg } from "@/server/test/factories";
 import { describeDevice } from "./describe-device";
 import { memberSessionJobs } from "./jobs";
 import { endSignedOutSession } from "./session-liveness";
-import type { TMemberSession } from "./schemas";
+import type { TMemberSession, TMyFailedSignIns } from "./schemas";
 
 const t = useTestDb();
 const createOrganisationWithOwner = viaBoundaryNoActor(ZCreateOwner, createParsedOrganisation);
@@ -120,6 +121,75 @@ describe("signing in", () => {
       (r) => r.ua!.length,
     );
     expect(Math.max(...agents)).toBe(512);
+  });
+});
+
+describe("a failed sign-in", () => {
+  const wrong = (email: string, clientAddress: string | null, userAgent: string | null = CHROME_LINUX) =>
+    authorizeCredentials(t.db, { email, password: "wrong password!" }, { clientAddress, userAgent });
+  const failed = (as: TIdentity) => callApp<{ data: TMyFailedSignIns }>(failedRoute, { as });
+
+  it("is recorded about the member, by nobody but the address, with the device; Activity tells it", async () => {
+    const { org } = await setup();
+    at(MINUTE);
+    expect(await wrong(owner.email, "192.0.2.44")).toBeNull();
+    const events = await eventsOf(org.userId, "member.sign_in_failed");
+    expect(events.map((e) => [e.organisationId, e.workspaceId, e.actorUserId, e.apiKeyId, e.clientAddress, e.data])).toEqual([
+      [org.organisationId, null, null, null, "192.0.2.44", { device: "Chrome on Linux" }],
+    ]);
+    const names = activityNames(new Map([[org.userId, { name: owner.name, email: owner.email }]]));
+    expect(describeActivity(events[0]!, names)).toBe("A sign-in as Olga Owner (olga@example.com) failed: wrong password (Chrome on Linux)");
+  });
+
+  it("records nothing for an address that is no member's, a member without a password yet, or a right password", async () => {
+    const { org, laptop } = await setup();
+    const ownerActor = (await loadSessionActor(t.db, laptop))!;
+    const invited = await addMember(t.db, ownerActor, { method: "invite", name: "Ivy", email: "ivy@example.com", roleId: ownerActor.role.id });
+    expect(await wrong("nobody@example.com", "192.0.2.44")).toBeNull();
+    expect(await wrong("ivy@example.com", "192.0.2.44")).toBeNull();
+    const all = await t.db.select().from(auditEvents).where(eq(auditEvents.action, "member.sign_in_failed"));
+    expect(all).toEqual([]);
+    expect(await eventsOf(invited.userId, "member.sign_in_failed")).toEqual([]);
+    expect(await eventsOf(org.userId, "member.sign_in_failed")).toEqual([]);
+  });
+
+  it("is recorded only while the throttle lets the attempt through: a refused guess writes nothing", async () => {
+    const { org } = await setup();
+    for (let i = 0; i < 10; i++) expect(await wrong(owner.email, "192.0.2.44")).toBeNull();
+    await expect(wrong(owner.email, "192.0.2.44")).rejects.toThrow();
+    expect(await eventsOf(org.userId, "member.sign_in_failed")).toHaveLength(10);
+  });
+
+  it("the member sees theirs of the last 30 days on the Account page: how many, the newest 10, newest first", async () => {
+    const { laptop } = await setup();
+    await addSam(laptop);
+    const sam = await signInSam(CHROME_LINUX);
+    // Two 31 days ago, then twelve over the last 12 days, from two addresses (each under the throttle's limit).
+    at(-31 * DAY);
+    await wrong(owner.email, "192.0.2.1", FIREFOX_WINDOWS);
+    await wrong(owner.email, "192.0.2.1", FIREFOX_WINDOWS);
+    for (let i = 0; i < 12; i++) {
+      at(-(12 - i) * DAY);
+      await wrong(owner.email, i % 2 === 0 ? "192.0.2.2" : "192.0.2.3", i === 11 ? SAFARI_IPHONE : null);
+    }
+    await wrong(SAM.email, "192.0.2.9");
+    at(0);
+    const res = await failed(laptop);
+    expect(res.status).toBe(200);
+    const mine = res.body.data;
+    expect(mine.count).toBe(12);
+    expect(mine.days).toBe(30);
+    expect(mine.recent).toHaveLength(10);
+    expect(mine.recent[0]).toEqual({ at: new Date(T0 - DAY).toISOString(), clientAddress: "192.0.2.3", device: "Safari on iPhone" });
+    expect(mine.recent[1]).toEqual({ at: new Date(T0 - 2 * DAY).toISOString(), clientAddress: "192.0.2.2", device: "An unknown browser" });
+    expect(mine.recent.at(-1)!.at).toBe(new Date(T0 - 10 * DAY).toISOString());
+    // Sam sees only Sam's; nobody signed in gets 401.
+    expect((await failed(sam)).body.data).toEqual({
+      count: 1,
+      days: 30,
+      recent: [{ at: new Date(T0 - DAY).toISOString(), clientAddress: "192.0.2.9", device: "Chrome on Linux" }],
+    });
+    expect((await callApp(failedRoute, { as: null })).status).toBe(401);
   });
 });
 

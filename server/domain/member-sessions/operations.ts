@@ -5,7 +5,7 @@
 import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
 import { ZMemberParams } from "@/server/domain/organisation/schemas";
-import { ZEndedMemberSession, ZEndedOtherSessions, ZMemberSession, ZMemberSessionParams } from "./schemas";
+import { ZEndedMemberSession, ZEndedOtherSessions, ZMemberSession, ZMemberSessionParams, ZMyFailedSignIns } from "./schemas";
 
 const app = { tag: "App: your sessions", internal: true } as const;
 
@@ -37,6 +37,15 @@ export const appEndMyOtherSessions = defineOperation({
   summary: "Sign out every session of yours but this one",
   response: ZEndedOtherSessions,
   errors: [409],
+});
+
+export const appListMyFailedSignIns = defineOperation({
+  ...app,
+  operationId: "appListMyFailedSignIns",
+  method: "GET",
+  path: "/api/app/me/failed-sign-ins",
+  summary: "Wrong passwords given for your address in the last 30 days: how many, and the newest 10 (when, from where, which browser)",
+  response: ZMyFailedSignIns,
 });
 
 export const appEndMemberSessions = defineOperation({

@@ -10,7 +10,10 @@ export default async function ActivityPage() {
   await requireOwnerActor();
   return (
     <>
-      <PageHeader title="Activity" description="Who changed members, roles, API keys, workspaces, webhooks and settings, and when." />
+      <PageHeader
+        title="Activity"
+        description="Who changed members, roles, API keys, workspaces, webhooks and settings, who signed in or failed to, and when."
+      />
       <ActivityList />
     </>
   );
