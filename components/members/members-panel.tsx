@@ -14,6 +14,7 @@ import { Select } from "@/components/ui/input";
 import { TBody, TD, TH, THead, TR, Table } from "@/components/ui/table";
 import { AddMemberDialog } from "./add-member-dialog";
 import { InviteLinkDialog, type TShownInvite } from "./invite-link-dialog";
+import { MemberSessionsDialog } from "./member-sessions-dialog";
 import { TransferOwnershipDialog } from "./transfer-ownership-dialog";
 import { useChangeMemberRole, useEndMemberSessions, useIssuePasswordLink, useMembers, useRemoveMember, type TMember } from "./query";
 
@@ -24,6 +25,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
   const remove = useRemoveMember();
   const issueLink = useIssuePasswordLink();
   const endSessions = useEndMemberSessions();
+  const [viewingSessions, setViewingSessions] = useState<TMember | null>(null);
   const [signingOut, setSigningOut] = useState<TMember | null>(null);
   const [linking, setLinking] = useState<TMember | null>(null);
   const [handingOver, setHandingOver] = useState<TMember | null>(null);
@@ -74,7 +76,7 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
               onChangeRole={onChangeRole}
               onRemove={setRemoving}
               onLink={setLinking}
-              onSignOut={setSigningOut}
+              onSessions={setViewingSessions}
               onMakeOwner={setHandingOver}
               pendingUserId={changeRole.isPending ? (changeRole.variables?.userId ?? null) : null}
             />
@@ -103,6 +105,14 @@ export function MembersPanel({ canManage }: { canManage: boolean }) {
       />
       <InviteLinkDialog invite={invite} onDone={() => setInvite(null)} />
       <TransferOwnershipDialog member={handingOver} onClose={() => setHandingOver(null)} />
+      <MemberSessionsDialog
+        member={viewingSessions}
+        onClose={() => setViewingSessions(null)}
+        onSignOut={(member) => {
+          setViewingSessions(null);
+          setSigningOut(member);
+        }}
+      />
       <ConfirmDialog
         open={linking !== null}
         destructive={false}
@@ -192,12 +202,12 @@ type TTableProps = {
   onChangeRole: (member: TMember, roleId: string) => void;
   onRemove: (member: TMember) => void;
   onLink: (member: TMember) => void;
-  onSignOut: (member: TMember) => void;
+  onSessions: (member: TMember) => void;
   onMakeOwner: (member: TMember) => void;
   pendingUserId: string | null;
 };
 
-function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, onSignOut, onMakeOwner, pendingUserId }: TTableProps) {
+function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLink, onSessions, onMakeOwner, pendingUserId }: TTableProps) {
   return (
     <Table aria-label="Members">
       <THead>
@@ -260,15 +270,15 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
             {canManage ? (
               <TD className="text-right">
                 {!m.isOwner ? (
-                  <div className="flex flex-wrap justify-end gap-1">
+                  <div className="flex flex-wrap justify-end gap-1 xl:flex-nowrap">
                     <Button variant="ghost" size="sm" onClick={() => onLink(m)}>
                       {m.status === "INVITED" ? "New invite link" : "Reset password"}
                       <span className="sr-only"> of {m.name}</span>
                     </Button>
                     {m.status === "ACTIVE" ? (
                       <>
-                        <Button variant="ghost" size="sm" onClick={() => onSignOut(m)}>
-                          Sign out everywhere<span className="sr-only"> {m.name}</span>
+                        <Button variant="ghost" size="sm" onClick={() => onSessions(m)}>
+                          Sessions<span className="sr-only"> of {m.name}</span>
                         </Button>
                         <Button variant="ghost" size="sm" onClick={() => onMakeOwner(m)}>
                           Make owner<span className="sr-only"> {m.name}</span>

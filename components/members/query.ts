@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/lib/api-client";
 import type { TJson } from "@/components/lib/json";
 import { roleKeys } from "@/components/roles/query";
+import type { TMemberSession } from "@/server/domain/member-sessions/schemas";
 import type { TAcceptInvite, TAddedMember, TAddMember, TMemberItem, TPasswordLink } from "@/server/domain/organisation/schemas";
 
 export type TMember = TJson<TMemberItem>;
@@ -53,10 +54,23 @@ export function useRemoveMember() {
   });
 }
 
+const memberSessionsKey = (userId: string) => [...memberKeys.all, "sessions", userId] as const;
+
+/** Where a member is signed in (the owner's Sessions dialog); nothing is read while no member is chosen. */
+export function useMemberSessions(userId: string | null) {
+  return useQuery({
+    queryKey: memberSessionsKey(userId ?? ""),
+    queryFn: () => apiFetch<TJson<TMemberSession>[]>(`/api/app/members/${encodeURIComponent(userId!)}/sessions`),
+    enabled: userId !== null,
+  });
+}
+
 /** The owner signs a member out everywhere: the answer says how many sessions ended. */
 export function useEndMemberSessions() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => apiFetch<{ ended: number }>(`/api/app/members/${encodeURIComponent(userId)}/sessions/sign-out`, { method: "POST" }),
+    onSettled: (_res, _err, userId) => queryClient.invalidateQueries({ queryKey: memberSessionsKey(userId) }),
   });
 }
 

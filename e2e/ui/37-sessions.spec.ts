@@ -2,7 +2,8 @@
  * Where you're signed in (Your account): a member signed in on three browsers sees all three, this one first;
  * signs one out (asked first, Cancel focused) and that browser is at the sign-in page on its next request; signs
  * out all the others at once; and after signing out here, a copy of this browser's session cookie no longer works.
- * The owner's Activity tells the sign-ins and sign-outs. A wrong password shows on the member's Account page and on
+ * The owner's Activity tells the sign-ins and sign-outs; the owner sees where a member is signed in and signs them
+ * out everywhere. A wrong password shows on the member's Account page and on
  * Activity. At 1280 and 390 px, axe-clean.
  */
 import { expect, test } from "@playwright/test";
@@ -19,6 +20,8 @@ const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 
 test("a member sees where they are signed in and signs other sessions out", async ({ page, browser }) => {
+  // Four browsers signing in and out: over a minute on a busy two-core machine.
+  test.setTimeout(180_000);
   await signInAsOwner(page);
   const roles = (await (await page.request.get("/api/app/roles")).json()) as { data: { id: string; name: string }[] };
   const created = await appRequest(page).post("/api/app/members", {
@@ -108,7 +111,16 @@ test("the owner signs a member out everywhere from Members", async ({ page, brow
 
   await signInAsOwner(page);
   await page.goto("/settings/members");
-  await page.getByRole("button", { name: `Sign out everywhere ${SAM.name}` }).click();
+  await page.getByRole("button", { name: `Sessions of ${SAM.name}` }).click();
+  const sessions = page.getByRole("dialog", { name: `Where ${SAM.name} is signed in` });
+  await expect(sessions.getByRole("button", { name: "Close" })).toBeFocused();
+  const rows = sessions.getByRole("list", { name: `Sessions of ${SAM.name}` }).getByTestId("member-session-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.nth(0)).toContainText("Headless Chrome on Linux");
+  await expect(rows.nth(0)).toContainText("127.0.0.1");
+  await expectAxeClean(page, "a member's sessions");
+  await screenshotBoth(page, "members-sessions");
+  await sessions.getByRole("button", { name: "Sign out everywhere" }).click();
   const confirm = page.getByRole("dialog", { name: `Sign ${SAM.name} out everywhere?` });
   await expect(confirm).toContainText("Their password still works");
   await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
@@ -120,6 +132,10 @@ test("the owner signs a member out everywhere from Members", async ({ page, brow
 
   await theirPage.goto("/packages");
   await expect(theirPage).toHaveURL(/\/signin/);
+  await page.getByRole("button", { name: `Sessions of ${SAM.name}` }).click();
+  await expect(sessions.getByText("Not signed in anywhere.")).toBeVisible();
+  await expect(sessions.getByRole("button", { name: "Sign out everywhere" })).toBeDisabled();
+  await sessions.getByRole("button", { name: "Close" }).click();
   // Their password still works.
   await signIn(theirPage, SAM.email, SAM.password);
   await theirs.close();

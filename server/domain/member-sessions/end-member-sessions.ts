@@ -1,10 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
-import { memberships, users } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { errors } from "@/server/lib/errors";
 import { deleteMemberSessions } from "./delete-member-sessions";
+import { assertMember } from "./find-member";
 import type { TEndedOtherSessions } from "./schemas";
 
 export const OWN_SESSIONS = "Sign out your own sessions on Your account";
@@ -18,12 +17,7 @@ export async function endMemberSessions(db: Db, actor: TActor, input: { userId: 
   if (input.userId === actor.user.id) throw errors.conflict(OWN_SESSIONS);
   const orgId = actor.organisation.id;
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select({ id: users.id })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.organisationId, orgId), eq(memberships.userId, input.userId), isNull(users.deletedAt)));
-    if (!member) throw errors.notFound("Member");
+    await assertMember(tx, orgId, input.userId);
     const ended = await deleteMemberSessions(tx, { organisationId: orgId, userId: input.userId });
     if (ended.length > 0) {
       await auditChange(tx, actor, { id: input.userId, organisationId: orgId, workspaceId: null }, "member.sessions_ended", { sessionIds: ended });

@@ -8,30 +8,34 @@ import { MEMBER_SESSION_LIMITS } from "./limits";
 import type { TMemberSession } from "./schemas";
 
 /**
- * Where the signed-in member is signed in to this organisation: the current session first, then the others by
- * last activity, at most `listed`. Sessions idle past `idleMs` are over and not listed (the prune job deletes them).
+ * A member's live sessions in an organisation: `currentId`'s first, then the others by last activity, at most
+ * `listed`. Sessions idle past `idleMs` are over and not listed (the prune job deletes them).
  */
-export async function listMySessions(db: Db, actor: TActor): Promise<TMemberSession[]> {
+export async function listSessions(db: Db, who: { userId: string; organisationId: string }, currentId: string): Promise<TMemberSession[]> {
   const at = now();
-  const current = actor.sessionId ?? "";
   const rows = await db
     .select()
     .from(memberSessions)
     .where(
       and(
-        eq(memberSessions.userId, actor.user.id),
-        eq(memberSessions.organisationId, actor.organisation.id),
+        eq(memberSessions.userId, who.userId),
+        eq(memberSessions.organisationId, who.organisationId),
         gt(memberSessions.lastSeenAt, new Date(at.getTime() - MEMBER_SESSION_LIMITS.idleMs)),
       ),
     )
-    .orderBy(desc(sql`${memberSessions.id} = ${current}`), desc(memberSessions.lastSeenAt), desc(memberSessions.id))
+    .orderBy(desc(sql`${memberSessions.id} = ${currentId}`), desc(memberSessions.lastSeenAt), desc(memberSessions.id))
     .limit(MEMBER_SESSION_LIMITS.listed);
   return rows.map((row) => ({
     id: row.id,
-    current: row.id === current,
+    current: row.id === currentId,
     device: describeDevice(row.userAgent),
     clientAddress: row.clientAddress,
     signedInAt: row.signedInAt,
     lastActiveAt: row.lastSeenAt,
   }));
+}
+
+/** Where the signed-in member is signed in to this organisation: this session first, then the others. */
+export function listMySessions(db: Db, actor: TActor): Promise<TMemberSession[]> {
+  return listSessions(db, { userId: actor.user.id, organisationId: actor.organisation.id }, actor.sessionId ?? "");
 }

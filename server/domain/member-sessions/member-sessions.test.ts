@@ -10,6 +10,7 @@ import { GET as listRoute } from "@/app/api/app/me/sessions/route";
 import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
 import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
 import { POST as endMemberRoute } from "@/app/api/app/members/[userId]/sessions/sign-out/route";
+import { GET as memberSessionsRoute } from "@/app/api/app/members/[userId]/sessions/route";
 import { GET as failedRoute } from "@/app/api/app/me/failed-sign-ins/route";
 import { auditEvents, memberSessions } from "@/server/db/schema";
 import { authorizeCredentials } from "@/server/auth/authorize-credentials";
@@ -302,6 +303,46 @@ describe("the owner signs a member out everywhere", () => {
     const samPhone = await signInSam(SAFARI_IPHONE);
     return { org, laptop, samId, samDesk, samPhone };
   }
+
+  it("the owner first sees where they are signed in: device, address and times, the most recently active first", async () => {
+    const { org, laptop, samId, samDesk, samPhone } = await withSam();
+    at(3 * MINUTE);
+    expect(await live(samDesk)).toBe(true); // the desk's request moves its last activity
+    const res = await callApp<{ data: TMemberSession[] }>(memberSessionsRoute, { as: laptop, params: { userId: samId } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        id: samDesk.sessionId,
+        current: false,
+        device: "Chrome on Linux",
+        clientAddress: null,
+        signedInAt: new Date(T0 + 10 * SECOND).toISOString(),
+        lastActiveAt: new Date(T0 + 3 * MINUTE).toISOString(),
+      },
+      {
+        id: samPhone.sessionId,
+        current: false,
+        device: "Safari on iPhone",
+        clientAddress: null,
+        signedInAt: new Date(T0 + 10 * SECOND).toISOString(),
+        lastActiveAt: new Date(T0 + 10 * SECOND).toISOString(),
+      },
+    ]);
+    // The owner's own: the session asking is marked.
+    const own = await callApp<{ data: TMemberSession[] }>(memberSessionsRoute, { as: laptop, params: { userId: org.userId } });
+    expect(own.body.data.map((s) => [s.id, s.current])).toEqual([
+      [laptop.sessionId, true],
+      [(await sessionRows(org.userId)).find((id) => id !== laptop.sessionId), false],
+    ]);
+    // 404 for another organisation's member, 403 for anyone but the owner.
+    const elsewhere = await createTestOrg(t.db, "Elsewhere");
+    const stranger = await createTestMember(t.db, elsewhere);
+    expect(await callApp(memberSessionsRoute, { as: laptop, params: { userId: stranger.user.id } })).toEqual({
+      status: 404,
+      body: { error: "Member not found" },
+    });
+    expect((await callApp(memberSessionsRoute, { as: samDesk, params: { userId: org.userId } })).status).toBe(403);
+  });
 
   it("ends every session of theirs, not the owner's; recorded once, with how many", async () => {
     const { laptop, samId, samDesk, samPhone } = await withSam();

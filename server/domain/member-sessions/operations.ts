@@ -48,6 +48,19 @@ export const appListMyFailedSignIns = defineOperation({
   response: ZMyFailedSignIns,
 });
 
+export const appListMemberSessions = defineOperation({
+  tag: "App: organisation",
+  internal: true,
+  ownerOnly: true,
+  operationId: "appListMemberSessions",
+  method: "GET",
+  path: "/api/app/members/{userId}/sessions",
+  summary: "Where a member is signed in: their sessions by last activity (at most 100), for the owner (404 non-member)",
+  params: ZMemberParams,
+  response: z.array(ZMemberSession),
+  errors: [404],
+});
+
 export const appEndMemberSessions = defineOperation({
   tag: "App: organisation",
   internal: true,
