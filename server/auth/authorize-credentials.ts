@@ -3,10 +3,13 @@ import { z } from "zod";
 import type { Db } from "@/server/db/client";
 import { memberships, users } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { hasSignedInBefore, mailNewSignIn, type TSignInMailDeps } from "@/server/domain/member-sessions/new-sign-in-mail";
+import { configuredMailTransport } from "@/server/domain/mail/transport";
 import { recordFailedSignIn } from "@/server/domain/member-sessions/record-failed-sign-in";
 import { startMemberSession } from "@/server/domain/member-sessions/start-member-session";
 import { hashPassword, verifyPassword } from "@/server/lib/crypto";
-import { claimSignInAttempt, signInSucceeded } from "./sign-in-throttle";
+import { now } from "@/server/lib/clock";
+import { claimSignInAttempt, isKnownAddress, signInSucceeded } from "./sign-in-throttle";
 import { signInThrottledError } from "./sign-in-throttled";
 
 export const ZCredentials = z.object({
@@ -59,9 +62,10 @@ let dummyHash: Promise<string> | undefined;
  * email from this address, from the address, or for the email from everywhere (sign-in-throttle.ts, counted in
  * the database) → SignInThrottledError before the password is checked, so a throttled guess learns nothing,
  * even when it is right. A right password starts a session (member_sessions) and records the sign-in; a wrong one
- * for a member is recorded too (`member.sign_in_failed`, on Activity and the member's Account page).
+ * for a member is recorded too (`member.sign_in_failed`, on Activity and the member's Account page). A member who
+ * signs in from an address they have not signed in from in 30 days gets a mail saying so (new-sign-in-mail.ts).
  */
-export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest): Promise<TSignedInUser | null> {
+export async function authorizeCredentials(db: Db, raw: unknown, request: TSignInRequest, deps: TSignInMailDeps = {}): Promise<TSignedInUser | null> {
   const parsed = ZCredentials.safeParse(raw);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -93,7 +97,17 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
     await recordFailedSignIn(db, row, row.organisationId, origin);
     return null;
   }
-  await signInSucceeded(db, source);
+  // Before this sign-in makes its address familiar: a member who has signed in before, from an address not used
+  // in 30 days, is told by mail (only with a mail server).
+  const at = now();
+  const transport = deps.transport ?? configuredMailTransport();
+  const unfamiliar =
+    transport.kind === "smtp" && request.clientAddress !== null && !(await isKnownAddress(db, source, at)) && (await hasSignedInBefore(db, row.id));
+  await signInSucceeded(db, source, at);
   const sessionId = await startMemberSession(db, row, row.organisationId, origin);
+  if (unfamiliar) {
+    const sent = mailNewSignIn(db, transport, row, row.organisationId, { clientAddress: request.clientAddress!, userAgent: origin.userAgent }, at, deps.wait);
+    deps.sending?.(sent);
+  }
   return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion, sessionId };
 }

@@ -50,7 +50,8 @@ async function freedAt(db: Db, scope: SQL, max: number, attemptId: string, at: D
   return row ? row.failedAt.getTime() + SIGN_IN_WINDOW_MS : null;
 }
 
-async function isKnownAddress(db: Db, source: TSignInSource, at: Date): Promise<boolean> {
+/** Whether the email signed in from this address within KNOWN_ADDRESS_MS (never for an unknown address). */
+export async function isKnownAddress(db: Db, source: TSignInSource, at: Date = now()): Promise<boolean> {
   if (source.clientAddress === null) return false;
   const [row] = await db
     .select({ id: signInKnownAddresses.id })

@@ -12,7 +12,7 @@ import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-other
 import { POST as endMemberRoute } from "@/app/api/app/members/[userId]/sessions/sign-out/route";
 import { GET as memberSessionsRoute } from "@/app/api/app/members/[userId]/sessions/route";
 import { GET as failedRoute } from "@/app/api/app/me/failed-sign-ins/route";
-import { auditEvents, memberSessions } from "@/server/db/schema";
+import { auditEvents, mailMessages, memberSessions } from "@/server/db/schema";
 import { authorizeCredentials } from "@/server/auth/authorize-credentials";
 import { changeOwnPassword } from "@/server/auth/own-password";
 import { loadSessionActor } from "@/server/domain/access/load-session-actor";
@@ -28,6 +28,8 @@ import { callApp } from "@/server/test/app-http";
 import { createTestMember } from "@/server/test/actors";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
+import { startSmtpSink, type TSmtpSink } from "@/server/domain/mail/test-support/smtp-sink";
+import { createMailTransport } from "@/server/domain/mail/transport";
 import { describeDevice } from "./describe-device";
 import { memberSessionJobs } from "./jobs";
 import { endSignedOutSession } from "./session-liveness";
@@ -122,6 +124,73 @@ describe("signing in", () => {
       (r) => r.ua!.length,
     );
     expect(Math.max(...agents)).toBe(512);
+  });
+});
+
+describe("a sign-in from an unfamiliar address", () => {
+  /** Signs in with the test's SMTP server (or the outbox), and waits for the mail the sign-in sends, if any. */
+  async function signInMailing(sink: TSmtpSink | null, email: string, password: string, userAgent: string | null, clientAddress: string | null) {
+    let sending: Promise<void> | undefined;
+    const transport = createMailTransport({ smtpUrl: sink?.url, from: "Foliosign <no-reply@example.com>" });
+    const user = await authorizeCredentials(
+      t.db,
+      { email, password },
+      { clientAddress, userAgent },
+      { transport, sending: (p) => (sending = p), wait: async () => {} },
+    );
+    await sending;
+    return user;
+  }
+
+  it("mails the member once an address they have not used in 30 days signs in — not at their first sign-in, nor from a familiar one", async () => {
+    const sink = await startSmtpSink();
+    try {
+      at(0);
+      await createOrganisationWithOwner(t.db, owner);
+      // The account's first sign-in: no familiar address to differ from.
+      expect(await signInMailing(sink, owner.email, owner.password, FIREFOX_WINDOWS, "198.51.100.7")).not.toBeNull();
+      at(MINUTE);
+      await signInMailing(sink, owner.email, owner.password, FIREFOX_WINDOWS, "198.51.100.7");
+      expect(sink.received).toEqual([]);
+      // A wrong password from a new address sends nothing.
+      expect(await signInMailing(sink, owner.email, "wrong password!", SAFARI_IPHONE, "203.0.113.9")).toBeNull();
+      expect(sink.received).toEqual([]);
+
+      at(2 * MINUTE);
+      expect(await signInMailing(sink, owner.email, owner.password, SAFARI_IPHONE, "203.0.113.9")).not.toBeNull();
+      expect(sink.received.map((m) => [m.to, m.subject])).toEqual([[["olga@example.com"], "New sign-in to your Foliosign account"]]);
+      const text = sink.received[0]!.text;
+      expect(text).toContain("Your Foliosign account (olga@example.com) signed in to Acme from an address it had not used in the last 30 days:");
+      expect(text).toContain("Safari on iPhone, from 203.0.113.9, on 2 November 2026, 09:02 UTC.");
+      expect(text).toMatch(/See where you’re signed in: http:\/\/[^\s]+\/account\n/);
+      // Familiar now.
+      await signInMailing(sink, owner.email, owner.password, SAFARI_IPHONE, "203.0.113.9");
+      expect(sink.received).toHaveLength(1);
+      // 31 days later the first address is unfamiliar again.
+      at(31 * DAY);
+      await signInMailing(sink, owner.email, owner.password, FIREFOX_WINDOWS, "198.51.100.7");
+      expect(sink.received.map((m) => m.text.includes("Firefox on Windows, from 198.51.100.7"))).toEqual([false, true]);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("sends nothing without a mail server (the outbox is read by members) or without an address; a refused mail leaves the sign-in as it was", async () => {
+    const { org } = await setup();
+    expect(await signInMailing(null, owner.email, owner.password, CHROME_LINUX, "192.0.2.50")).not.toBeNull();
+    expect(await t.db.select().from(mailMessages)).toEqual([]);
+    const sink = await startSmtpSink();
+    try {
+      expect(await signInMailing(sink, owner.email, owner.password, CHROME_LINUX, null)).not.toBeNull();
+      expect(sink.received).toEqual([]);
+      sink.refuseRcpt = () => 550;
+      const user = await signInMailing(sink, owner.email, owner.password, CHROME_LINUX, "192.0.2.51");
+      expect(user).toMatchObject({ id: org.userId });
+      expect(await live({ userId: user!.id, organisationId: user!.organisationId, sessionId: user!.sessionId })).toBe(true);
+      expect(sink.received).toEqual([]);
+    } finally {
+      await sink.close();
+    }
   });
 });
 

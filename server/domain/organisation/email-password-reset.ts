@@ -15,7 +15,8 @@ import { and, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
 import { invites, users } from "@/server/db/schema";
 import { buildPasswordResetMail } from "@/server/domain/mail/templates/build-password-reset-mail";
-import { configuredMailTransport, isPermanentMailError, mailErrorText, type TMailTransport, type TOutgoingMail } from "@/server/domain/mail/transport";
+import { DIRECT_MAIL_RETRY_MS, sendDirect, sleep } from "@/server/domain/mail/send-direct";
+import { configuredMailTransport, mailErrorText, type TMailTransport } from "@/server/domain/mail/transport";
 import { env } from "@/server/env";
 import { now } from "@/server/lib/clock";
 import { sha256Hex } from "@/server/lib/crypto";
@@ -26,7 +27,7 @@ import { insertPasswordLink, lockLinkMember } from "./passwords";
 export const EMAILED_RESET_TTL_MS = 60 * 60 * 1000;
 export const RESEND_AFTER_MS = 5 * 60 * 1000;
 /** The waits before each retry of a reset mail that failed for a reason that may pass (no answer, 4xx). */
-export const RESET_MAIL_RETRY_MS = [5_000, 30_000, 120_000] as const;
+export const RESET_MAIL_RETRY_MS = DIRECT_MAIL_RETRY_MS;
 export const NO_MAIL_SERVER = "This server sends no mail: ask the owner of your organisation for a reset link";
 
 export type TResetRequestDeps = {
@@ -58,7 +59,7 @@ export async function requestPasswordReset(db: Db, input: { email: string }, dep
       url: `${env().publicUrl}${issued.link.path}`,
       validMinutes: EMAILED_RESET_TTL_MS / 60_000,
     });
-    const sent = sendWithRetries(transport, { to: { email: issued.user.email, name: issued.user.name }, ...mail }, deps.wait ?? sleep).then(
+    const sent = sendDirect(transport, { to: { email: issued.user.email, name: issued.user.name }, ...mail }, "password reset mail", deps.wait ?? sleep).then(
       () => undefined,
       async (err: unknown) => {
         // The link is never logged: the mail's address and the server's answer are enough to act on.
@@ -71,23 +72,6 @@ export async function requestPasswordReset(db: Db, input: { email: string }, dep
     deps.sending?.(sent);
   }
   return { requested: true };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-/** Sends, retrying after RESET_MAIL_RETRY_MS while the failure may pass; rejects with the last error. */
-async function sendWithRetries(transport: TMailTransport, mail: TOutgoingMail, wait: (ms: number) => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await transport.send(mail);
-      return;
-    } catch (err) {
-      const delay = RESET_MAIL_RETRY_MS[attempt];
-      if (delay === undefined || isPermanentMailError(err)) throw err;
-      logger().info({ to: mail.to.email, error: mailErrorText(err), retryInMs: delay }, "password reset mail not sent yet; trying again");
-      await wait(delay);
-    }
-  }
 }
 
 /** Deletes the link the mail carried, unless it was used (it cannot have been: nobody received it) or replaced. */
