@@ -13,6 +13,7 @@ import { useActivity, type TActivityArea } from "./query";
 
 const AREAS: [TActivityArea, string][] = [
   ["members", "Members and roles"],
+  ["sign_ins", "Sign-ins and sessions"],
   ["keys", "API keys"],
   ["workspaces", "Workspaces"],
   ["webhooks", "Webhooks"],

@@ -96,12 +96,16 @@ test("a member sees where they are signed in and signs other sessions out", asyn
   // The owner reads the member's sign-ins and sign-outs on Activity.
   await signInAsOwner(page);
   await page.goto("/settings/activity");
-  await page.getByLabel("Show").selectOption("members");
+  await page.getByLabel("Show").selectOption("sign_ins");
   const activity = page.getByTestId("activity-row").filter({ hasText: SAM.name });
   await expect(activity.nth(0)).toContainText("Signed out 1 other session");
   await expect(activity.nth(1)).toContainText("Signed out their session on Safari on iPhone from another session");
   await expect(activity.filter({ hasText: "Signed in (Safari on iPhone)" })).toHaveCount(1);
   await expect(activity.filter({ hasText: "Signed in (Firefox on Windows)" })).toHaveCount(1);
+  // Members and roles leaves them out: adding Sam is there, none of the sign-ins.
+  await page.getByLabel("Show").selectOption("members");
+  await expect(page.getByTestId("activity-row").filter({ hasText: `Added ${SAM.name}` })).toHaveCount(1);
+  await expect(page.getByTestId("activity-row").filter({ hasText: "Signed in" })).toHaveCount(0);
 });
 
 test("the owner signs a member out everywhere from Members", async ({ page, browser }) => {
@@ -170,6 +174,7 @@ test("a wrong password shows on the member's Account page and on the owner's Act
   await page.goto("/account");
   await expect(page.getByText("No failed sign-ins in the last 30 days.")).toBeVisible();
   await page.goto("/settings/activity");
+  await page.getByLabel("Show").selectOption("sign_ins");
   await expect(
     page.getByTestId("activity-row").filter({ hasText: `A sign-in as ${SAM.name} (${SAM.email}) failed: wrong password (Safari on iPhone)` }),
   ).toHaveCount(1);

@@ -26,6 +26,8 @@ import { callApp } from "@/server/test/app-http";
 import { useTestDb } from "@/server/test/db";
 import { createTestOrg } from "@/server/test/factories";
 import { AUDIT_SUBJECTS } from "@/server/domain/audit/audit-actions";
+import { recordFailedSignIn } from "@/server/domain/member-sessions/record-failed-sign-in";
+import { startMemberSession } from "@/server/domain/member-sessions/start-member-session";
 import { describeActivity } from "./describe-activity";
 import { AREA_SUBJECTS } from "./list-activity";
 import type { TActivityList } from "./schemas";
@@ -115,6 +117,23 @@ describe("the organisation's activity", () => {
     expect(content.body.data.events.map((e) => e.summary)).toEqual(["Created the signing group “Legal”"]);
   });
 
+  it("keeps the members' sign-ins and sessions in an area of their own, out of “members”", async () => {
+    const { org, owner } = await scenario();
+    const sessionId = await startMemberSession(t.db, owner.user, org.organisationId, { clientAddress: "198.51.100.7", userAgent: null });
+    await recordFailedSignIn(t.db, owner.user, org.organisationId, { clientAddress: "203.0.113.9", userAgent: null });
+    const signIns = await read(org, { area: "sign_ins" });
+    expect(signIns.body.data.events.map((e) => [e.action, e.area, e.clientAddress])).toEqual([
+      ["member.sign_in_failed", "sign_ins", "203.0.113.9"],
+      ["member.signed_in", "sign_ins", "198.51.100.7"],
+    ]);
+    expect(signIns.body.data.totalCount).toBe(2);
+    expect(sessionId).toMatch(/^msn_/);
+    const members = await read(org, { area: "members" });
+    expect(members.body.data.events.map((e) => e.action)).toEqual(["member.removed", "member.role_changed", "member.added"]);
+    const everything = await read(org, { pageSize: 2 });
+    expect(everything.body.data.events.map((e) => e.action)).toEqual(["member.sign_in_failed", "member.signed_in"]);
+  });
+
   it("leaves out packages' events and every other organisation's", async () => {
     const { org } = await scenario();
     const other = await createTestOrg(t.db, "Other");
@@ -141,7 +160,7 @@ describe("the organisation's activity", () => {
     expect(refused.status).toBe(403);
     const badArea = await read(org, { area: "packages" });
     expect(badArea.status).toBe(422);
-    expect(badArea.body).toMatchObject({ details: { area: ["Expected one of: members, keys, workspaces, webhooks, organisation, content"] } });
+    expect(badArea.body).toMatchObject({ details: { area: ["Expected one of: members, sign_ins, keys, workspaces, webhooks, organisation, content"] } });
     const badSize = await read(org, { pageSize: 101 });
     expect(badSize.body).toMatchObject({ details: { pageSize: ["At most 100"] } });
     expect((await callApp(activityRoute, { as: null })).status).toBe(401);
@@ -151,9 +170,7 @@ describe("the organisation's activity", () => {
 describe("describeActivity", () => {
   it("has a sentence for every action of the subjects the page shows (a new action needs one)", () => {
     const none = { users: new Map(), apiKeys: new Map(), roles: new Map(), workspaces: new Map(), endpoints: new Map(), signingGroups: new Map() };
-    const actions = Object.values(AREA_SUBJECTS)
-      .flat()
-      .flatMap((subject) => AUDIT_SUBJECTS[subject].actions as readonly string[]);
+    const actions = [...new Set(Object.values(AREA_SUBJECTS).flat())].flatMap((subject) => AUDIT_SUBJECTS[subject].actions as readonly string[]);
     expect(actions).toHaveLength(43);
     for (const action of actions) {
       const sentence = describeActivity({ action, subjectId: "x", workspaceId: null, data: {} }, none);

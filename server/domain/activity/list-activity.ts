@@ -6,12 +6,12 @@
  * events by `organisation_id`, the names they refer to by the ids those events carry (and the organisation where
  * the table has one).
  */
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, notInArray, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/server/db/client";
 import { apiKeys, auditEvents, roles, signingGroups, users, webhookEndpoints, workspaces } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
-import type { TAuditSubjectType } from "@/server/domain/audit/audit-actions";
+import type { TAuditAction, TAuditSubjectType } from "@/server/domain/audit/audit-actions";
 import { pageWindow } from "@/server/lib/pagination";
 import { describeActivity, type TActivityNames } from "./describe-activity";
 import type { TActivityArea, TActivityItem, TActivityList, TActivityQuery } from "./schemas";
@@ -19,6 +19,7 @@ import type { TActivityArea, TActivityItem, TActivityList, TActivityQuery } from
 /** Which audit subjects each area shows; together, everything the page shows. */
 export const AREA_SUBJECTS: Record<TActivityArea, readonly TAuditSubjectType[]> = {
   members: ["member", "role"],
+  sign_ins: ["member"],
   keys: ["api_key"],
   workspaces: ["workspace"],
   webhooks: ["webhook_endpoint"],
@@ -26,12 +27,33 @@ export const AREA_SUBJECTS: Record<TActivityArea, readonly TAuditSubjectType[]> 
   content: ["signing_group", "custom_field", "library_document"],
 };
 
-const AREA_OF = new Map<string, TActivityArea>(Object.entries(AREA_SUBJECTS).flatMap(([area, subjects]) => subjects.map((s) => [s, area as TActivityArea])));
+/** A member's sign-ins and sessions: their own area, so that they do not bury the changes to members and roles. */
+export const SIGN_IN_ACTIONS: readonly TAuditAction<"member">[] = [
+  "member.signed_in",
+  "member.sign_in_failed",
+  "member.session_ended",
+  "member.other_sessions_ended",
+  "member.sessions_ended",
+];
+const IS_SIGN_IN = new Set<string>(SIGN_IN_ACTIONS);
+
+const AREA_OF = new Map<string, TActivityArea>(
+  Object.entries(AREA_SUBJECTS)
+    .filter(([area]) => area !== "sign_ins")
+    .flatMap(([area, subjects]) => subjects.map((s) => [s, area as TActivityArea])),
+);
+const areaOf = (e: { subjectType: string; action: string }): TActivityArea => (IS_SIGN_IN.has(e.action) ? "sign_ins" : AREA_OF.get(e.subjectType)!);
+
+/** The events an area shows (all of them without one). */
+function inArea(area: TActivityArea | undefined): SQL {
+  if (area === "sign_ins") return and(eq(auditEvents.subjectType, "member"), inArray(auditEvents.action, [...SIGN_IN_ACTIONS]))!;
+  const subjects = inArray(auditEvents.subjectType, [...(area ? AREA_SUBJECTS[area] : new Set(Object.values(AREA_SUBJECTS).flat()))]);
+  return area === "members" ? and(subjects, notInArray(auditEvents.action, [...SIGN_IN_ACTIONS]))! : subjects;
+}
 
 export async function listActivity(db: Db, actor: TActor, query: TActivityQuery): Promise<TActivityList> {
   const orgId = actor.organisation.id;
-  const subjects = query.area ? AREA_SUBJECTS[query.area] : Object.values(AREA_SUBJECTS).flat();
-  const where = and(eq(auditEvents.organisationId, orgId), inArray(auditEvents.subjectType, [...subjects]));
+  const where = and(eq(auditEvents.organisationId, orgId), inArea(query.area));
   const { limit, offset } = pageWindow(query);
   const [rows, [total]] = await Promise.all([
     db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.createdAt), desc(auditEvents.id)).limit(limit).offset(offset),
@@ -43,7 +65,7 @@ export async function listActivity(db: Db, actor: TActor, query: TActivityQuery)
       id: e.id,
       createdAt: e.createdAt.toISOString(),
       action: e.action,
-      area: AREA_OF.get(e.subjectType)!,
+      area: areaOf(e),
       summary: describeActivity(e, names),
       actor: actorOf(e, names),
       workspaceName: e.workspaceId ? (names.workspaces.get(e.workspaceId) ?? null) : null,

@@ -1,8 +1,11 @@
 import { ZPageQuery, pagedSchema } from "@/server/lib/pagination";
 import { z } from "@/server/lib/zod";
 
-/** The areas an owner can narrow the organisation's activity to (each a set of audit subjects, list-activity.ts). */
-export const ACTIVITY_AREAS = ["members", "keys", "workspaces", "webhooks", "organisation", "content"] as const;
+/**
+ * The areas an owner can narrow the organisation's activity to (each a set of audit subjects, list-activity.ts;
+ * `sign_ins` the members' sign-ins and sessions, which `members` leaves out).
+ */
+export const ACTIVITY_AREAS = ["members", "sign_ins", "keys", "workspaces", "webhooks", "organisation", "content"] as const;
 export type TActivityArea = (typeof ACTIVITY_AREAS)[number];
 
 export const ZActivityQuery = ZPageQuery.extend({
