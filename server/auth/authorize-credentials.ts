@@ -101,12 +101,13 @@ export async function authorizeCredentials(db: Db, raw: unknown, request: TSignI
   // in 30 days, is told by mail (only with a mail server).
   const at = now();
   const transport = deps.transport ?? configuredMailTransport();
-  const unfamiliar =
-    transport.kind === "smtp" && request.clientAddress !== null && !(await isKnownAddress(db, source, at)) && (await hasSignedInBefore(db, row.id));
+  const address = request.clientAddress;
+  const unfamiliar = transport.kind === "smtp" && address !== null && !(await isKnownAddress(db, source, at)) && (await hasSignedInBefore(db, row.id));
   await signInSucceeded(db, source, at);
   const sessionId = await startMemberSession(db, row, row.organisationId, origin);
-  if (unfamiliar) {
-    const sent = mailNewSignIn(db, transport, row, row.organisationId, { clientAddress: request.clientAddress!, userAgent: origin.userAgent }, at, deps.wait);
+  if (unfamiliar && address !== null) {
+    // Not awaited: the sign-in does not wait for the mail server (and `sending?.(…)` would skip a call in its argument).
+    const sent = mailNewSignIn(db, transport, row, row.organisationId, { clientAddress: address, userAgent: origin.userAgent }, at, deps.wait);
     deps.sending?.(sent);
   }
   return { id: row.id, name: row.name, email: row.email, organisationId: row.organisationId, credentialsVersion: row.credentialsVersion, sessionId };

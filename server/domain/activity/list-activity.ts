@@ -28,7 +28,7 @@ export const AREA_SUBJECTS: Record<TActivityArea, readonly TAuditSubjectType[]> 
 };
 
 /** A member's sign-ins and sessions: their own area, so that they do not bury the changes to members and roles. */
-export const SIGN_IN_ACTIONS: readonly TAuditAction<"member">[] = [
+const SIGN_IN_ACTIONS: readonly TAuditAction<"member">[] = [
   "member.signed_in",
   "member.sign_in_failed",
   "member.session_ended",

@@ -9,8 +9,9 @@ import { recordAudit } from "./record-audit";
  * Who a change is attributed to: a member or key (its issuing user, the key, the client address), the service
  * (scheduled work: nobody, `by: "the service"`), a recipient on the signing page (their session and address),
  * someone not signed in known by their address alone (`TUnknownRequester`: a failed sign-in), or nobody (`null`:
- * the upload PUT, whose only credential is the upload URL — the event names nobody rather than guessing). Organisation administration and keys are attributed like any member's change (the member and
- * the request's address); `TUserAttribution` names a user alone where no request actor exists (the new owner
+ * the upload PUT, whose only credential is the upload URL — the event names nobody rather than guessing).
+ * Organisation administration and keys are attributed like any member's change (the member and the request's
+ * address); `TUserAttribution` names a user alone where no request actor exists (the new owner
  * creating an organisation, the invited user accepting, the emailed reset), and the operator's plan change
  * names nobody but says `by: "operator"` (`OPERATOR`).
  */

@@ -5,7 +5,7 @@
  * removed membership and a week without a request end sessions too; the prune job deletes idle rows.
  */
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as listRoute } from "@/app/api/app/me/sessions/route";
 import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
 import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
@@ -170,6 +170,12 @@ describe("a sign-in from an unfamiliar address", () => {
       at(31 * DAY);
       await signInMailing(sink, owner.email, owner.password, FIREFOX_WINDOWS, "198.51.100.7");
       expect(sink.received.map((m) => m.text.includes("Firefox on Windows, from 198.51.100.7"))).toEqual([false, true]);
+      // Without a test's hook too (as next-auth calls it): the sign-in answers, and the mail follows.
+      const transport = createMailTransport({ smtpUrl: sink.url, from: "Foliosign <no-reply@example.com>" });
+      expect(await authorizeCredentials(t.db, owner, { clientAddress: "192.0.2.77", userAgent: CHROME_LINUX }, { transport })).not.toBeNull();
+      await vi.waitFor(() => expect(sink.received.map((m) => m.text.includes("Chrome on Linux, from 192.0.2.77"))).toEqual([false, false, true]), {
+        timeout: 5000,
+      });
     } finally {
       await sink.close();
     }
