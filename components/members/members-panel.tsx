@@ -225,10 +225,10 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
       <TBody>
         {members.map((m) => (
           <TR key={m.userId} data-testid="member-row">
-            <TD className="min-w-40 max-w-64">
-              {/* break-words, not wrap-anywhere: an address breaks only past the column's widest, so the table gives
-                  it room before it squeezes it to a few characters a line. */}
-              <p className="font-medium break-words text-zinc-900">
+            {/* A long name or address wraps anywhere (the table never scrolls for it), but not below 12rem, where a
+                usual address fits on its line. */}
+            <TD className="min-w-48 max-w-64">
+              <p className="font-medium wrap-anywhere text-zinc-900">
                 {m.name}
                 {m.isOwner ? (
                   <Badge tone="brand" className="ml-2">
@@ -236,7 +236,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                   </Badge>
                 ) : null}
               </p>
-              <p className="text-xs break-words text-zinc-500">{m.email}</p>
+              <p className="text-xs wrap-anywhere text-zinc-500">{m.email}</p>
             </TD>
             <TD>
               {canManage && !m.isOwner ? (
@@ -270,7 +270,7 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
             {canManage ? (
               <TD className="text-right">
                 {!m.isOwner ? (
-                  <div className="flex flex-wrap justify-end gap-1 xl:flex-nowrap">
+                  <div className="flex flex-wrap justify-end gap-1">
                     <Button variant="ghost" size="sm" onClick={() => onLink(m)}>
                       {m.status === "INVITED" ? "New invite link" : "Reset password"}
                       <span className="sr-only"> of {m.name}</span>
