@@ -23,6 +23,9 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b/, "Linux"],
 ];
 
+/** What a User-Agent naming no known browser or system is called (also for a stored event without a device). */
+export const UNKNOWN_DEVICE = "An unknown browser";
+
 const first = (rules: [RegExp, string][], ua: string) => rules.find(([pattern]) => pattern.test(ua))?.[1] ?? null;
 
 export function describeDevice(userAgent: string | null): string {
@@ -32,5 +35,5 @@ export function describeDevice(userAgent: string | null): string {
   if (browser && system) return `${browser} on ${system}`;
   if (browser) return browser;
   if (system) return `A browser on ${system}`;
-  return "An unknown browser";
+  return UNKNOWN_DEVICE;
 }

@@ -12,3 +12,6 @@ export const MEMBER_SESSION_LIMITS = {
   /** The User-Agent kept per session. */
   userAgentChars: 512,
 } as const;
+
+/** The User-Agent as kept (and described) for a sign-in: at most `userAgentChars`, null when empty or absent. */
+export const keptUserAgent = (userAgent: string | null): string | null => userAgent?.slice(0, MEMBER_SESSION_LIMITS.userAgentChars) || null;

@@ -3,6 +3,7 @@ import type { Db } from "@/server/db/client";
 import { auditEvents } from "@/server/db/schema";
 import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
+import { UNKNOWN_DEVICE } from "./describe-device";
 import { MEMBER_SESSION_LIMITS } from "./limits";
 import type { TMyFailedSignIns } from "./schemas";
 
@@ -34,6 +35,6 @@ export async function listMyFailedSignIns(db: Db, actor: TActor): Promise<TMyFai
   return {
     count: total?.n ?? 0,
     days,
-    recent: rows.map((r) => ({ at: r.at, clientAddress: r.clientAddress, device: typeof r.data.device === "string" ? r.data.device : "An unknown browser" })),
+    recent: rows.map((r) => ({ at: r.at, clientAddress: r.clientAddress, device: typeof r.data.device === "string" ? r.data.device : UNKNOWN_DEVICE })),
   };
 }

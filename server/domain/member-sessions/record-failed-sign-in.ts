@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/client";
 import { auditChange } from "@/server/domain/audit/audit-change";
 import { describeDevice } from "./describe-device";
-import { MEMBER_SESSION_LIMITS } from "./limits";
+import { keptUserAgent } from "./limits";
 import type { TSessionOrigin } from "./start-member-session";
 
 /**
@@ -12,7 +12,7 @@ import type { TSessionOrigin } from "./start-member-session";
  * that is no member's, a member without a password yet and a refused (throttled) attempt record nothing.
  */
 export async function recordFailedSignIn(db: Db, user: { id: string }, organisationId: string, origin: TSessionOrigin): Promise<void> {
-  const userAgent = origin.userAgent?.slice(0, MEMBER_SESSION_LIMITS.userAgentChars) || null;
+  const userAgent = keptUserAgent(origin.userAgent);
   await auditChange(db, { kind: "unknown", clientAddress: origin.clientAddress }, { id: user.id, organisationId, workspaceId: null }, "member.sign_in_failed", {
     device: describeDevice(userAgent),
   });

@@ -4,7 +4,7 @@ import { auditChange } from "@/server/domain/audit/audit-change";
 import { now } from "@/server/lib/clock";
 import { newId } from "@/server/lib/ids";
 import { describeDevice } from "./describe-device";
-import { MEMBER_SESSION_LIMITS } from "./limits";
+import { keptUserAgent } from "./limits";
 
 export type TSessionOrigin = { clientAddress: string | null; userAgent: string | null };
 
@@ -20,7 +20,7 @@ export async function startMemberSession(
 ): Promise<string> {
   const id = newId("msn");
   const at = now();
-  const userAgent = origin.userAgent?.slice(0, MEMBER_SESSION_LIMITS.userAgentChars) || null;
+  const userAgent = keptUserAgent(origin.userAgent);
   await db.transaction(async (tx) => {
     await tx
       .insert(memberSessions)
