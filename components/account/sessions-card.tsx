@@ -36,7 +36,7 @@ export function SessionsCard() {
       <Card>
         <CardHeader
           title="Where you’re signed in"
-          description="Your sessions in this organisation. Signing one out ends it at its next request. Sessions unused for 7 days end by themselves."
+          description="Your sessions in this organisation. Signing one out ends it at its next request. Sessions unused for 7 days end by themselves, and every session ends 30 days after its sign-in."
           actions={signOutOthers}
         />
         {notice ? (

@@ -20,7 +20,7 @@ export function MemberSessionsDialog({ member, onClose, onSignOut }: { member: T
       open={member !== null}
       onClose={onClose}
       title={`Where ${member?.name ?? ""} is signed in`}
-      description="Their sessions in this organisation, the most recently active first. Sessions unused for 7 days end by themselves."
+      description="Their sessions in this organisation, the most recently active first. Sessions unused for 7 days end by themselves, and every session ends 30 days after its sign-in."
       footer={
         <>
           <Button variant="secondary" onClick={onClose} data-autofocus>

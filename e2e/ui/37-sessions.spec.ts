@@ -17,6 +17,7 @@ failOnPageErrors();
 
 const SAM = { email: "sam.sessions@acme.test", name: "Sam Sessions", password: "sam-sessions-password" };
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const DAY = 24 * 60 * 60_000;
 const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
 
 test("a member sees where they are signed in and signs other sessions out", async ({ page, browser }) => {
@@ -37,6 +38,14 @@ test("a member sees where they are signed in and signs other sessions out", asyn
   const phonePage = await phone.newPage();
   await signIn(phonePage, SAM.email, SAM.password);
   await signIn(page, SAM.email, SAM.password);
+  // The session's cookie lives the session's 30 days (unused for 7 it is over sooner, on the server), so daily use
+  // is never cut at day 7; and the session next-auth serves to the browser does not carry the session's id.
+  const sessionCookie = (await page.context().cookies()).find((c) => c.name.endsWith("next-auth.session-token"));
+  expect(sessionCookie!.httpOnly).toBe(true);
+  expect(sessionCookie!.expires * 1000 - Date.now()).toBeGreaterThan(30 * DAY - 10 * 60_000);
+  expect(sessionCookie!.expires * 1000 - Date.now()).toBeLessThanOrEqual(30 * DAY);
+  const served = (await (await page.request.get("/api/auth/session")).json()) as { member: Record<string, unknown> };
+  expect(Object.keys(served.member).sort()).toEqual(["email", "isOwner", "name", "organisationId", "userId"]);
 
   await page.goto("/account");
   const card = page.getByRole("list", { name: "Your sessions" });

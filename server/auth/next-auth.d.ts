@@ -4,10 +4,11 @@ export {};
 declare module "next-auth" {
   interface Session {
     /**
-     * Who signed in, for display and identity only; every request builds the full actor from the database
-     * (server/domain/access/load-session-actor.ts). Null when the user may no longer act (removed, deleted).
+     * Who signed in, as next-auth's /api/auth/session serves it to the browser (the session's id stays in the
+     * encrypted cookie); the app's requests build the actor from the cookie and the database instead
+     * (server/auth/session.ts). Null when the user may no longer act (removed, deleted, signed out).
      */
-    member: { userId: string; organisationId: string; isOwner: boolean; email: string; name: string; sessionId: string } | null;
+    member: { userId: string; organisationId: string; isOwner: boolean; email: string; name: string } | null;
     organisationName: string | null;
   }
   interface User {

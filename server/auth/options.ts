@@ -1,9 +1,13 @@
 /**
- * next-auth: email + password (scrypt), JWT sessions. The token carries who the user is; the jwt callback
- * re-reads membership, role and owner flag from the database on every session read, so a removed member or
- * a changed role takes effect on the next request; a session that signed in before the password last changed
- * (its credentials version is older than the user's) is over; and so is one whose row in member_sessions is gone
- * (signed out here or from another session: server/domain/member-sessions/) or idle for 7 days.
+ * next-auth: email + password (scrypt), JWT sessions. The token carries who signed in (user, organisation,
+ * credentials version, session id); the app's pages and API read it from the cookie (./session-cookie.ts) and load
+ * the member from the database once per request (load-session-actor.ts), so a removed member or a changed role
+ * takes effect on the next request; a session that signed in before the password last changed (its credentials
+ * version is older than the user's) is over; and so is one whose row in member_sessions is gone (signed out here
+ * or from another session: server/domain/member-sessions/), unused for 7 days or signed in 30 days ago. The JWT
+ * lives those 30 days: next-auth renews its cookie only when /api/auth/session is read, which the app never does,
+ * so a JWT that lived 7 days would end a session in daily use at its seventh day. The callbacks below serve
+ * next-auth's own session endpoint, with the same checks.
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -14,7 +18,7 @@ import { loadSessionActor } from "@/server/domain/access/load-session-actor";
 import { MEMBER_SESSION_LIMITS } from "@/server/domain/member-sessions/limits";
 import { endSignedOutSession } from "@/server/domain/member-sessions/session-liveness";
 
-const SESSION_MAX_AGE_SECONDS = MEMBER_SESSION_LIMITS.idleMs / 1000;
+const SESSION_MAX_AGE_SECONDS = MEMBER_SESSION_LIMITS.lifetimeMs / 1000;
 
 let cached: NextAuthOptions | undefined;
 
@@ -69,7 +73,6 @@ export function getAuthOptions(): NextAuthOptions {
                 userId: token.userId!,
                 organisationId: token.organisationId!,
                 isOwner: token.isOwner === true,
-                sessionId: token.sessionId ?? "",
                 email: token.email!,
                 name: token.name!,
               }

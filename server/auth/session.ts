@@ -1,16 +1,20 @@
-import { getServerSession, type Session } from "next-auth";
+import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { getDb } from "@/server/db/client";
 import type { TActor } from "@/server/domain/access/actor";
 import { loadSessionActor, type TSessionIdentity } from "@/server/domain/access/load-session-actor";
 import { hasAnyUser } from "@/server/domain/organisation/create-organisation";
 import { getAuthOptions } from "./options";
+import { identityFromSessionCookies } from "./session-cookie";
 import { workspaceCookie } from "./workspace-cookie";
 
-/** Who signed in, for which organisation (the JWT's claim, re-validated by options.ts on every read), or null. */
+/**
+ * Who signed in, for which organisation, with which credentials version and session (the JWT's claims, read from
+ * the cookie: session-cookie.ts), or null. Not yet checked: loadSessionActor does that, once per request.
+ */
 export async function getSessionIdentity(): Promise<TSessionIdentity | null> {
-  const session: Session | null = await getServerSession(getAuthOptions());
-  return session?.member ? { userId: session.member.userId, organisationId: session.member.organisationId, sessionId: session.member.sessionId } : null;
+  const jar = await cookies();
+  return identityFromSessionCookies(Object.fromEntries(jar.getAll().map((c) => [c.name, c.value])), getAuthOptions().secret);
 }
 
 export type TActiveSession = { actor: TActor; organisationName: string };

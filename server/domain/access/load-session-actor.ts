@@ -16,8 +16,8 @@ import { organisationOf, roleOf } from "./actor-parts";
 /**
  * What the session itself carries: who signed in, for which organisation; and, when the caller checks them, the
  * credentials version they signed in with (a session from before the password last changed is over) and the
- * session's row (member_sessions: a session signed out, or idle past its lifetime, is over; an empty id — a
- * session from before sessions had rows — is over too).
+ * session's row (member_sessions: a session signed out, unused past its idle limit or signed in longer ago than its
+ * lifetime is over; an empty id — a session from before sessions had rows — is over too).
  */
 export type TSessionIdentity = { userId: string; organisationId: string; credentialsVersion?: number; sessionId?: string };
 
@@ -27,7 +27,7 @@ export async function loadSessionActor(
   input: { workspaceId?: string | null; requestId?: string; clientAddress?: string | null } = {},
 ): Promise<TActor | null> {
   const [row] = await db
-    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations, sessionSeenAt: memberSessions.lastSeenAt })
+    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations, session: { signedInAt: memberSessions.signedInAt, lastSeenAt: memberSessions.lastSeenAt } })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(organisations, eq(organisations.id, memberships.organisationId))
@@ -46,8 +46,8 @@ export async function loadSessionActor(
   if (identity.credentialsVersion !== undefined && identity.credentialsVersion !== row.user.credentialsVersion) return null;
   if (identity.sessionId !== undefined) {
     const at = now();
-    if (!row.sessionSeenAt || !sessionIsLive(row.sessionSeenAt, at)) return null;
-    await touchMemberSession(db, identity.sessionId, row.sessionSeenAt, at);
+    if (!row.session || !sessionIsLive(row.session, at)) return null;
+    await touchMemberSession(db, identity.sessionId, row.session.lastSeenAt, at);
   }
   const workspace = await resolveCurrentWorkspace(db, { organisationId: identity.organisationId }, { requestedId: input.workspaceId });
   return {

@@ -5,14 +5,16 @@ import type { TActor } from "@/server/domain/access/actor";
 import { now } from "@/server/lib/clock";
 import { describeDevice } from "./describe-device";
 import { MEMBER_SESSION_LIMITS } from "./limits";
+import { liveSince } from "./session-liveness";
 import type { TMemberSession } from "./schemas";
 
 /**
  * A member's live sessions in an organisation: `currentId`'s first, then the others by last activity, at most
- * `listed`. Sessions idle past `idleMs` are over and not listed (the prune job deletes them).
+ * `listed`. Sessions idle past `idleMs` or signed in longer than `lifetimeMs` ago are over and not listed (the
+ * prune job deletes them once they are idle).
  */
 export async function listSessions(db: Db, who: { userId: string; organisationId: string }, currentId: string): Promise<TMemberSession[]> {
-  const at = now();
+  const live = liveSince(now());
   const rows = await db
     .select()
     .from(memberSessions)
@@ -20,7 +22,8 @@ export async function listSessions(db: Db, who: { userId: string; organisationId
       and(
         eq(memberSessions.userId, who.userId),
         eq(memberSessions.organisationId, who.organisationId),
-        gt(memberSessions.lastSeenAt, new Date(at.getTime() - MEMBER_SESSION_LIMITS.idleMs)),
+        gt(memberSessions.lastSeenAt, live.lastSeenAfter),
+        gt(memberSessions.signedInAt, live.signedInAfter),
       ),
     )
     .orderBy(desc(sql`${memberSessions.id} = ${currentId}`), desc(memberSessions.lastSeenAt), desc(memberSessions.id))

@@ -47,6 +47,19 @@ describe("when a session is over", () => {
     expect((await list(laptop)).body.data.map((s) => s.id)).toEqual([laptop.sessionId]);
   });
 
+  it("in daily use it lives 30 days from its sign-in, not a moment more; the lists leave it out then", async () => {
+    const { laptop, phone } = await setup();
+    for (let day = 1; day < 30; day++) {
+      at(day * DAY);
+      expect([await live(laptop), await live(phone)]).toEqual([true, true]);
+    }
+    at(30 * DAY + 5 * SECOND); // the laptop signed in 30 days and 5 s ago, the phone 5 s less than 30 days ago
+    expect([await live(laptop), await live(phone)]).toEqual([false, true]);
+    expect((await list(phone)).body.data.map((s) => s.id)).toEqual([phone.sessionId]);
+    at(30 * DAY + 10 * SECOND);
+    expect(await live(phone)).toBe(false);
+  });
+
   it("a new password ends every session of the member (their rows go)", async () => {
     const { org, laptop, phone } = await setup();
     const actor = await loadSessionActor(t.db, laptop);
