@@ -74,6 +74,18 @@ export function useEndMemberSessions() {
   });
 }
 
+/** The owner signs a member out of one session; the list of their sessions is read again either way. */
+export function useEndMemberSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, sessionId }: { userId: string; sessionId: string }) =>
+      apiFetch<{ id: string; ended: true }>(`/api/app/members/${encodeURIComponent(userId)}/sessions/${encodeURIComponent(sessionId)}/sign-out`, {
+        method: "POST",
+      }),
+    onSettled: (_res, _err, { userId }) => queryClient.invalidateQueries({ queryKey: memberSessionsKey(userId) }),
+  });
+}
+
 /** The owner's one-time link for a member: a password reset, or a new invitation (it replaces the pending one). */
 export function useIssuePasswordLink() {
   const invalidate = useInvalidateMembers();

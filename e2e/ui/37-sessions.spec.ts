@@ -3,7 +3,7 @@
  * signs one out (asked first, Cancel focused) and that browser is at the sign-in page on its next request; signs
  * out all the others at once; and after signing out here, a copy of this browser's session cookie no longer works.
  * The owner's Activity tells the sign-ins and sign-outs; the owner sees where a member is signed in and signs them
- * out everywhere. A wrong password shows on the member's Account page and on
+ * out of one session or everywhere. A wrong password shows on the member's Account page and on
  * Activity. At 1280 and 390 px, axe-clean.
  */
 import { expect, test } from "@playwright/test";
@@ -117,10 +117,14 @@ test("a member sees where they are signed in and signs other sessions out", asyn
   await expect(page.getByTestId("activity-row").filter({ hasText: "Signed in" })).toHaveCount(0);
 });
 
-test("the owner signs a member out everywhere from Members", async ({ page, browser }) => {
+test("the owner signs a member out of one session, then everywhere, from Members", async ({ page, browser }) => {
+  test.setTimeout(180_000);
   const theirs = await browser.newContext();
   const theirPage = await theirs.newPage();
   await signIn(theirPage, SAM.email, SAM.password);
+  const theirPhone = await browser.newContext({ userAgent: SAFARI_IPHONE });
+  const theirPhonePage = await theirPhone.newPage();
+  await signIn(theirPhonePage, SAM.email, SAM.password);
 
   await signInAsOwner(page);
   await page.goto("/settings/members");
@@ -128,11 +132,35 @@ test("the owner signs a member out everywhere from Members", async ({ page, brow
   const sessions = page.getByRole("dialog", { name: `Where ${SAM.name} is signed in` });
   await expect(sessions.getByRole("button", { name: "Close" })).toBeFocused();
   const rows = sessions.getByRole("list", { name: `Sessions of ${SAM.name}` }).getByTestId("member-session-row");
-  await expect(rows).toHaveCount(1);
-  await expect(rows.nth(0)).toContainText("Headless Chrome on Linux");
-  await expect(rows.nth(0)).toContainText("127.0.0.1");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("Safari on iPhone");
+  await expect(rows.nth(1)).toContainText("Headless Chrome on Linux");
+  await expect(rows.nth(1)).toContainText("127.0.0.1");
   await expectAxeClean(page, "a member's sessions");
   await screenshotBoth(page, "members-sessions");
+
+  // One session, asked in its row: Cancel is focused, and gives the focus back.
+  const signOutPhone = rows.nth(0).getByRole("button", { name: /^Sign out Safari on iPhone/ });
+  await signOutPhone.click();
+  const ask = rows.nth(0).getByRole("group", { name: "Sign out Safari on iPhone?" });
+  await expect(ask.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expectAxeClean(page, "signing out one of a member's sessions");
+  await screenshotBoth(page, "members-session-sign-out");
+  await page.keyboard.press("Enter");
+  await expect(ask).toHaveCount(0);
+  await expect(signOutPhone).toBeFocused();
+  await page.keyboard.press("Enter");
+  await ask.getByRole("button", { name: "Sign out" }).click();
+  await expect(sessions.getByText(`Signed ${SAM.name} out of Safari on iPhone.`)).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await expect(sessions.getByRole("button", { name: "Close" })).toBeFocused();
+  await screenshot(page, "members-session-signed-out");
+  await theirPhonePage.goto("/packages");
+  await expect(theirPhonePage).toHaveURL(/\/signin/);
+  await theirPage.goto("/packages");
+  await expect(theirPage.getByRole("navigation", { name: "Main" })).toBeVisible();
+
+  // Everywhere, asked first.
   await sessions.getByRole("button", { name: "Sign out everywhere" }).click();
   const confirm = page.getByRole("dialog", { name: `Sign ${SAM.name} out everywhere?` });
   await expect(confirm).toContainText("Their password still works");
@@ -151,9 +179,12 @@ test("the owner signs a member out everywhere from Members", async ({ page, brow
   await sessions.getByRole("button", { name: "Close" }).click();
   // Their password still works.
   await signIn(theirPage, SAM.email, SAM.password);
-  await theirs.close();
+  await Promise.all([theirs.close(), theirPhone.close()]);
 
   await page.goto("/settings/activity");
+  await expect(page.getByTestId("activity-row").filter({ hasText: `Signed ${SAM.name} (${SAM.email}) out of their session on Safari on iPhone` })).toHaveCount(
+    1,
+  );
   await expect(page.getByTestId("activity-row").filter({ hasText: `Signed ${SAM.name} (${SAM.email}) out everywhere (1 session)` })).toHaveCount(1);
 });
 

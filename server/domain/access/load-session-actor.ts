@@ -27,7 +27,13 @@ export async function loadSessionActor(
   input: { workspaceId?: string | null; requestId?: string; clientAddress?: string | null } = {},
 ): Promise<TActor | null> {
   const [row] = await db
-    .select({ user: users, isOwner: memberships.isOwner, role: roles, org: organisations, session: { signedInAt: memberSessions.signedInAt, lastSeenAt: memberSessions.lastSeenAt } })
+    .select({
+      user: users,
+      isOwner: memberships.isOwner,
+      role: roles,
+      org: organisations,
+      session: { signedInAt: memberSessions.signedInAt, lastSeenAt: memberSessions.lastSeenAt },
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(organisations, eq(organisations.id, memberships.organisationId))

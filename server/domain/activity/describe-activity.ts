@@ -108,6 +108,8 @@ export function describeActivity(e: TEvent, names: TActivityNames): string {
       const n = Array.isArray(d.sessionIds) ? d.sessionIds.length : 0;
       return `Signed ${member()} out everywhere (${plural(n, "session")})`;
     }
+    case "member.session_ended_by_owner":
+      return `Signed ${member()} out of their session on ${str(d.device) ?? "an unknown browser"}`;
     case "member.sign_in_failed":
       return `A sign-in as ${member()} failed: wrong password (${str(d.device) ?? "an unknown browser"})`;
     case "member.renamed":

@@ -34,6 +34,7 @@ const SIGN_IN_ACTIONS: readonly TAuditAction<"member">[] = [
   "member.session_ended",
   "member.other_sessions_ended",
   "member.sessions_ended",
+  "member.session_ended_by_owner",
 ];
 const IS_SIGN_IN = new Set<string>(SIGN_IN_ACTIONS);
 

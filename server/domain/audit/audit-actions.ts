@@ -86,11 +86,13 @@ export const AUDIT_SUBJECTS = {
       "member.password_reset",
       "member.ownership_transferred",
       "member.renamed",
-      // The member's own sessions (server/domain/member-sessions/): a sign-in, one session signed out from another, all the others, all of them by the owner.
+      // The member's own sessions (server/domain/member-sessions/): a sign-in, one session signed out from another, all the others, all of them by the
+      // owner, one of them by the owner.
       "member.signed_in",
       "member.session_ended",
       "member.other_sessions_ended",
       "member.sessions_ended",
+      "member.session_ended_by_owner",
       // A wrong password given for the member's address (server/domain/member-sessions/record-failed-sign-in.ts).
       "member.sign_in_failed",
     ],

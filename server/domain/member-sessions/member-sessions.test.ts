@@ -11,6 +11,7 @@ import { GET as listRoute } from "@/app/api/app/me/sessions/route";
 import { POST as endRoute } from "@/app/api/app/me/sessions/[sessionId]/sign-out/route";
 import { POST as endOthersRoute } from "@/app/api/app/me/sessions/sign-out-others/route";
 import { POST as endMemberRoute } from "@/app/api/app/members/[userId]/sessions/sign-out/route";
+import { POST as endMemberSessionRoute } from "@/app/api/app/members/[userId]/sessions/[sessionId]/sign-out/route";
 import { GET as memberSessionsRoute } from "@/app/api/app/members/[userId]/sessions/route";
 import { memberSessions } from "@/server/db/schema";
 import { authorizeCredentials } from "@/server/auth/authorize-credentials";
@@ -156,13 +157,13 @@ describe("signing out every other session", () => {
   });
 });
 
-describe("the owner signs a member out everywhere", () => {
+describe("the owner signs a member out of one session or everywhere", () => {
   async function withSam() {
-    const { org, laptop } = await setup();
+    const { org, laptop, phone } = await setup();
     const samId = await addSam(laptop);
     const samDesk = await signInSam(CHROME_LINUX);
     const samPhone = await signInSam(SAFARI_IPHONE);
-    return { org, laptop, samId, samDesk, samPhone };
+    return { org, laptop, phone, samId, samDesk, samPhone };
   }
 
   it("the owner first sees where they are signed in: device, address and times, the most recently active first", async () => {
@@ -237,5 +238,36 @@ describe("the owner signs a member out everywhere", () => {
     const refused = await callApp(endMemberRoute, { as: samAgain, params: { userId: org.userId } });
     expect(refused.status).toBe(403);
     expect([await live(laptop), await live(samAgain), await live(samDesk)]).toEqual([true, true, false]);
+  });
+
+  it("ends one session of theirs: its next request is signed out, their other keeps working; recorded with the device", async () => {
+    const { laptop, samId, samDesk, samPhone } = await withSam();
+    const res = await callApp(endMemberSessionRoute, { as: laptop, params: { userId: samId, sessionId: samPhone.sessionId } });
+    expect(res).toEqual({ status: 200, body: { data: { id: samPhone.sessionId, ended: true } } });
+    expect([await live(samPhone), await live(samDesk), await live(laptop)]).toEqual([false, true, true]);
+    const events = await eventsOf(samId, "member.session_ended_by_owner");
+    expect(events.map((e) => [e.actorUserId, e.data])).toEqual([
+      [laptop.userId, { sessionId: samPhone.sessionId, device: "Safari on iPhone", signedInAt: new Date(T0 + 10 * SECOND).toISOString() }],
+    ]);
+    expect(describeActivity(events[0]!, activityNames(new Map([[samId, { name: "Sam", email: SAM.email }]])))).toBe(
+      "Signed Sam (sam@example.com) out of their session on Safari on iPhone",
+    );
+  });
+
+  it("one session: refuses one ended or not theirs (404), the owner's own (409), a non-member (404) and anyone but the owner (403), writing nothing", async () => {
+    const { org, laptop, phone, samId, samDesk, samPhone } = await withSam();
+    const endOne = (as: typeof laptop, userId: string, sessionId: string) => callApp(endMemberSessionRoute, { as, params: { userId, sessionId } });
+    await endOne(laptop, samId, samPhone.sessionId);
+    expect(await endOne(laptop, samId, samPhone.sessionId)).toEqual({ status: 404, body: { error: "Session not found" } });
+    // The owner's phone named as Sam's: not Sam's, so not found — and not ended.
+    expect(await endOne(laptop, samId, phone.sessionId)).toEqual({ status: 404, body: { error: "Session not found" } });
+    expect(await endOne(laptop, org.userId, phone.sessionId)).toEqual({ status: 409, body: { error: "Sign out your own sessions on Your account" } });
+    const elsewhere = await createTestOrg(t.db, "Elsewhere");
+    const stranger = await createTestMember(t.db, elsewhere);
+    expect(await endOne(laptop, stranger.user.id, samDesk.sessionId)).toEqual({ status: 404, body: { error: "Member not found" } });
+    expect((await endOne(samDesk, org.userId, phone.sessionId)).status).toBe(403);
+    expect([await live(laptop), await live(phone), await live(samDesk)]).toEqual([true, true, true]);
+    expect(await eventsOf(samId, "member.session_ended_by_owner")).toHaveLength(1);
+    expect(await eventsOf(org.userId, "member.session_ended_by_owner")).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Signed-in sessions: the member's own, on the Account page (internal; any signed-in member, for themselves), and the
- * owner signing a member out everywhere from Members.
+ * owner signing a member out of one session or everywhere from Members.
  */
 import { defineOperation } from "@/server/domain/operation";
 import { z } from "@/server/lib/zod";
@@ -71,5 +71,18 @@ export const appEndMemberSessions = defineOperation({
   summary: "Sign a member out everywhere: every session of theirs ends at its next request (their password still works)",
   params: ZMemberParams,
   response: ZEndedOtherSessions,
+  errors: [404, 409],
+});
+
+export const appEndMemberSession = defineOperation({
+  tag: "App: organisation",
+  internal: true,
+  ownerOnly: true,
+  operationId: "appEndMemberSession",
+  method: "POST",
+  path: "/api/app/members/{userId}/sessions/{sessionId}/sign-out",
+  summary: "Sign a member out of one session: its next request is signed out, their other sessions keep working",
+  params: ZMemberParams.extend(ZMemberSessionParams.shape),
+  response: ZEndedMemberSession,
   errors: [404, 409],
 });

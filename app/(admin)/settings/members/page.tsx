@@ -11,7 +11,7 @@ export default async function MembersPage() {
     <>
       <PageHeader
         title="Members"
-        description="The owner adds members with an initial password or a one-time invite link, assigns their role, makes password reset links, signs members out everywhere, removes members, and can hand the organisation to one of them."
+        description="The owner adds members with an initial password or a one-time invite link, assigns their role, makes password reset links, signs members out of a session or everywhere, removes members, and can hand the organisation to one of them."
       />
       <MembersPanel canManage={actor.isOwner} />
     </>
