@@ -214,7 +214,6 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
         <TR>
           <TH>Member</TH>
           <TH>Role</TH>
-          <TH>Status</TH>
           {canManage ? (
             <TH className="text-right">
               <span className="sr-only">Actions</span>
@@ -237,6 +236,17 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                 ) : null}
               </p>
               <p className="text-xs wrap-anywhere text-zinc-500">{m.email}</p>
+              {/* The member's status under their address: a column of its own left the row's actions no room. */}
+              <p className="mt-1">
+                {m.status === "INVITED" ? (
+                  <Badge tone="warning">{m.inviteExpiresAt ? `Invited · link until ${formatDate(m.inviteExpiresAt)}` : "Invited · link expired"}</Badge>
+                ) : (
+                  <span className="text-xs text-zinc-500">
+                    Joined {formatDate(m.joinedAt)}
+                    {m.inviteExpiresAt ? <span className="block">Reset link until {formatDate(m.inviteExpiresAt)}</span> : null}
+                  </span>
+                )}
+              </p>
             </TD>
             <TD>
               {canManage && !m.isOwner ? (
@@ -255,16 +265,6 @@ function MembersTable({ members, roles, canManage, onChangeRole, onRemove, onLin
                 </Select>
               ) : (
                 m.role.name
-              )}
-            </TD>
-            <TD>
-              {m.status === "INVITED" ? (
-                <Badge tone="warning">{m.inviteExpiresAt ? `Invited · link until ${formatDate(m.inviteExpiresAt)}` : "Invited · link expired"}</Badge>
-              ) : (
-                <span className="text-xs whitespace-nowrap text-zinc-500">
-                  Joined {formatDate(m.joinedAt)}
-                  {m.inviteExpiresAt ? <span className="block">Reset link until {formatDate(m.inviteExpiresAt)}</span> : null}
-                </span>
               )}
             </TD>
             {canManage ? (
