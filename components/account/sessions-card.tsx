@@ -3,12 +3,12 @@
 import Link from "next/link";
 import { useState } from "react";
 import { errorMessage } from "@/components/lib/api-client";
-import { formatDateTime, formatRelative, plural } from "@/components/lib/format";
+import { plural } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog, ConfirmItemDialog } from "@/components/ui/confirm-dialog";
+import { SessionName, SessionSummary } from "./session-summary";
 import { useEndOtherSessions, useEndSession, useMySessions, type TSession } from "./sessions-query";
 
 /**
@@ -54,18 +54,7 @@ export function SessionsCard() {
           <ul aria-label="Your sessions" className="divide-y divide-zinc-100">
             {sessions.data.map((session) => (
               <li key={session.id} data-testid="session-row" className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-6 py-4">
-                <div className="min-w-0">
-                  <p className="flex flex-wrap items-center gap-2 font-medium text-zinc-900">
-                    {session.device}
-                    {session.current ? <Badge tone="brand">This browser</Badge> : null}
-                  </p>
-                  <p className="text-sm text-zinc-600">
-                    {session.clientAddress ?? "Address unknown"} · signed in {formatDateTime(session.signedInAt)}
-                  </p>
-                  <p className="text-xs text-zinc-500" title={formatDateTime(session.lastActiveAt)}>
-                    {session.current ? "Active now" : `Last active ${formatRelative(session.lastActiveAt)}`}
-                  </p>
-                </div>
+                <SessionSummary session={session} />
                 {session.current ? (
                   <Link href="/signout" className={buttonClasses("ghost", "sm")}>
                     Sign out
@@ -73,10 +62,7 @@ export function SessionsCard() {
                 ) : (
                   <Button variant="danger-ghost" size="sm" onClick={() => setEnding(session)}>
                     Sign out
-                    <span className="sr-only">
-                      {" "}
-                      {session.device}, signed in {formatDateTime(session.signedInAt)}
-                    </span>
+                    <SessionName session={session} />
                   </Button>
                 )}
               </li>

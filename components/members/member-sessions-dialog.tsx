@@ -2,10 +2,10 @@
 
 import { useRef, useState, type RefObject } from "react";
 import { errorMessage } from "@/components/lib/api-client";
-import { formatDateTime, formatRelative } from "@/components/lib/format";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { SessionName, SessionSummary } from "@/components/account/session-summary";
 import { useEndMemberSession, useMemberSessions, type TMember } from "./query";
 
 /**
@@ -86,15 +86,7 @@ function SessionRows({ member, sessions, closeRef }: { member: TMember; sessions
         <ul aria-label={`Sessions of ${member.name}`} className="divide-y divide-zinc-100 rounded-lg border border-zinc-200">
           {sessions.map((session) => (
             <li key={session.id} data-testid="member-session-row" className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
-              <div className="min-w-0">
-                <p className="font-medium text-zinc-900">{session.device}</p>
-                <p className="text-sm text-zinc-600">
-                  {session.clientAddress ?? "Address unknown"} · signed in {formatDateTime(session.signedInAt)}
-                </p>
-                <p className="text-xs text-zinc-500" title={formatDateTime(session.lastActiveAt)}>
-                  Last active {formatRelative(session.lastActiveAt)}
-                </p>
-              </div>
+              <SessionSummary session={session} />
               {asking === session.id ? (
                 <div role="group" aria-label={`Sign out ${session.device}?`} className="flex flex-wrap items-center gap-2">
                   <span className="text-sm text-zinc-700">Sign out this session?</span>
@@ -130,10 +122,7 @@ function SessionRows({ member, sessions, closeRef }: { member: TMember; sessions
                   }}
                 >
                   Sign out
-                  <span className="sr-only">
-                    {" "}
-                    {session.device}, signed in {formatDateTime(session.signedInAt)}
-                  </span>
+                  <SessionName session={session} />
                 </Button>
               )}
             </li>
