@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "clients/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "clients/**/*.test.ts", "common/**/*.test.ts"],
     globalSetup: ["server/test/global-setup.ts"],
     pool: "forks",
     // Two files at a time (vitest's default on two cores is one): most files wait on a database, a child process or

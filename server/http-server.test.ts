@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GET as getAccount } from "@/app/api/v1/account/route";
 import { organisations } from "@/server/db/schema";
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/steps/client-address";
+import { PAGE_PATH_HEADER } from "@/server/http/steps/page-path";
 import { MALFORMED_PATH_MESSAGE } from "@/server/http/unrouted-api";
 import { useCapturedLog } from "@/server/test/captured-log";
 import { useTestDb } from "@/server/test/db";
@@ -48,7 +49,7 @@ const nextWithRoute =
 const accountHandler = nextWithRoute(getAccount);
 
 const echoHandler: TNextHandler = async (req, res) => {
-  res.end(JSON.stringify({ address: req.headers[CLIENT_ADDRESS_HEADER] ?? null }));
+  res.end(JSON.stringify({ address: req.headers[CLIENT_ADDRESS_HEADER] ?? null, page: req.headers[PAGE_PATH_HEADER] ?? null }));
 };
 
 async function listen(handler: TNextHandler, trustedProxies: string[] = []): Promise<string> {
@@ -86,7 +87,15 @@ describe("createHttpServer", () => {
   it("records the socket address and drops a forged copy of the private header", async () => {
     const base = await listen(echoHandler);
     const res = await fetch(base, { headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.5", "x-forwarded-for": "203.0.113.5" } });
-    expect(await res.json()).toEqual({ address: "127.0.0.1" });
+    expect(await res.json()).toEqual({ address: "127.0.0.1", page: "/" });
+  });
+
+  it("names the page asked for, and drops a forged copy of that header", async () => {
+    const base = await listen(echoHandler);
+    const page = await fetch(`${base}/packages/pkg_1?tab=audit&_rsc=x1`, { headers: { [PAGE_PATH_HEADER]: "/elsewhere" } });
+    expect(await page.json()).toEqual({ address: "127.0.0.1", page: "/packages/pkg_1?tab=audit" });
+    const write = await fetch(`${base}/packages`, { method: "POST", headers: { [PAGE_PATH_HEADER]: "//evil.example.com" } });
+    expect(await write.json()).toEqual({ address: "127.0.0.1", page: null });
   });
 
   it("keeps an idle keep-alive connection open past Node's 5 s default, so a client's reuse is not reset", async () => {
@@ -112,7 +121,7 @@ describe("createHttpServer", () => {
   it("believes X-Forwarded-For from a configured proxy", async () => {
     const base = await listen(echoHandler, ["127.0.0.1"]);
     const res = await fetch(base, { headers: { "x-forwarded-for": "203.0.113.5, 198.51.100.9" } });
-    expect(await res.json()).toEqual({ address: "198.51.100.9" });
+    expect(await res.json()).toEqual({ address: "198.51.100.9", page: "/" });
   });
 
   it("a forged X-Forwarded-For does not escape the rate limit", async () => {

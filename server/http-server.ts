@@ -13,6 +13,7 @@
 import http from "node:http";
 import ipaddr from "ipaddr.js";
 import { CLIENT_ADDRESS_HEADER } from "./http/steps/client-address";
+import { PAGE_PATH_HEADER, pagePathOf } from "./http/steps/page-path";
 import { addressAllowed } from "./http/steps/authorize";
 import { levelOf, takeLoggedAnswer } from "./http/request-log";
 import { isApiPath, isJsonPath, isUploadPath, malformedPathResponse, pathDecodes, unroutedApiResponse, unroutedUploadResponse } from "./http/unrouted-api";
@@ -98,6 +99,9 @@ export function createHttpServer(handle: TNextHandler, trustedProxies: readonly 
     const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
     if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
     const method = req.method ?? "GET";
+    delete req.headers[PAGE_PATH_HEADER];
+    const page = pagePathOf(method, req.url ?? "/");
+    if (page) req.headers[PAGE_PATH_HEADER] = page;
     const pathname = pathnameOf(req.url ?? "/");
     // Next changes req.url while it works: what the log shows is taken now.
     const logPath = pathname === null ? "[not a path]" : loggableServerPath(pathname);

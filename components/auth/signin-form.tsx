@@ -7,16 +7,12 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { safeReturnPath } from "@/common/return-path";
 import { throttledMessage } from "@/common/sign-in-throttled";
 import { signInWithPassword } from "./query";
 
 /** Why the last attempt did not sign in: wrong credentials, or throttled with the seconds to wait. */
 type TFailure = { kind: "credentials" } | { kind: "throttled"; retryAfterSeconds: number };
-
-/** Only same-site paths are followed after sign-in (no open redirect). */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
 
 export function SignInForm({ next, initialEmail = "" }: { next?: string; initialEmail?: string }) {
   const router = useRouter();
@@ -34,7 +30,7 @@ export function SignInForm({ next, initialEmail = "" }: { next?: string; initial
           setFailure(result.retryAfterSeconds ? { kind: "throttled", retryAfterSeconds: result.retryAfterSeconds } : { kind: "credentials" });
           return;
         }
-        router.replace(safeNext(next));
+        router.replace(safeReturnPath(next));
         router.refresh();
       },
       onError: () => setFailure({ kind: "credentials" }),

@@ -9,7 +9,7 @@
 import { expect, test } from "@playwright/test";
 import { appRequest } from "../support/app-request";
 import { expectAxeClean } from "../support/axe";
-import { signIn, signInAsOwner, signOut } from "../support/owner";
+import { OWNER, signIn, signInAsOwner, signOut } from "../support/owner";
 import { failOnPageErrors } from "../support/page-errors";
 import { screenshot, screenshotBoth } from "../support/screenshot";
 
@@ -218,4 +218,42 @@ test("a wrong password shows on the member's Account page and on the owner's Act
     page.getByTestId("activity-row").filter({ hasText: `A sign-in as ${SAM.name} (${SAM.email}) failed: wrong password (Safari on iPhone)` }),
   ).toHaveCount(1);
   await screenshot(page, "activity-failed-sign-in");
+});
+
+test("signing in returns to the page a signed-out visit asked for: a link in a mail, or the page a session ended on", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await signInAsOwner(page);
+  await signOut(page);
+  await page.goto("/settings/members?from=mail");
+  await expect(page).toHaveURL(/\/signin\?next=%2Fsettings%2Fmembers%3Ffrom%3Dmail$/);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/settings\/members\?from=mail$/);
+  await expect(page.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
+
+  // A session signed out from elsewhere: its next page is the sign-in page, which returns there.
+  const other = await browser.newContext({ userAgent: FIREFOX_WINDOWS });
+  const otherPage = await other.newPage();
+  await signIn(otherPage, SAM.email, SAM.password);
+  await otherPage.goto("/templates");
+  await page.goto("/settings/members");
+  await page.getByRole("button", { name: `Sessions of ${SAM.name}` }).click();
+  await page
+    .getByRole("dialog", { name: `Where ${SAM.name} is signed in` })
+    .getByRole("button", { name: /^Sign out Firefox on Windows/ })
+    .click();
+  await page.getByRole("group", { name: "Sign out Firefox on Windows?" }).getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByText(`Signed ${SAM.name} out of Firefox on Windows.`)).toBeVisible();
+  await otherPage.reload();
+  await expect(otherPage).toHaveURL(/\/signin\?next=%2Ftemplates$/);
+  await otherPage.getByLabel("Email").fill(SAM.email);
+  await otherPage.getByLabel("Password").fill(SAM.password);
+  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await expect(otherPage).toHaveURL(/\/templates$/);
+  await expect(otherPage.getByRole("navigation", { name: "Main" })).toBeVisible();
+  // Already signed in, a sign-in link goes straight to the page it names.
+  await otherPage.goto("/signin?next=%2Faccount");
+  await expect(otherPage).toHaveURL(/\/account$/);
+  await other.close();
 });

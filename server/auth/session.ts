@@ -1,9 +1,11 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { getDb } from "@/server/db/client";
 import type { TActor } from "@/server/domain/access/actor";
 import { loadSessionActor, type TSessionIdentity } from "@/server/domain/access/load-session-actor";
 import { hasAnyUser } from "@/server/domain/organisation/create-organisation";
+import { PAGE_PATH_HEADER } from "@/server/http/steps/page-path";
+import { signInPathFor } from "@/common/return-path";
 import { getAuthOptions } from "./options";
 import { identityFromSessionCookies } from "./session-cookie";
 import { workspaceCookie } from "./workspace-cookie";
@@ -27,12 +29,16 @@ export async function getActiveSession(): Promise<TActiveSession | null> {
   return actor ? { actor, organisationName: actor.organisation.name } : null;
 }
 
-/** For pages and layouts: the signed-in member, or a redirect to /setup (first run) or /signin. */
+/**
+ * For pages and layouts: the signed-in member, or a redirect to /setup (first run) or /signin — naming the page
+ * asked for (our HTTP server's header, page-path.ts), so that signing in returns to it: the link in a mail, a
+ * bookmark, the page a session ended on.
+ */
 export async function requireActiveSession(): Promise<TActiveSession> {
   const session = await getActiveSession();
   if (session) return session;
   if (!(await hasAnyUser(await getDb()))) redirect("/setup");
-  redirect("/signin");
+  redirect(signInPathFor((await headers()).get(PAGE_PATH_HEADER)));
 }
 
 export async function requireSessionActor(): Promise<TActor> {

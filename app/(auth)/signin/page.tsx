@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { safeReturnPath } from "@/common/return-path";
 import { AuthHeading } from "@/components/auth/auth-heading";
 import { SignInForm } from "@/components/auth/signin-form";
 import { getActiveSession } from "@/server/auth/session";
@@ -12,9 +13,10 @@ export const metadata: Metadata = { title: "Sign in" };
 type TProps = { searchParams: Promise<{ next?: string; email?: string }> };
 
 export default async function SignInPage({ searchParams }: TProps) {
-  if (await getActiveSession()) redirect("/");
-  if (!(await hasAnyUser(await getDb()))) redirect("/setup");
   const { next, email } = await searchParams;
+  // Signed in already (the link opened in another tab): straight to the page it names.
+  if (await getActiveSession()) redirect(safeReturnPath(next));
+  if (!(await hasAnyUser(await getDb()))) redirect("/setup");
   return (
     <>
       <AuthHeading title="Sign in to Foliosign">Use the email and password of your Foliosign account.</AuthHeading>
